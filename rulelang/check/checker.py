@@ -1,0 +1,793 @@
+"""AST to checked model: resolves every name, checks arities and types.
+
+Errors are collected, not thrown one at a time: a user fixing a file sees every
+problem the checker can find in one run, each with file:line:col and a hint.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable as TIterable
+
+from rulelang.check import model as m
+from rulelang.check.model import BOOL, COMPONENT, INT, KIND, PLAYER, STR
+from rulelang.errors import ErrorList, RulelangError
+from rulelang.syntax import ast
+from rulelang.syntax.loader import SourceFile
+from rulelang.syntax.span import Span
+
+BOX = "box"
+ZONE_FLAGS = {"per player", "public", "hidden", "owner", "ordered", "unrolled"}
+BUILTINS = {"min": 2, "max": 2, "abs": 1}
+
+
+class _Skip(Exception):
+    """Raised after an error is recorded, to abandon the construct being checked."""
+
+
+def _type_of_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    return STR
+
+
+def _suggest(name: str, candidates: TIterable[str]) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class _RuleScope:
+    """Local names of one rule body, with slot allocation."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = [{}]
+        self.nslots = 0
+
+    def new_slot(self) -> int:
+        self.nslots += 1
+        return self.nslots - 1
+
+    def bind(self, name: str, type_: str) -> int:
+        slot = self.new_slot()
+        self.frames[-1][name] = m.Local(slot, type_)
+        return slot
+
+    def bind_expr(self, name: str, expr: Any) -> None:
+        self.frames[-1][name] = expr
+
+    def lookup(self, name: str) -> Any | None:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def names(self) -> list[str]:
+        return [n for f in self.frames for n in f]
+
+    def push(self) -> None:
+        self.frames.append({})
+
+    def pop(self) -> None:
+        self.frames.pop()
+
+
+class Checker:
+    """Checks one game (a file and the files it extends) into a :class:`Model`."""
+
+    def __init__(self, sources: list[SourceFile], option_overrides: dict[str, str] | None = None) -> None:
+        self.sources = sources
+        self.errors: list[RulelangError] = []
+        self.option_overrides = option_overrides or {}
+        self.title = ""
+        self.players: ast.PlayersDecl | None = None
+        self.options: dict[str, m.Option] = {}
+        self.attributes: dict[str, m.Attribute] = {}
+        self.faces: dict[str, m.Face] = {}
+        self.kinds: dict[str, m.Kind] = {}
+        self.zones: dict[str, m.Zone] = {}
+        self.counters: dict[str, m.Counter] = {}
+        self.defines: dict[str, ast.DefineDecl] = {}
+        self.blocks: dict[str, tuple[ast.BlockDecl, str | None]] = {}
+        self.triggers: list[tuple[ast.TriggerDecl, str | None]] = []
+        self.rank: ast.RankDecl | None = None
+        self.sections: list[tuple[str, Span]] = []
+        self.rule_index: dict[str, int] = {}
+        self._define_stack: list[str] = []
+
+    # ------------------------------------------------------------------ errors
+    def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.errors.append(RulelangError(message, span, hint))
+
+    def fail(self, message: str, span: Span | None, hint: str | None = None) -> _Skip:
+        self.error(message, span, hint)
+        return _Skip()
+
+    # ------------------------------------------------------------------ declarations
+    def _declare(self, table: dict, name: str, value: Any, span: Span, what: str) -> None:
+        if name in table:
+            prev = table[name]
+            where = getattr(prev, "span", None)
+            self.error(
+                f"{what} '{name}' is already declared" + (f" at {where}" if where else ""), span,
+                hint="give it another name, or use 'override' in a variant to replace a rule",
+            )
+            return
+        table[name] = value
+
+    def _all_names(self) -> set[str]:
+        names = set(self.options) | set(self.attributes) | set(self.faces) | set(self.kinds)
+        names |= set(self.zones) | set(self.counters) | set(self.defines) | set(self.blocks)
+        return names
+
+    def collect(self) -> None:
+        """Gather declarations from every file, base first, applying overrides."""
+        box = m.Zone(0, BOX, "the box", False, "hidden", False, False, Span("<builtin>", 1, 1, 1, 1))
+        self.zones[BOX] = box
+        for index, source in enumerate(self.sources):
+            is_variant = index > 0
+            section: str | None = None
+            game_seen = False
+            for decl in source.tree.decls:
+                if isinstance(decl, ast.GameDecl):
+                    if game_seen:
+                        self.error("a file has only one 'game' line", decl.span)
+                    game_seen = True
+                    self.title = decl.title
+                elif isinstance(decl, ast.PlayersDecl):
+                    self._players(decl)
+                elif isinstance(decl, ast.SectionDecl):
+                    section = decl.title
+                    self.sections.append((decl.title, decl.span))
+                elif isinstance(decl, ast.OptionDecl):
+                    if decl.name in self.options and is_variant:
+                        self.options[decl.name] = m.Option(decl.name, decl.value, decl.doc, decl.span)
+                    else:
+                        self._declare(self.options, decl.name, m.Option(decl.name, decl.value, decl.doc, decl.span),
+                                      decl.span, "option")
+                elif isinstance(decl, ast.AttributeDecl):
+                    attr = m.Attribute(decl.name, decl.default, _type_of_value(decl.default), decl.span)
+                    self._declare(self.attributes, decl.name, attr, decl.span, "attribute")
+                elif isinstance(decl, ast.FaceDecl):
+                    self._face(decl)
+                elif isinstance(decl, ast.ComponentDecl):
+                    self._component(decl)
+                elif isinstance(decl, ast.ZoneDecl):
+                    self._zone(decl)
+                elif isinstance(decl, ast.CounterDecl):
+                    counter = m.Counter(len(self.counters), decl.name, decl.per_player, decl.init, decl.doc, decl.span)
+                    self._declare(self.counters, decl.name, counter, decl.span, "counter")
+                elif isinstance(decl, ast.DefineDecl):
+                    self._declare(self.defines, decl.name, decl, decl.span, "definition")
+                elif isinstance(decl, ast.BlockDecl):
+                    self._block(decl, section, is_variant)
+                elif isinstance(decl, ast.TriggerDecl):
+                    self.triggers.append((decl, section))
+                elif isinstance(decl, ast.RankDecl):
+                    self.rank = decl
+            if not game_seen:
+                self.error("the file has no 'game \"Title\"' line", Span(source.path, 1, 1, 1, 2),
+                           hint="start the file with: game \"Name of the game\"")
+        for name, raw in self.option_overrides.items():
+            if name not in self.options:
+                self.error(f"unknown option '{name}'", None, hint=_suggest(name, self.options) or
+                           "options: " + (", ".join(sorted(self.options)) or "(this game has none)"))
+                continue
+            opt = self.options[name]
+            self.options[name] = m.Option(name, self._parse_option_value(name, raw, opt.value), opt.doc, opt.span)
+
+    def _parse_option_value(self, name: str, raw: str, current: Any) -> Any:
+        if isinstance(current, bool):
+            if raw.lower() in ("true", "yes", "1", "on"):
+                return True
+            if raw.lower() in ("false", "no", "0", "off"):
+                return False
+        elif isinstance(current, int):
+            try:
+                return int(raw)
+            except ValueError:
+                pass
+        else:
+            return raw
+        self.error(f"option '{name}' needs a {_type_of_value(current)}, not {raw!r}", None)
+        return current
+
+    def _players(self, decl: ast.PlayersDecl) -> None:
+        if decl.low < 1 or decl.high < decl.low:
+            self.error("players must be 'players LOW to HIGH' with 1 <= LOW <= HIGH", decl.span)
+            return
+        if decl.default is not None and not decl.low <= decl.default <= decl.high:
+            self.error(f"the default of {decl.default} players is outside {decl.low} to {decl.high}", decl.span)
+            return
+        self.players = decl
+
+    def _values(self, pairs: tuple[ast.AttrValue, ...], owner: str) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for pair in pairs:
+            attr = self.attributes.get(pair.name)
+            if attr is None:
+                self.error(f"unknown attribute '{pair.name}' for {owner}", pair.span,
+                           hint=_suggest(pair.name, self.attributes) or "declare it first: attribute NAME = default")
+                continue
+            if _type_of_value(pair.value) != attr.type:
+                self.error(f"attribute '{pair.name}' is a {attr.type}, not a {_type_of_value(pair.value)}", pair.span)
+                continue
+            values[pair.name] = pair.value
+        return values
+
+    def _face(self, decl: ast.FaceDecl) -> None:
+        face = m.Face(len(self.faces), decl.name, decl.display or decl.name, self._values(decl.attrs, f"face {decl.name}"),
+                      decl.span)
+        self._declare(self.faces, decl.name, face, decl.span, "face")
+
+    def _component(self, decl: ast.ComponentDecl) -> None:
+        faces: list[int] = []
+        if decl.cls == "die":
+            if not decl.faces and decl.attrs:
+                self.error(f"die '{decl.name}' lists attributes where its faces belong", decl.span,
+                           hint="write the faces: 4 White dice: Chicken, Egg, Fox, ...")
+            if len(decl.faces) < 2:
+                self.error(f"die '{decl.name}' needs at least two faces", decl.span,
+                           hint="list its faces after ':' separated by commas")
+            for face in decl.faces:
+                found = self.faces.get(face.name)
+                if found is None:
+                    self.error(f"unknown die face '{face.name}'", face.span,
+                               hint=_suggest(face.name, self.faces) or "declare it first: face NAME: attribute value")
+                else:
+                    faces.append(found.index)
+        elif decl.faces:
+            self.error(f"only dice have faces; '{decl.name}' is a {decl.cls}", decl.span)
+        kind = m.Kind(len(self.kinds), decl.name, decl.display or decl.name, decl.cls, decl.count, faces,
+                      self._values(decl.attrs, decl.name), decl.span)
+        if decl.count < 0:
+            self.error("a component count cannot be negative", decl.span)
+        self._declare(self.kinds, decl.name, kind, decl.span, "component")
+
+    def _zone(self, decl: ast.ZoneDecl) -> None:
+        flags = set()
+        for flag in decl.flags:
+            if flag.name not in ZONE_FLAGS:
+                self.error(f"unknown zone property '{flag.name}'", flag.span,
+                           hint=_suggest(flag.name, ZONE_FLAGS) or "properties: " + ", ".join(sorted(ZONE_FLAGS)))
+            flags.add(flag.name)
+        visibility = "public"
+        for v in ("hidden", "owner"):
+            if v in flags:
+                visibility = v
+        if "owner" in flags and "per player" not in flags:
+            self.error("only a per-player zone can be visible to its owner only", decl.span,
+                       hint="add 'per player', or use 'hidden'")
+        if decl.name == BOX:
+            self.error("'box' is built in: every component starts in the box", decl.span)
+            return
+        zone = m.Zone(len(self.zones), decl.name, decl.display or decl.name, "per player" in flags, visibility,
+                      "ordered" in flags, "unrolled" in flags, decl.span)
+        self._declare(self.zones, decl.name, zone, decl.span, "zone")
+
+    def _block(self, decl: ast.BlockDecl, section: str | None, is_variant: bool) -> None:
+        if decl.override:
+            if decl.name not in self.blocks:
+                self.error(f"'override rule {decl.name}' replaces nothing: the base game has no rule '{decl.name}'",
+                           decl.span, hint=_suggest(decl.name, self.blocks) or "drop 'override' to add a new rule")
+                return
+            old, _ = self.blocks[decl.name]
+            if old.params != decl.params:
+                self.error(f"rule '{decl.name}' must keep its parameters ({', '.join(old.params) or 'none'})",
+                           decl.span)
+            self.blocks[decl.name] = (decl, section)
+            return
+        if decl.name in self.blocks:
+            prev, _ = self.blocks[decl.name]
+            what = "rule" if decl.kind == "rule" else decl.kind
+            hint = "write 'override rule NAME:' in a variant" if is_variant and decl.kind == "rule" else None
+            self.error(f"{what} '{decl.name}' is already declared at {prev.span}", decl.span, hint=hint)
+            return
+        self.blocks[decl.name] = (decl, section)
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, node: ast.Expr, scope: _RuleScope, elem: bool = False) -> Any:
+        """Resolve and type one expression (``elem``: inside a ``where``)."""
+        if isinstance(node, ast.Lit):
+            return m.Const(node.value, _type_of_value(node.value))
+        if isinstance(node, ast.Name):
+            return self._name(node, scope, elem)
+        if isinstance(node, ast.Current):
+            return m.CurrentPlayer()
+        if isinstance(node, ast.PlayerAfter):
+            target = None
+            if node.target is not None:
+                target = self.expect(node.target, scope, PLAYER, elem, "'player after' needs a player")
+            return m.After(target)
+        if isinstance(node, ast.Of):
+            return self._of(node, scope, elem)
+        if isinstance(node, ast.Call):
+            return self._call(node, scope, elem)
+        if isinstance(node, ast.Unary):
+            if node.op == "not":
+                return m.UnOp("not", self.expect(node.operand, scope, BOOL, elem, "'not' needs true/false"), BOOL)
+            return m.UnOp("-", self.expect(node.operand, scope, INT, elem, "'-' needs a number"), INT)
+        if isinstance(node, ast.Binary):
+            return self._binary(node, scope, elem)
+        if isinstance(node, ast.Aggregate):
+            query = self.query(node.query, scope)
+            if node.func == "sum":
+                assert node.attr is not None
+                attr = self.attributes.get(node.attr.name)
+                if attr is None:
+                    raise self.fail(f"unknown attribute '{node.attr.name}'", node.attr.span,
+                                    hint=_suggest(node.attr.name, self.attributes))
+                if attr.type != INT:
+                    raise self.fail(f"cannot sum '{attr.name}': it is a {attr.type}", node.attr.span)
+                return m.Agg("sum", attr.name, query, INT)
+            return m.Agg(node.func, None, query, INT if node.func == "count" else BOOL)
+        raise self.fail("this expression is not supported here", getattr(node, "span", None))  # pragma: no cover
+
+    def expect(self, node: ast.Expr, scope: _RuleScope, type_: str, elem: bool, why: str) -> Any:
+        """Resolve ``node`` and require it to be of ``type_``."""
+        ir = self.expr(node, scope, elem)
+        if ir.type != type_ and ir.type != "any":
+            raise self.fail(f"{why}, but this is a {ir.type}", node.span)
+        return ir
+
+    def _name(self, node: ast.Name, scope: _RuleScope, elem: bool) -> Any:
+        name = node.name
+        local = scope.lookup(name)
+        if local is not None:
+            return local
+        if name in self.defines:
+            return self._inline_define(self.defines[name], (), node.span, scope)
+        if name in self.options:
+            value = self.options[name].value
+            return m.Const(value, _type_of_value(value))
+        if elem and name in self.attributes:
+            return m.ElemAttr(name, self.attributes[name].type)
+        if elem and name in self.kinds:
+            return m.ElemIsKind(frozenset([self.kinds[name].index]))
+        if name in self.counters:
+            counter = self.counters[name]
+            if counter.per_player:
+                raise self.fail(f"counter '{name}' is per player", node.span,
+                                hint=f"say whose: '{name} of current' or '{name} of p'")
+            return m.CounterGet(counter.index, None)
+        if name in self.attributes:
+            raise self.fail(f"attribute '{name}' belongs to a component", node.span,
+                            hint="use it inside 'where', or sum it: sum(" + name + " of all in ZONE)")
+        if name in self.zones:
+            raise self.fail(f"zone '{name}' is not a value", node.span,
+                            hint=f"count its components: count(all in {name})")
+        if name == "players":
+            return m.Builtin("players", (), INT)
+        candidates = set(scope.names()) | set(self.defines) | set(self.options) | set(self.counters)
+        if elem:
+            candidates |= set(self.attributes) | set(self.kinds)
+        raise self.fail(f"unknown name '{name}'", node.span, hint=_suggest(name, candidates))
+
+    def _inline_define(self, decl: ast.DefineDecl, args: tuple[Any, ...], span: Span, scope: _RuleScope) -> Any:
+        if len(args) != len(decl.params):
+            raise self.fail(f"'{decl.name}' takes {len(decl.params)} argument(s), not {len(args)}", span,
+                            hint=f"declared at {decl.span} as {decl.name}({', '.join(decl.params)})")
+        if decl.name in self._define_stack:
+            raise self.fail(f"definition '{decl.name}' refers to itself", span)
+        self._define_stack.append(decl.name)
+        inner = _RuleScope()
+        inner.nslots = scope.nslots
+        for pname, arg in zip(decl.params, args):
+            inner.bind_expr(pname, arg)
+        try:
+            return self.expr(decl.expr, inner)
+        finally:
+            self._define_stack.pop()
+
+    def _of(self, node: ast.Of, scope: _RuleScope, elem: bool) -> Any:
+        if node.name in self.counters:
+            counter = self.counters[node.name]
+            if not counter.per_player:
+                raise self.fail(f"counter '{node.name}' is shared, not per player", node.span,
+                                hint=f"write just '{node.name}'")
+            owner = self.expect(node.target, scope, PLAYER, elem, f"'{node.name} of' needs a player")
+            return m.CounterGet(counter.index, owner)
+        if node.name in self.defines:
+            arg = self.expr(node.target, scope, elem)
+            return self._inline_define(self.defines[node.name], (arg,), node.span, scope)
+        if node.name in self.zones:
+            raise self.fail(f"zone '{node.name}' is not a value", node.span,
+                            hint=f"count its components: count(all in {node.name} of ...)")
+        raise self.fail(f"unknown counter '{node.name}'", node.span,
+                        hint=_suggest(node.name, list(self.counters) + list(self.defines)))
+
+    def _call(self, node: ast.Call, scope: _RuleScope, elem: bool) -> Any:
+        args = tuple(self.expr(a, scope, elem) for a in node.args)
+        if node.name in self.defines:
+            return self._inline_define(self.defines[node.name], args, node.span, scope)
+        if node.name in BUILTINS:
+            if len(args) != BUILTINS[node.name]:
+                raise self.fail(f"{node.name}() takes {BUILTINS[node.name]} argument(s), not {len(args)}", node.span)
+            for a, raw in zip(args, node.args):
+                if a.type != INT:
+                    raise self.fail(f"{node.name}() needs numbers, but this is a {a.type}", raw.span)
+            return m.Builtin(node.name, args, INT)
+        if node.name in self.blocks:
+            raise self.fail(f"'{node.name}' is a rule, not a value", node.span,
+                            hint="call a rule as a statement on its own line")
+        raise self.fail(f"unknown function '{node.name}'", node.span,
+                        hint=_suggest(node.name, list(self.defines) + list(BUILTINS)))
+
+    def _binary(self, node: ast.Binary, scope: _RuleScope, elem: bool) -> Any:
+        op = node.op
+        if op in ("and", "or"):
+            left = self.expect(node.left, scope, BOOL, elem, f"'{op}' needs true/false on its left")
+            right = self.expect(node.right, scope, BOOL, elem, f"'{op}' needs true/false on its right")
+            return m.BinOp(op, left, right, BOOL, node.span)
+        left = self.expr(node.left, scope, elem)
+        right = self.expr(node.right, scope, elem)
+        if op in ("==", "!="):
+            if left.type != right.type and "any" not in (left.type, right.type):
+                raise self.fail(f"cannot compare a {left.type} with a {right.type}", node.span)
+            return m.BinOp(op, left, right, BOOL, node.span)
+        for side, raw in ((left, node.left), (right, node.right)):
+            if side.type not in (INT, "any"):
+                raise self.fail(f"'{op}' needs numbers, but this is a {side.type}", raw.span)
+        return m.BinOp(op, left, right, BOOL if op in ("<", ">", "<=", ">=") else INT, node.span)
+
+    # ------------------------------------------------------------------ queries
+    def zone_sel(self, ref: ast.ZoneRef, scope: _RuleScope) -> m.ZoneSel:
+        """Resolve ``zone`` or ``zone of player``."""
+        zone = self.zones.get(ref.name)
+        if zone is None:
+            raise self.fail(f"unknown zone '{ref.name}'", ref.span,
+                            hint=_suggest(ref.name, self.zones) or "declare it: zone NAME")
+        if zone.per_player and ref.owner is None:
+            raise self.fail(f"zone '{ref.name}' is per player", ref.span,
+                            hint=f"say whose: '{ref.name} of current'")
+        if not zone.per_player and ref.owner is not None:
+            raise self.fail(f"zone '{ref.name}' is shared, not per player", ref.span,
+                            hint=f"write just '{ref.name}'")
+        owner = None
+        if ref.owner is not None:
+            owner = self.expect(ref.owner, scope, PLAYER, False, f"'{ref.name} of' needs a player")
+        return m.ZoneSel(zone.index, owner)
+
+    def query(self, node: ast.Query, scope: _RuleScope) -> m.QueryIR:
+        """Resolve a selection of components."""
+        kinds: set[int] = set()
+        kind_locals: list[int] = []
+        for name in node.kinds:
+            local = scope.lookup(name.name)
+            if local is not None:
+                if getattr(local, "type", None) != KIND or not isinstance(local, m.Local):
+                    raise self.fail(f"'{name.name}' is not a kind of component", name.span)
+                kind_locals.append(local.slot)
+                continue
+            kind = self.kinds.get(name.name)
+            if kind is None:
+                raise self.fail(f"unknown component '{name.name}'", name.span,
+                                hint=_suggest(name.name, list(self.kinds) + scope.names()))
+            kinds.add(kind.index)
+        zones = tuple(self.zone_sel(z, scope) for z in node.zones)
+        where = None
+        if node.where is not None:
+            where = self.expect(node.where, scope, BOOL, True, "'where' needs a true/false condition")
+        if node.quantity == "random" and len(zones) != 1:
+            raise self.fail("a random draw comes from exactly one zone", node.span)
+        return m.QueryIR(
+            node.quantity, node.count, frozenset(kinds) if kinds else None,
+            tuple(kind_locals), node.exclude, zones, where, node.span,
+        )
+
+    def iterable(self, node: ast.Iterable, scope: _RuleScope) -> m.IterIR:
+        """Resolve what a ``for`` ranges over."""
+        if node.kind in ("players", "others"):
+            return m.IterIR(node.kind, None, None, None, PLAYER)
+        if node.kind == "range":
+            low = self.expect(node.low, scope, INT, False, "a range needs numbers")
+            high = self.expect(node.high, scope, INT, False, "a range needs numbers")
+            return m.IterIR("range", None, low, high, INT)
+        assert node.query is not None
+        query = self.query(node.query, scope)
+        if query.quantity == "random":
+            raise self.fail("cannot range over a random selection", node.span,
+                            hint="draw first with 'move N random from ...', then range over where they went")
+        return m.IterIR(node.kind, query, None, None, KIND if node.kind == "kinds" else COMPONENT)
+
+    def template(self, node: ast.Template, scope: _RuleScope) -> m.TemplateIR:
+        """Resolve the holes of a label or narration string."""
+        parts = tuple(p if isinstance(p, str) else self.expr(p, scope) for p in node.parts)
+        return m.TemplateIR(parts)
+
+    # ------------------------------------------------------------------ statements
+    def block(self, stmts: tuple, scope: _RuleScope, ctx: dict) -> tuple:
+        """Resolve a list of statements, skipping (after reporting) the broken ones."""
+        out = []
+        for stmt in stmts:
+            try:
+                out.append(self.stmt(stmt, scope, ctx))
+            except _Skip:
+                continue
+        return tuple(out)
+
+    def stmt(self, node: ast.Stmt, scope: _RuleScope, ctx: dict) -> Any:
+        """Resolve one statement."""
+        if isinstance(node, ast.Move):
+            query = self.query(node.query, scope)
+            if not query.zones:
+                raise self.fail("say where the components come from", node.span)
+            dest = self.zone_sel(node.dest, scope)
+            if node.place is not None and not self._zone_by_index(dest.zone).ordered:
+                raise self.fail(f"'at {node.place}' needs an ordered zone", node.span,
+                                hint="declare the zone with the property 'ordered'")
+            return m.MoveS(query, dest, node.place, node.span)
+        if isinstance(node, ast.Roll):
+            query = self.query(node.query, scope)
+            for k in query.kinds or ():
+                kind = self.kinds_by_index[k]
+                if kind.cls != "die":
+                    raise self.fail(f"cannot roll '{kind.name}': it is a {kind.cls}, not a die", node.span)
+            if query.quantity == "random":
+                raise self.fail("roll the dice themselves, not a random draw", node.span)
+            return m.RollS(query, node.span)
+        if isinstance(node, ast.Shuffle):
+            zone = self.zone_sel(node.zone, scope)
+            if not self._zone_by_index(zone.zone).ordered:
+                raise self.fail(f"zone '{node.zone.name}' is not ordered, so it cannot be shuffled", node.span,
+                                hint="declare it with the property 'ordered' (a deck or a pile)")
+            return m.ShuffleS(zone, node.span)
+        if isinstance(node, ast.Assign):
+            counter = self.counters.get(node.name)
+            if counter is None:
+                raise self.fail(f"unknown counter '{node.name}'", node.span,
+                                hint=_suggest(node.name, self.counters) or "declare it: counter NAME = 0")
+            if counter.per_player and node.owner is None:
+                raise self.fail(f"counter '{node.name}' is per player", node.span,
+                                hint=f"say whose: '{node.name} of current'")
+            if not counter.per_player and node.owner is not None:
+                raise self.fail(f"counter '{node.name}' is shared, not per player", node.span)
+            owner = None
+            if node.owner is not None:
+                owner = self.expect(node.owner, scope, PLAYER, False, f"'{node.name} of' needs a player")
+            value = self.expect(node.value, scope, INT, False, "a counter holds a number")
+            return m.AssignS(node.op, counter.index, owner, value, node.span)
+        if isinstance(node, ast.Let):
+            value = self.expr(node.value, scope)
+            existing = scope.frames[-1].get(node.name)
+            if isinstance(existing, m.Local) and existing.type == value.type:
+                return m.LetS(existing.slot, value, node.span)
+            return m.LetS(scope.bind(node.name, value.type), value, node.span)
+        if isinstance(node, ast.Say):
+            return m.SayS(self.template(node.text, scope), node.span)
+        if isinstance(node, ast.Simple):
+            if node.what in ("end turn", "another turn") and ctx["kind"] == "setup":
+                raise self.fail(f"'{node.what}' has no meaning during setup", node.span)
+            return m.SimpleS(node.what, node.span)
+        if isinstance(node, ast.CallRule):
+            return self._call_rule(node, scope)
+        if isinstance(node, ast.If):
+            branches = []
+            for cond, body in node.branches:
+                c = self.expect(cond, scope, BOOL, False, "'if' needs a true/false condition")
+                scope.push()
+                branches.append((c, self.block(body, scope, ctx)))
+                scope.pop()
+            orelse = None
+            if node.orelse is not None:
+                scope.push()
+                orelse = self.block(node.orelse, scope, ctx)
+                scope.pop()
+            return m.IfS(tuple(branches), orelse, node.span)
+        if isinstance(node, ast.While):
+            cond = self.expect(node.cond, scope, BOOL, False, "'while' needs a true/false condition")
+            scope.push()
+            body = self.block(node.body, scope, ctx)
+            scope.pop()
+            return m.WhileS(cond, body, node.span)
+        if isinstance(node, ast.Repeat):
+            count = self.expect(node.count, scope, INT, False, "'repeat N times' needs a number")
+            slot = scope.new_slot()
+            scope.push()
+            body = self.block(node.body, scope, ctx)
+            scope.pop()
+            return m.RepeatS(count, body, slot, node.span)
+        if isinstance(node, ast.For):
+            iterable = self.iterable(node.iterable, scope)
+            list_slot, idx_slot = scope.new_slot(), scope.new_slot()
+            scope.push()
+            var = scope.bind(node.var, iterable.type)
+            body = self.block(node.body, scope, ctx)
+            scope.pop()
+            return m.ForS(var, iterable, body, list_slot, idx_slot, node.span)
+        if isinstance(node, ast.Choose):
+            return self._choose(node, scope, ctx)
+        raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
+
+    def _zone_by_index(self, index: int) -> m.Zone:
+        return self.zones_by_index[index]
+
+    def _call_rule(self, node: ast.CallRule, scope: _RuleScope) -> m.CallS:
+        if node.name in ("setup", "turn"):
+            raise self.fail(f"'{node.name}' is run by the engine and cannot be called", node.span)
+        if node.name not in self.rule_index:
+            raise self.fail(f"unknown rule '{node.name}'", node.span,
+                            hint=_suggest(node.name, [n for n in self.rule_index if n not in ("setup", "turn")])
+                            or "declare it: rule NAME:")
+        decl, _ = self.blocks[node.name]
+        if len(node.args) != len(decl.params):
+            raise self.fail(
+                f"rule '{node.name}' takes {len(decl.params)} argument(s), not {len(node.args)}", node.span,
+                hint=f"declared at {decl.span}" + (f" as {node.name}({', '.join(decl.params)})" if decl.params else ""),
+            )
+        args = tuple(self.expr(a, scope) for a in node.args)
+        expected = self.param_types.get(node.name, ())
+        for arg, raw, want in zip(args, node.args, expected):
+            if want is not None and arg.type != want:
+                raise self.fail(f"argument of '{node.name}' should be a {want}, but this is a {arg.type}", raw.span)
+        return m.CallS(self.rule_index[node.name], args, node.span)
+
+    def _choose(self, node: ast.Choose, scope: _RuleScope, ctx: dict) -> m.ChooseS:
+        player = None
+        if node.player is not None:
+            player = self.expect(node.player, scope, PLAYER, False, "'choose' needs the player who chooses")
+        options = []
+        static_labels: dict[str, Span] = {}
+        for opt in node.options:
+            try:
+                if all(isinstance(p, str) for p in opt.label.parts) and opt.var is None:
+                    text = "".join(opt.label.parts)  # type: ignore[arg-type]
+                    if text in static_labels:
+                        self.error(f"two options are both labelled {text!r}", opt.span,
+                                   hint="every option of a choice needs its own label")
+                        continue
+                    static_labels[text] = opt.span
+                scope.push()
+                var = None
+                iterable = None
+                if opt.var is not None:
+                    assert opt.iterable is not None
+                    iterable = self.iterable(opt.iterable, scope)
+                    var = scope.bind(opt.var, iterable.type)
+                    if not any(not isinstance(p, str) for p in opt.label.parts):
+                        self.error(f"option {''.join(opt.label.parts)!r} ranges over '{opt.var}' but its label "  # type: ignore[arg-type]
+                                   "does not show it", opt.span, hint=f"put {{{opt.var}}} in the label")
+                label = self.template(opt.label, scope)
+                cond = None
+                if opt.cond is not None:
+                    cond = self.expect(opt.cond, scope, BOOL, False, "an option's 'if' needs true/false")
+                body = self.block(opt.body, scope, ctx)
+                scope.pop()
+                options.append(m.OptionIR(label, var, iterable, cond, body, opt.span))
+            except _Skip:
+                scope.pop()
+                continue
+        return m.ChooseS(player, tuple(options), node.span)
+
+    # ------------------------------------------------------------------ whole game
+    def check(self) -> m.Model:
+        """Run every check; raise ErrorList if anything is wrong, else return the model."""
+        self.collect()
+        self.zones_by_index = sorted(self.zones.values(), key=lambda z: z.index)
+        self.kinds_by_index = sorted(self.kinds.values(), key=lambda k: k.index)
+        if "setup" not in self.blocks:
+            self.error("the game has no 'setup:' block", None, hint="add one, even if it only says: pass")
+        if "turn" not in self.blocks:
+            self.error("the game has no 'turn:' block", None, hint="add 'turn:' with what a player does on a turn")
+        if self.players is None:
+            self.error("the game does not say how many players it takes", None,
+                       hint="add a line like: players 2 to 4")
+        rules: list[m.Rule] = []
+        for name, (decl, section) in self.blocks.items():
+            self.rule_index[name] = len(rules)
+            rules.append(m.Rule(len(rules), name, decl.title, decl.kind, decl.params, section=section, span=decl.span))
+        self.param_types: dict[str, tuple] = {name: tuple(None for _ in decl.params)
+                                              for name, (decl, _) in self.blocks.items()}
+        counters = sorted(self.counters.values(), key=lambda c: c.index)
+        for counter in counters:
+            try:
+                counter.init = self.expect(counter.init, _RuleScope(), INT, False, "a counter starts at a number")
+            except _Skip:
+                counter.init = m.Const(0, INT)
+        for name, (decl, _) in self.blocks.items():
+            rule = rules[self.rule_index[name]]
+            scope = _RuleScope()
+            for p in decl.params:
+                scope.bind(p, "any")
+            rule.body = self.block(decl.body, scope, {"kind": decl.kind})
+            rule.nlocals = scope.nslots
+        triggers: list[m.Trigger] = []
+        for decl, section in self.triggers:
+            scope = _RuleScope()
+            try:
+                cond = self.expect(decl.cond, scope, BOOL, False, "'when' needs a true/false condition")
+            except _Skip:
+                continue
+            rule = m.Rule(len(rules), f"when@{decl.span.line}", decl.title, "trigger", (), section=section,
+                          span=decl.span)
+            rules.append(rule)
+            rule.body = self.block(decl.body, scope, {"kind": "trigger"})
+            rule.nlocals = scope.nslots
+            zones, ctrs, cur = _reads(cond)
+            if not zones and not ctrs and not cur:
+                self.error("this condition reads no zone, counter or player, so it can never change", decl.span)
+            triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span))
+        ranking = self._ranking()
+        if self.errors:
+            raise ErrorList(self.errors)
+        assert self.players is not None
+        return m.Model(
+            title=self.title,
+            files=[(s.path, s.sha256) for s in self.sources],
+            min_players=self.players.low,
+            max_players=self.players.high,
+            default_players=self.players.default or self.players.low,
+            options=self.options,
+            attributes=self.attributes,
+            faces=sorted(self.faces.values(), key=lambda f: f.index),
+            kinds=self.kinds_by_index,
+            zones=self.zones_by_index,
+            counters=counters,
+            rules=rules,
+            triggers=triggers,
+            ranking=ranking,
+            setup_rule=self.rule_index.get("setup", 0),
+            turn_rule=self.rule_index.get("turn", 0),
+            sections=self.sections,
+        )
+
+    def _ranking(self) -> m.Ranking:
+        if self.rank is None:
+            if "score" in self.counters and self.counters["score"].per_player:
+                return m.Ranking([("highest", m.CounterGet(self.counters["score"].index, m.Local(0, PLAYER)))], 1, None)
+            self.error("the game does not say how the winner is found", None,
+                       hint="add a line like: rank p by highest score of p")
+            return m.Ranking([], 1, None)
+        scope = _RuleScope()
+        scope.bind(self.rank.var, PLAYER)
+        keys = []
+        for direction, expr in self.rank.keys:
+            try:
+                keys.append((direction, self.expect(expr, scope, INT, False, "a ranking key must be a number")))
+            except _Skip:
+                continue
+        return m.Ranking(keys, scope.nslots, self.rank.span)
+
+
+def _reads(expr: Any) -> tuple[set[int], set[int], bool]:
+    """Which zones and counters an expression reads, and whether it reads ``current``."""
+    zones: set[int] = set()
+    counters: set[int] = set()
+    current = False
+
+    def walk(e: Any) -> None:
+        nonlocal current
+        if isinstance(e, m.CounterGet):
+            counters.add(e.counter)
+            if e.owner is not None:
+                walk(e.owner)
+        elif isinstance(e, m.CurrentPlayer):
+            current = True
+        elif isinstance(e, m.After):
+            current = current or e.player is None
+            if e.player is not None:
+                walk(e.player)
+        elif isinstance(e, m.UnOp):
+            walk(e.operand)
+        elif isinstance(e, m.BinOp):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, m.Agg):
+            for z in e.query.zones:
+                zones.add(z.zone)
+                if z.owner is not None:
+                    walk(z.owner)
+            if e.query.where is not None:
+                walk(e.query.where)
+        elif isinstance(e, m.Builtin):
+            for a in e.args:
+                walk(a)
+
+    walk(expr)
+    return zones, counters, current
+
+
+def check_sources(sources: list[SourceFile], options: dict[str, str] | None = None) -> m.Model:
+    """Check a game given as its source files (base first)."""
+    return Checker(sources, options).check()

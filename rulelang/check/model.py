@@ -1,0 +1,372 @@
+"""The checked game model: every name resolved, every expression typed.
+
+The checker turns the AST into these plain attrs records; the compiler turns them into
+code the engine runs. Expressions and statements here are the resolved "IR": they name
+table indices and local slots, never raw identifiers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import attrs
+
+from rulelang.syntax.span import Span
+
+# Types of expressions.
+INT, BOOL, STR, PLAYER, KIND, COMPONENT = "number", "true/false", "text", "player", "kind", "component"
+
+
+@attrs.define
+class Attribute:
+    """A named property of faces and components, with its default value."""
+
+    name: str
+    default: Any
+    type: str
+    span: Span
+
+
+@attrs.define
+class Face:
+    """A die face and the attribute values it carries."""
+
+    index: int
+    name: str
+    display: str
+    values: dict[str, Any]
+    span: Span
+
+
+@attrs.define
+class Kind:
+    """A kind of component (a die colour, a card type) and how many exist."""
+
+    index: int
+    name: str
+    display: str
+    cls: str
+    count: int
+    faces: list[int]
+    values: dict[str, Any]
+    span: Span
+
+
+@attrs.define
+class Zone:
+    """A place components can be: shared or one per player, with its visibility."""
+
+    index: int
+    name: str
+    display: str
+    per_player: bool
+    visibility: str  # "public", "hidden", "owner"
+    ordered: bool
+    unrolled: bool
+    span: Span
+
+
+@attrs.define
+class Counter:
+    """A number in the state, shared or one per player."""
+
+    index: int
+    name: str
+    per_player: bool
+    init: Any  # IR expression
+    doc: str | None
+    span: Span
+
+
+@attrs.define
+class Option:
+    """A switch between two readings of the rulebook, fixed when the game is loaded."""
+
+    name: str
+    value: Any
+    doc: str | None
+    span: Span
+
+
+# ------------------------------------------------------------------ IR expressions
+
+
+@attrs.frozen
+class Const:
+    value: Any
+    type: str
+
+
+@attrs.frozen
+class Local:
+    slot: int
+    type: str
+
+
+@attrs.frozen
+class CounterGet:
+    counter: int
+    owner: Any  # IR expr or None
+    type: str = INT
+
+
+@attrs.frozen
+class CurrentPlayer:
+    type: str = PLAYER
+
+
+@attrs.frozen
+class After:
+    player: Any  # IR expr or None for current
+    type: str = PLAYER
+
+
+@attrs.frozen
+class UnOp:
+    op: str
+    operand: Any
+    type: str
+
+
+@attrs.frozen
+class BinOp:
+    op: str
+    left: Any
+    right: Any
+    type: str
+    span: Span
+
+
+@attrs.frozen
+class ElemAttr:
+    """An attribute of the component being filtered in a ``where``."""
+
+    attr: str
+    type: str
+
+
+@attrs.frozen
+class ElemIsKind:
+    """True when the component being filtered is of one of these kinds."""
+
+    kinds: frozenset[int]
+    type: str = BOOL
+
+
+@attrs.frozen
+class ZoneSel:
+    zone: int
+    owner: Any  # IR expr or None
+
+
+@attrs.frozen
+class QueryIR:
+    quantity: str
+    count: int | None
+    kinds: frozenset[int] | None  # None: any kind
+    kind_locals: tuple[int, ...]  # local slots holding kinds chosen at run time
+    exclude: bool
+    zones: tuple[ZoneSel, ...]
+    where: Any
+    span: Span
+
+
+@attrs.frozen
+class Agg:
+    func: str
+    attr: str | None
+    query: QueryIR
+    type: str
+
+
+@attrs.frozen
+class Builtin:
+    func: str
+    args: tuple
+    type: str
+
+
+@attrs.frozen
+class TemplateIR:
+    parts: tuple  # str | IR expr
+
+
+IRExpr = Union[Const, Local, CounterGet, CurrentPlayer, After, UnOp, BinOp, ElemAttr, ElemIsKind, Agg, Builtin]
+
+
+@attrs.frozen
+class IterIR:
+    kind: str
+    query: QueryIR | None
+    low: Any
+    high: Any
+    type: str  # type of the loop variable
+
+
+# ------------------------------------------------------------------ IR statements
+
+
+@attrs.frozen
+class MoveS:
+    query: QueryIR
+    dest: ZoneSel
+    place: str | None
+    span: Span
+
+
+@attrs.frozen
+class RollS:
+    query: QueryIR
+    span: Span
+
+
+@attrs.frozen
+class ShuffleS:
+    zone: ZoneSel
+    span: Span
+
+
+@attrs.frozen
+class AssignS:
+    op: str
+    counter: int
+    owner: Any
+    value: Any
+    span: Span
+
+
+@attrs.frozen
+class LetS:
+    slot: int
+    value: Any
+    span: Span
+
+
+@attrs.frozen
+class SayS:
+    text: TemplateIR
+    span: Span
+
+
+@attrs.frozen
+class SimpleS:
+    what: str
+    span: Span
+
+
+@attrs.frozen
+class CallS:
+    rule: int
+    args: tuple
+    span: Span
+
+
+@attrs.frozen
+class IfS:
+    branches: tuple  # ((cond, body), ...)
+    orelse: tuple | None
+    span: Span
+
+
+@attrs.frozen
+class WhileS:
+    cond: Any
+    body: tuple
+    span: Span
+
+
+@attrs.frozen
+class RepeatS:
+    count: Any
+    body: tuple
+    slot: int
+    span: Span
+
+
+@attrs.frozen
+class ForS:
+    var: int
+    iterable: IterIR
+    body: tuple
+    list_slot: int
+    idx_slot: int
+    span: Span
+
+
+@attrs.frozen
+class OptionIR:
+    label: TemplateIR
+    var: int | None
+    iterable: IterIR | None
+    cond: Any
+    body: tuple
+    span: Span
+
+
+@attrs.frozen
+class ChooseS:
+    player: Any
+    options: tuple
+    span: Span
+
+
+IRStmt = Union[MoveS, RollS, ShuffleS, AssignS, LetS, SayS, SimpleS, CallS, IfS, WhileS, RepeatS, ForS, ChooseS]
+
+
+@attrs.define
+class Rule:
+    """A named block of statements: setup, turn, a rule or a trigger's body."""
+
+    index: int
+    name: str
+    title: str | None
+    kind: str  # "setup", "turn", "rule", "trigger"
+    params: tuple[str, ...]
+    body: tuple = ()
+    nlocals: int = 0
+    section: str | None = None
+    span: Span | None = None
+
+
+@attrs.define
+class Trigger:
+    """``when COND:``: runs ``rule`` the moment COND becomes true."""
+
+    cond: Any
+    rule: int
+    reads_zones: frozenset[int]
+    reads_counters: frozenset[int]
+    reads_current: bool
+    span: Span
+
+
+@attrs.define
+class Ranking:
+    """How the final standings are ordered: keys per player, highest or lowest first."""
+
+    keys: list[tuple[str, Any]]
+    nlocals: int
+    span: Span | None
+
+
+@attrs.define
+class Model:
+    """Everything the compiler needs, checked."""
+
+    title: str
+    files: list[tuple[str, str]]  # (path, sha256), base first
+    min_players: int
+    max_players: int
+    default_players: int
+    options: dict[str, Option]
+    attributes: dict[str, Attribute]
+    faces: list[Face]
+    kinds: list[Kind]
+    zones: list[Zone]
+    counters: list[Counter]
+    rules: list[Rule]
+    triggers: list[Trigger]
+    ranking: Ranking
+    setup_rule: int
+    turn_rule: int
+    sections: list[tuple[str, Span]]

@@ -1,0 +1,638 @@
+"""Checked model to Program: closures for expressions, instruction lists for rules."""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any, Callable
+
+from rulelang.check import model as m
+from rulelang.compile.program import (
+    ADVANCE, CALL, CHOOSE, DRAW, END_GAME, END_TURN, EXEC, JUMP, JUMPF, RANDFIRST, RET, ROLL, SHUFFLE, TURN,
+    ChooseSpec, DrawSpec, Program,
+)
+from rulelang.errors import RulelangError
+
+Fn = Callable[..., Any]
+
+
+def player_label(p: int) -> str:
+    """The label of seat ``p`` (0-based): P1, P2, ..."""
+    return f"P{p + 1}"
+
+
+class Compiler:
+    """Compiles one checked model."""
+
+    def __init__(self, model: m.Model) -> None:
+        self.model = model
+        self.kind_of: list[int] = []
+        self.labels: list[str] = []
+        for kind in model.kinds:
+            for i in range(kind.count):
+                self.kind_of.append(kind.index)
+                self.labels.append(f"{kind.name}#{i + 1}" if kind.count > 1 else kind.name)
+        self.zones = model.zones
+        self.trigger_for_zone = tuple(i for i, t in enumerate(model.triggers) if t.reads_zones)
+        self.trigger_for_counter: dict[int, tuple[int, ...]] = {}
+        for counter in model.counters:
+            self.trigger_for_counter[counter.index] = tuple(
+                i for i, t in enumerate(model.triggers) if counter.index in t.reads_counters
+            )
+        # attribute tables
+        self.kind_values: dict[str, list[Any]] = {}
+        self.face_values: dict[str, list[Any]] = {}
+        for name, attr in model.attributes.items():
+            self.kind_values[name] = [k.values.get(name, attr.default) for k in model.kinds]
+            self.face_values[name] = [f.values.get(name) for f in model.faces]
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, e: Any) -> Fn:
+        """Compile an expression to ``f(state, locals)``."""
+        if isinstance(e, m.Const):
+            v = e.value
+            return lambda st, loc: v
+        if isinstance(e, m.Local):
+            s = e.slot
+            return lambda st, loc: loc[s]
+        if isinstance(e, m.CounterGet):
+            i = e.counter
+            if e.owner is None:
+                return lambda st, loc: st.counters[i]
+            owner = self.expr(e.owner)
+            if isinstance(e.owner, m.CurrentPlayer):
+                return lambda st, loc: st.counters[i][st.current]
+            return lambda st, loc: st.counters[i][owner(st, loc)]
+        if isinstance(e, m.CurrentPlayer):
+            return lambda st, loc: st.current
+        if isinstance(e, m.After):
+            if e.player is None:
+                return lambda st, loc: (st.current + 1) % st.players
+            p = self.expr(e.player)
+            return lambda st, loc: (p(st, loc) + 1) % st.players
+        if isinstance(e, m.UnOp):
+            x = self.expr(e.operand)
+            if e.op == "not":
+                return lambda st, loc: not x(st, loc)
+            return lambda st, loc: -x(st, loc)
+        if isinstance(e, m.BinOp):
+            return self._binop(e)
+        if isinstance(e, m.Agg):
+            return self._aggregate(e)
+        if isinstance(e, m.Builtin):
+            if e.func == "players":
+                return lambda st, loc: st.players
+            args = [self.expr(a) for a in e.args]
+            if e.func == "min":
+                a, b = args
+                return lambda st, loc: min(a(st, loc), b(st, loc))
+            if e.func == "max":
+                a, b = args
+                return lambda st, loc: max(a(st, loc), b(st, loc))
+            (a,) = args
+            return lambda st, loc: abs(a(st, loc))
+        raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
+
+    def _binop(self, e: m.BinOp) -> Fn:
+        a, b = self.expr(e.left), self.expr(e.right)
+        op = e.op
+        span = e.span
+        if op == "and":
+            return lambda st, loc: a(st, loc) and b(st, loc)
+        if op == "or":
+            return lambda st, loc: a(st, loc) or b(st, loc)
+        if op == "+":
+            return lambda st, loc: a(st, loc) + b(st, loc)
+        if op == "-":
+            return lambda st, loc: a(st, loc) - b(st, loc)
+        if op == "*":
+            return lambda st, loc: a(st, loc) * b(st, loc)
+        if op in ("/", "%"):
+            def div(st: Any, loc: Any) -> int:
+                d = b(st, loc)
+                if d == 0:
+                    raise RulelangError("division by zero", span, hint="guard it with 'if ... > 0'")
+                return a(st, loc) // d if op == "/" else a(st, loc) % d
+            return div
+        if op == "==":
+            return lambda st, loc: a(st, loc) == b(st, loc)
+        if op == "!=":
+            return lambda st, loc: a(st, loc) != b(st, loc)
+        if op == "<":
+            return lambda st, loc: a(st, loc) < b(st, loc)
+        if op == ">":
+            return lambda st, loc: a(st, loc) > b(st, loc)
+        if op == "<=":
+            return lambda st, loc: a(st, loc) <= b(st, loc)
+        if op == ">=":
+            return lambda st, loc: a(st, loc) >= b(st, loc)
+        raise AssertionError(op)  # pragma: no cover
+
+    def attr_getter(self, name: str) -> Fn:
+        """``get(st, c)``: the value of attribute ``name`` for component ``c``."""
+        kv = self.kind_values[name]
+        fv = self.face_values[name]
+        kind_of = self.kind_of
+        if all(v is None for v in fv):
+            return lambda st, c: kv[kind_of[c]]
+
+        def get(st: Any, c: int) -> Any:
+            f = st.faces[c]
+            if f >= 0:
+                v = fv[f]
+                if v is not None:
+                    return v
+            return kv[kind_of[c]]
+
+        return get
+
+    def elem_expr(self, e: Any) -> Fn:
+        """Compile an expression inside ``where``: ``f(st, loc, c)`` for component ``c``."""
+        if isinstance(e, m.ElemAttr):
+            get = self.attr_getter(e.attr)
+            return lambda st, loc, c: get(st, c)
+        if isinstance(e, m.ElemIsKind):
+            kinds = e.kinds
+            kind_of = self.kind_of
+            return lambda st, loc, c: kind_of[c] in kinds
+        if isinstance(e, m.Const):
+            v = e.value
+            return lambda st, loc, c: v
+        if isinstance(e, m.UnOp):
+            x = self.elem_expr(e.operand)
+            if e.op == "not":
+                return lambda st, loc, c: not x(st, loc, c)
+            return lambda st, loc, c: -x(st, loc, c)
+        if isinstance(e, m.BinOp) and e.op not in ("/", "%"):
+            a, b = self.elem_expr(e.left), self.elem_expr(e.right)
+            return _ELEM_OPS[e.op](a, b)
+        g = self.expr(e)
+        return lambda st, loc, c: g(st, loc)
+
+    # ------------------------------------------------------------------ queries
+    def zone_list(self, sel: m.ZoneSel) -> Fn:
+        """``f(st, loc)``: the list of component ids of a zone (shared or a player's)."""
+        z = sel.zone
+        if sel.owner is None:
+            return lambda st, loc: st.zones[z]
+        if isinstance(sel.owner, m.CurrentPlayer):
+            return lambda st, loc: st.zones[z][st.current]
+        owner = self.expr(sel.owner)
+        return lambda st, loc: st.zones[z][owner(st, loc)]
+
+    def predicate(self, q: m.QueryIR) -> Fn:
+        """``f(st, loc)`` returning a predicate ``p(c)`` for the query's filter, or None for all."""
+        kind_of = self.kind_of
+        nkinds = len(self.model.kinds)
+        static = q.kinds
+        exclude = q.exclude
+        wf = self.elem_expr(q.where) if q.where is not None else None
+        kind_locals = q.kind_locals
+        if not kind_locals:
+            allow = None if static is None else [(k in static) != exclude for k in range(nkinds)]
+            if wf is None:
+                if allow is None:
+                    return lambda st, loc: None
+                return lambda st, loc: (lambda c: allow[kind_of[c]])
+            if allow is None:
+                return lambda st, loc: (lambda c: wf(st, loc, c))
+            return lambda st, loc: (lambda c: allow[kind_of[c]] and wf(st, loc, c))
+
+        def dynamic(st: Any, loc: Any) -> Fn:
+            kinds = set(static or ()) | {loc[s] for s in kind_locals}
+            if wf is None:
+                return lambda c: (kind_of[c] in kinds) != exclude
+            return lambda c: ((kind_of[c] in kinds) != exclude) and wf(st, loc, c)
+
+        return dynamic
+
+    def selection(self, q: m.QueryIR) -> Fn:
+        """``f(st, loc)``: the ids selected by a (non-random) query, in zone order."""
+        zones = [self.zone_list(z) for z in q.zones]
+        pred = self.predicate(q)
+        count = q.count if q.quantity == "count" else None
+
+        def select(st: Any, loc: Any) -> list[int]:
+            p = pred(st, loc)
+            out: list[int] = []
+            for zf in zones:
+                lst = zf(st, loc)
+                out.extend(lst if p is None else [c for c in lst if p(c)])
+            if count is not None:
+                return out[-count:] if count else []
+            return out
+
+        return select
+
+    def _aggregate(self, e: m.Agg) -> Fn:
+        q = e.query
+        zones = [self.zone_list(z) for z in q.zones]
+        pred = self.predicate(q)
+        if e.func in ("count", "any"):
+            is_any = e.func == "any"
+
+            def count(st: Any, loc: Any) -> Any:
+                p = pred(st, loc)
+                n = 0
+                for zf in zones:
+                    lst = zf(st, loc)
+                    if p is None:
+                        n += len(lst)
+                    else:
+                        for c in lst:
+                            if p(c):
+                                n += 1
+                    if is_any and n:
+                        return True
+                return n > 0 if is_any else n
+
+            return count
+        assert e.attr is not None
+        get = self.attr_getter(e.attr)
+
+        def total(st: Any, loc: Any) -> int:
+            p = pred(st, loc)
+            n = 0
+            for zf in zones:
+                for c in zf(st, loc):
+                    if p is None or p(c):
+                        n += get(st, c)
+            return n
+
+        return total
+
+    def iterable(self, it: m.IterIR) -> Fn:
+        """``f(st, loc)``: the list of values a ``for`` ranges over."""
+        if it.kind == "players":
+            return lambda st, loc: list(range(st.players))
+        if it.kind == "others":
+            return lambda st, loc: [(st.current + i) % st.players for i in range(1, st.players)]
+        if it.kind == "range":
+            lo, hi = self.expr(it.low), self.expr(it.high)
+            return lambda st, loc: list(range(lo(st, loc), hi(st, loc) + 1))
+        assert it.query is not None
+        sel = self.selection(it.query)
+        if it.kind == "kinds":
+            kind_of = self.kind_of
+            return lambda st, loc: sorted({kind_of[c] for c in sel(st, loc)})
+        return sel
+
+    def template(self, t: m.TemplateIR) -> Fn:
+        """``f(st, loc)``: the text of a label or narration."""
+        pieces: list[Any] = []
+        for part in t.parts:
+            if isinstance(part, str):
+                pieces.append(part)
+            else:
+                pieces.append((self.expr(part), part.type))
+        kinds = self.model.kinds
+        labels = self.labels
+
+        def render(st: Any, loc: Any) -> str:
+            out = []
+            for piece in pieces:
+                if isinstance(piece, str):
+                    out.append(piece)
+                    continue
+                fn, type_ = piece
+                v = fn(st, loc)
+                if type_ == m.PLAYER:
+                    out.append(player_label(v))
+                elif type_ == m.KIND:
+                    out.append(kinds[v].display)
+                elif type_ == m.COMPONENT:
+                    out.append(labels[v])
+                elif type_ == m.BOOL:
+                    out.append("yes" if v else "no")
+                else:
+                    out.append(str(v))
+            return "".join(out)
+
+        return render
+
+    # ------------------------------------------------------------------ statements
+    def rule_code(self, rule: m.Rule) -> list[tuple]:
+        """Compile one rule body to an instruction list ending in RET."""
+        code: list[list[Any]] = []
+        self._block(rule.body, code, rule)
+        code.append([RET, None, None, None, rule.span])
+        return [tuple(i) for i in code]
+
+    def _block(self, body: tuple, code: list, rule: m.Rule) -> None:
+        for s in body:
+            self._stmt(s, code, rule)
+
+    def _emit(self, code: list, op: int, a: Any = None, b: Any = None, c: Any = None, span: Any = None) -> int:
+        code.append([op, a, b, c, span])
+        return len(code) - 1
+
+    def _stmt(self, s: Any, code: list, rule: m.Rule) -> None:
+        if isinstance(s, m.MoveS):
+            if s.query.quantity == "random":
+                self._draw(s, code, rule)
+            else:
+                self._emit(code, EXEC, self._move(s), self.trigger_for_zone, None, s.span)
+        elif isinstance(s, m.RollS):
+            sel = self.selection(s.query)
+            lst, idx = rule.nlocals, rule.nlocals + 1
+            rule.nlocals += 2
+            kind_of = self.kind_of
+            is_die = [k.cls == "die" for k in self.model.kinds]
+
+            def prepare(st: Any, loc: Any) -> None:
+                loc[lst] = [c for c in sel(st, loc) if is_die[kind_of[c]]]
+                loc[idx] = 0
+
+            self._emit(code, EXEC, prepare, (), None, s.span)
+            self._emit(code, ROLL, lst, idx, self.trigger_for_zone, s.span)
+        elif isinstance(s, m.ShuffleS):
+            self._emit(code, SHUFFLE, self.zone_list(s.zone), s.zone.zone, self.trigger_for_zone, s.span)
+        elif isinstance(s, m.AssignS):
+            self._emit(code, EXEC, self._assign(s), self.trigger_for_counter.get(s.counter, ()), None, s.span)
+        elif isinstance(s, m.LetS):
+            v = self.expr(s.value)
+            slot = s.slot
+
+            def let(st: Any, loc: Any) -> None:
+                loc[slot] = v(st, loc)
+
+            self._emit(code, EXEC, let, (), None, s.span)
+        elif isinstance(s, m.SayS):
+            text = self.template(s.text)
+
+            def say(st: Any, loc: Any) -> None:
+                if st.log is not None:
+                    st.log.append({"type": "say", "text": text(st, loc)})
+
+            self._emit(code, EXEC, say, (), None, s.span)
+        elif isinstance(s, m.SimpleS):
+            if s.what == "end turn":
+                self._emit(code, END_TURN, None, None, None, s.span)
+            elif s.what == "end game":
+                self._emit(code, END_GAME, None, None, None, s.span)
+            elif s.what == "another turn":
+                def another(st: Any, loc: Any) -> None:
+                    st.extra_turn = True
+                self._emit(code, EXEC, another, (), None, s.span)
+            elif s.what == "pick first player at random":
+                self._emit(code, RANDFIRST, None, None, None, s.span)
+            # "pass" compiles to nothing
+        elif isinstance(s, m.CallS):
+            args = tuple(self.expr(a) for a in s.args)
+            self._emit(code, CALL, s.rule, args, None, s.span)
+        elif isinstance(s, m.IfS):
+            ends = []
+            for cond, body in s.branches:
+                at = self._emit(code, JUMPF, self.expr(cond), None, None, s.span)
+                self._block(body, code, rule)
+                ends.append(self._emit(code, JUMP, None, None, None, s.span))
+                code[at][2] = len(code)
+            if s.orelse is not None:
+                self._block(s.orelse, code, rule)
+            for e in ends:
+                code[e][1] = len(code)
+        elif isinstance(s, m.WhileS):
+            top = len(code)
+            at = self._emit(code, JUMPF, self.expr(s.cond), None, None, s.span)
+            self._block(s.body, code, rule)
+            self._emit(code, JUMP, top, None, None, s.span)
+            code[at][2] = len(code)
+        elif isinstance(s, m.RepeatS):
+            count = self.expr(s.count)
+            slot = s.slot
+
+            def start(st: Any, loc: Any) -> None:
+                loc[slot] = count(st, loc)
+
+            def more(st: Any, loc: Any) -> bool:
+                if loc[slot] > 0:
+                    loc[slot] -= 1
+                    return True
+                return False
+
+            self._emit(code, EXEC, start, (), None, s.span)
+            top = len(code)
+            at = self._emit(code, JUMPF, more, None, None, s.span)
+            self._block(s.body, code, rule)
+            self._emit(code, JUMP, top, None, None, s.span)
+            code[at][2] = len(code)
+        elif isinstance(s, m.ForS):
+            values = self.iterable(s.iterable)
+            lst, idx, var = s.list_slot, s.idx_slot, s.var
+
+            def begin(st: Any, loc: Any) -> None:
+                loc[lst] = values(st, loc)
+                loc[idx] = 0
+
+            def step(st: Any, loc: Any) -> bool:
+                i = loc[idx]
+                if i < len(loc[lst]):
+                    loc[var] = loc[lst][i]
+                    loc[idx] = i + 1
+                    return True
+                return False
+
+            self._emit(code, EXEC, begin, (), None, s.span)
+            top = len(code)
+            at = self._emit(code, JUMPF, step, None, None, s.span)
+            self._block(s.body, code, rule)
+            self._emit(code, JUMP, top, None, None, s.span)
+            code[at][2] = len(code)
+        elif isinstance(s, m.ChooseS):
+            spec = ChooseSpec(self.expr(s.player) if s.player is not None else None, [], 0)
+            self._emit(code, CHOOSE, spec, None, None, s.span)
+            jumps = []
+            for opt in s.options:
+                body_pc = len(code)
+                self._block(opt.body, code, rule)
+                jumps.append(self._emit(code, JUMP, None, None, None, opt.span))
+                spec.options.append((
+                    self.template(opt.label), opt.var,
+                    self.iterable(opt.iterable) if opt.iterable is not None else None,
+                    self.expr(opt.cond) if opt.cond is not None else None,
+                    body_pc,
+                ))
+            for j in jumps:
+                code[j][1] = len(code)
+            spec.end = len(code)
+        else:  # pragma: no cover
+            raise AssertionError(f"cannot compile {s!r}")
+
+    def _insert(self, zone: m.Zone, place: str | None) -> Fn:
+        """``put(lst, ids)``: add ids to a zone list: sorted, on top, or at the bottom."""
+        if not zone.ordered:
+            def put_sorted(lst: list[int], ids: list[int]) -> None:
+                for c in ids:
+                    bisect.insort(lst, c)
+            return put_sorted
+        if place == "bottom":
+            def put_bottom(lst: list[int], ids: list[int]) -> None:
+                lst[0:0] = ids
+            return put_bottom
+
+        def put_top(lst: list[int], ids: list[int]) -> None:
+            lst.extend(ids)
+
+        return put_top
+
+    def _move(self, s: m.MoveS) -> Fn:
+        q = s.query
+        sources = [self.zone_list(z) for z in q.zones]
+        pred = self.predicate(q)
+        dest = self.zone_list(s.dest)
+        dest_zone = self.zones[s.dest.zone]
+        put = self._insert(dest_zone, s.place)
+        unrolled = dest_zone.unrolled
+        limit = q.count if q.quantity == "count" else None
+        labels = self.labels
+        src_names = [self.zones[z.zone].display for z in q.zones]
+        dest_name = dest_zone.display
+
+        def move(st: Any, loc: Any) -> None:
+            p = pred(st, loc)
+            d = dest(st, loc)
+            moved: list[int] = []
+            need = limit
+            for zf in sources:
+                lst = zf(st, loc)
+                if lst is d:
+                    continue
+                if need is None:
+                    if p is None:
+                        taken = lst[:]
+                        lst.clear()
+                    else:
+                        taken = [c for c in lst if p(c)]
+                        if taken:
+                            lst[:] = [c for c in lst if not p(c)]
+                else:
+                    taken = []
+                    i = len(lst) - 1
+                    while i >= 0 and len(taken) < need:
+                        if p is None or p(lst[i]):
+                            taken.append(lst.pop(i))
+                        i -= 1
+                    need -= len(taken)
+                moved.extend(taken)
+                if need == 0:
+                    break
+            if not moved:
+                return
+            if unrolled:
+                faces = st.faces
+                for c in moved:
+                    faces[c] = -1
+            put(d, moved)
+            if st.log is not None:
+                st.log.append({"type": "move", "components": [labels[c] for c in moved],
+                               "from": ", ".join(src_names), "to": dest_name})
+
+        return move
+
+    def _draw(self, s: m.MoveS, code: list, rule: m.Rule) -> None:
+        q = s.query
+        sel = q.zones[0]
+        dest_zone = self.zones[s.dest.zone]
+        slot = rule.nlocals
+        rule.nlocals += 1
+        spec = DrawSpec(
+            source=self.zone_list(sel), pred=self.predicate(q), dest=self.zone_list(s.dest),
+            dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
+            source_owner=self.expr(sel.owner) if sel.owner is not None else None,
+        )
+        n = q.count or 1
+
+        def start(st: Any, loc: Any) -> None:
+            loc[slot] = n
+
+        self._emit(code, EXEC, start, (), None, s.span)
+        self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.trigger_for_zone, s.span)
+
+    def _assign(self, s: m.AssignS) -> Fn:
+        i = s.counter
+        v = self.expr(s.value)
+        op = s.op
+        counter = self.model.counters[i]
+        owner = self.expr(s.owner) if s.owner is not None else None
+        name = counter.name
+
+        def assign(st: Any, loc: Any) -> None:
+            value = v(st, loc)
+            if owner is None:
+                old = st.counters[i]
+                new = old + value if op == "+=" else old - value if op == "-=" else value
+                st.counters[i] = new
+                who = None
+            else:
+                who = owner(st, loc)
+                old = st.counters[i][who]
+                new = old + value if op == "+=" else old - value if op == "-=" else value
+                st.counters[i][who] = new
+            if st.log is not None and new != old:
+                st.log.append({"type": "counter", "counter": name,
+                               "player": player_label(who) if who is not None else None, "old": old, "new": new})
+
+        return assign
+
+    # ------------------------------------------------------------------ program
+    def compile(self) -> Program:
+        """Compile the whole model."""
+        model = self.model
+        code: list[list[tuple]] = []
+        nlocals: list[int] = []
+        for rule in model.rules:
+            code.append(self.rule_code(rule))
+            nlocals.append(rule.nlocals)
+        driver = len(code)
+        code.append([
+            (CALL, model.setup_rule, (), None, None),
+            (TURN, model.turn_rule, None, None, None),
+            (ADVANCE, tuple(i for i, t in enumerate(model.triggers) if t.reads_current), None, None, None),
+            (JUMP, 1, None, None, None),
+        ])
+        nlocals.append(0)
+        face_labels, face_weights, face_index = [], [], []
+        for kind in model.kinds:
+            names: list[str] = []
+            weights: list[int] = []
+            index: dict[str, int] = {}
+            for pos, f in enumerate(kind.faces):
+                name = model.faces[f].name
+                if name in index:
+                    weights[names.index(name)] += 1
+                else:
+                    index[name] = f
+                    names.append(name)
+                    weights.append(1)
+            face_labels.append(names)
+            face_weights.append(weights)
+            face_index.append(index)
+        rank_keys = [(d, self.expr(e)) for d, e in model.ranking.keys]
+        return Program(
+            model=model, code=code, driver=driver, kind_of=self.kind_of, component_labels=self.labels,
+            component_count=len(self.kind_of),
+            trigger_conds=[self.expr(t.cond) for t in model.triggers],
+            trigger_rules=[t.rule for t in model.triggers],
+            counter_inits=[self.expr(c.init) for c in model.counters],
+            rank_keys=rank_keys, rank_nlocals=model.ranking.nlocals, nlocals=nlocals,
+            face_labels=face_labels, face_weights=face_weights, face_index=face_index,
+        )
+
+
+_ELEM_OPS: dict[str, Callable[[Fn, Fn], Fn]] = {
+    "and": lambda a, b: lambda st, loc, c: a(st, loc, c) and b(st, loc, c),
+    "or": lambda a, b: lambda st, loc, c: a(st, loc, c) or b(st, loc, c),
+    "+": lambda a, b: lambda st, loc, c: a(st, loc, c) + b(st, loc, c),
+    "-": lambda a, b: lambda st, loc, c: a(st, loc, c) - b(st, loc, c),
+    "*": lambda a, b: lambda st, loc, c: a(st, loc, c) * b(st, loc, c),
+    "==": lambda a, b: lambda st, loc, c: a(st, loc, c) == b(st, loc, c),
+    "!=": lambda a, b: lambda st, loc, c: a(st, loc, c) != b(st, loc, c),
+    "<": lambda a, b: lambda st, loc, c: a(st, loc, c) < b(st, loc, c),
+    ">": lambda a, b: lambda st, loc, c: a(st, loc, c) > b(st, loc, c),
+    "<=": lambda a, b: lambda st, loc, c: a(st, loc, c) <= b(st, loc, c),
+    ">=": lambda a, b: lambda st, loc, c: a(st, loc, c) >= b(st, loc, c),
+}
+
+
+def compile_model(model: m.Model) -> Program:
+    """Compile a checked model into a Program."""
+    return Compiler(model).compile()

@@ -1,0 +1,63 @@
+"""The executable form of a game: per-rule instruction lists and lookup tables.
+
+An instruction is a tuple ``(op, a, b, c, span)``; the engine's loop dispatches on
+``op``. Expressions are compiled to closures ``f(state, locals)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from rulelang.check.model import Model
+
+# Opcodes.
+EXEC, JUMP, JUMPF, CALL, RET, CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, END_TURN, END_GAME, TURN, ADVANCE = range(14)
+DECISION_OPS = frozenset((CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST))
+
+Fn = Callable[..., Any]
+
+
+@attrs.define
+class ChooseSpec:
+    """A compiled ``choose``: who decides, its options, where the choice ends."""
+
+    player: Fn | None
+    options: list[tuple[Fn, int | None, Fn | None, Fn | None, int]]  # label, var, iter, cond, body pc
+    end: int
+
+
+@attrs.define
+class DrawSpec:
+    """A compiled random draw: from which zone, which components, to where."""
+
+    source: Fn  # (st, loc) -> list
+    pred: Fn  # (st, loc) -> predicate or None
+    dest: Fn  # (st, loc) -> list
+    dest_zone: int
+    place: str | None
+    remaining_slot: int
+    source_zone: int
+    source_owner: Fn | None
+
+
+@attrs.define
+class Program:
+    """A compiled game, built once and shared by every state of it."""
+
+    model: Model
+    code: list[list[tuple]]
+    driver: int
+    kind_of: list[int]
+    component_labels: list[str]
+    component_count: int
+    trigger_conds: list[Fn]
+    trigger_rules: list[int]
+    counter_inits: list[Fn]
+    rank_keys: list[tuple[str, Fn]]
+    rank_nlocals: int
+    nlocals: list[int]
+    face_labels: list[list[str]]  # per kind: distinct face names
+    face_weights: list[list[int]]
+    face_index: list[dict[str, int]]  # per kind: face name -> first face index on the die

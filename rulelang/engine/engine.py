@@ -1,0 +1,445 @@
+"""The engine: runs a compiled Program on a State until the next decision.
+
+``pending(state)`` says what is awaited (a player's choice or a chance outcome),
+``apply(state, action)`` resumes play with it. No Python generator holds any truth:
+where play is paused lives in ``state.stack``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rulelang.check.model import Model
+from rulelang.compile.compiler import player_label
+from rulelang.compile.program import (
+    ADVANCE, CALL, CHOOSE, DECISION_OPS, DRAW, END_GAME, END_TURN, EXEC, JUMP, JUMPF, RANDFIRST, RET, ROLL,
+    SHUFFLE, TURN, Program,
+)
+from rulelang.engine.decision import Decision
+from rulelang.engine.state import State
+from rulelang.errors import RulelangError
+from rulelang.syntax.span import Span
+
+DEFAULT_BUDGET = 200_000
+
+
+class IllegalAction(RulelangError):
+    """An action that the rules do not allow at this point."""
+
+
+class Engine:
+    """Plays one compiled game; stateless itself, so one engine serves many states."""
+
+    def __init__(self, program: Program, budget: int = DEFAULT_BUDGET) -> None:
+        self.program = program
+        self.model: Model = program.model
+        self.code = program.code
+        self.budget = budget
+
+    # ------------------------------------------------------------------ creation
+    def new_state(self, players: int | None = None) -> State:
+        """A fresh game with ``players`` players, run up to its first decision."""
+        model = self.model
+        n = model.default_players if players is None else players
+        if not model.min_players <= n <= model.max_players:
+            raise RulelangError(
+                f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+                hint=f"use --players with a number from {model.min_players} to {model.max_players}",
+            )
+        st = State(n)
+        st.zones = [[[] for _ in range(n)] if z.per_player else [] for z in model.zones]
+        st.zones[0] = list(range(self.program.component_count))
+        st.faces = [-1] * self.program.component_count
+        st.counters = []
+        for counter, init in zip(model.counters, self.program.counter_inits):
+            value = init(st, [])
+            st.counters.append([value] * n if counter.per_player else value)
+        st.armed = [False] * len(model.triggers)
+        st.stack = [[self.program.driver, 0, []]]
+        self._run(st)
+        return st
+
+    # ------------------------------------------------------------------ decisions
+    def pending(self, st: State) -> Decision | None:
+        """The decision play is waiting for, or None when the game is over."""
+        if st.over:
+            return None
+        cached = st.pending_cache
+        if cached is not None:
+            return cached
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        op = ins[0]
+        loc = fr[2]
+        program = self.program
+        if op == CHOOSE:
+            spec = ins[1]
+            player = spec.player(st, loc) if spec.player is not None else st.current
+            options = self._options(st, ins[1], loc)
+            d = Decision("choice", player, [o[0] for o in options], None, {}, ins[4])
+        elif op == ROLL:
+            die = loc[ins[1]][loc[ins[2]]]
+            k = program.kind_of[die]
+            d = Decision("chance", None, program.face_labels[k], program.face_weights[k],
+                         {"roll": program.component_labels[die]}, ins[4])
+        elif op == DRAW:
+            spec = ins[1]
+            src = spec.source(st, loc)
+            pred = spec.pred(st, loc)
+            counts = Counter(program.kind_of[c] for c in src if pred is None or pred(c))
+            kinds = sorted(counts)
+            labels = [self.model.kinds[k].name for k in kinds]
+            event: dict[str, Any] = {"draw": self._zone_label(spec.source_zone, spec.source_owner, st, loc)}
+            d = Decision("chance", None, labels, [counts[k] for k in kinds], event, ins[4])
+        elif op == SHUFFLE:
+            src = ins[1](st, loc)
+            pool = [self.model.kinds[program.kind_of[c]].name for c in src]
+            d = Decision("chance", None, None, None, {"shuffle": self.model.zones[ins[2]].name}, ins[4], pool=pool)
+        elif op == RANDFIRST:
+            d = Decision("chance", None, [player_label(p) for p in range(st.players)], [1] * st.players,
+                         {"first_player": True}, ins[4])
+        else:  # pragma: no cover - the stack always rests on a decision
+            raise AssertionError(f"state paused on a non-decision instruction {op}")
+        st.pending_cache = d
+        return d
+
+    def _zone_label(self, zone: int, owner: Any, st: State, loc: list) -> str:
+        name = self.model.zones[zone].name
+        if owner is None:
+            return name
+        return f"{name} of {player_label(owner(st, loc))}"
+
+    def _options(self, st: State, spec: Any, loc: list) -> list[tuple[str, int, Any]]:
+        out: list[tuple[str, int, Any]] = []
+        seen: set[str] = set()
+        for index, (label, var, values, cond, _pc) in enumerate(spec.options):
+            for v in (values(st, loc) if values is not None else (None,)):
+                if var is not None:
+                    loc[var] = v
+                if cond is not None and not cond(st, loc):
+                    continue
+                text = label(st, loc)
+                if text in seen:
+                    continue
+                seen.add(text)
+                out.append((text, index, v))
+        return out
+
+    def legal_actions(self, st: State) -> list[str]:
+        """Labels of the actions the pending player may take (empty for chance or game over)."""
+        d = self.pending(st)
+        if d is None or d.kind != "choice":
+            return []
+        return list(d.labels or [])
+
+    def apply(self, st: State, action: Any) -> None:
+        """Resume play with ``action`` (a choice label or a chance outcome); raises IllegalAction."""
+        if st.over:
+            raise IllegalAction("the game is already over", hint="nothing can be played after the result")
+        d = self.pending(st)
+        assert d is not None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        op = ins[0]
+        loc = fr[2]
+        program = self.program
+        if op == CHOOSE:
+            options = self._options(st, ins[1], loc)
+            for text, index, value in options:
+                if text == action:
+                    break
+            else:
+                raise self._illegal(d, action)
+            opt = ins[1].options[index]
+            if opt[1] is not None:
+                loc[opt[1]] = value
+            if st.log is not None:
+                st.log.append({"type": "choice", "player": player_label(d.player or 0), "action": action})
+            fr[1] = opt[4]
+        elif op == ROLL:
+            die = loc[ins[1]][loc[ins[2]]]
+            k = program.kind_of[die]
+            face = program.face_index[k].get(action) if isinstance(action, str) else None
+            if face is None:
+                raise self._illegal(d, action)
+            st.faces[die] = face
+            if st.log is not None:
+                st.log.append({"type": "roll", "component": program.component_labels[die],
+                               "face": self.model.faces[face].display})
+            loc[ins[2]] += 1
+            if loc[ins[2]] >= len(loc[ins[1]]):
+                fr[1] += 1
+            if ins[3]:
+                self._check_triggers(st, ins[3])
+        elif op == DRAW:
+            spec = ins[1]
+            if not isinstance(action, str) or action not in (d.labels or ()):
+                raise self._illegal(d, action)
+            kind = self._kind_index(action)
+            src = spec.source(st, loc)
+            pred = spec.pred(st, loc)
+            for i, c in enumerate(src):
+                if program.kind_of[c] == kind and (pred is None or pred(c)):
+                    break
+            del src[i]
+            if self.model.zones[spec.dest_zone].unrolled:
+                st.faces[c] = -1
+            ins[2](spec.dest(st, loc), [c])
+            if st.log is not None:
+                st.log.append({"type": "move", "components": [program.component_labels[c]],
+                               "from": self.model.zones[spec.source_zone].display,
+                               "to": self.model.zones[spec.dest_zone].display, "random": True})
+            loc[spec.remaining_slot] -= 1
+            if ins[3]:
+                self._check_triggers(st, ins[3])
+        elif op == SHUFFLE:
+            if not isinstance(action, list) or sorted(map(str, action)) != sorted(d.pool or []):
+                raise self._illegal(d, action)
+            src = ins[1](st, loc)
+            by_kind: dict[int, list[int]] = {}
+            for c in sorted(src):
+                by_kind.setdefault(program.kind_of[c], []).append(c)
+            for lst in by_kind.values():
+                lst.reverse()
+            src[:] = [by_kind[self._kind_index(name)].pop() for name in action]
+            fr[1] += 1
+            if ins[3]:
+                self._check_triggers(st, ins[3])
+        elif op == RANDFIRST:
+            labels = d.labels or []
+            if action not in labels:
+                raise self._illegal(d, action)
+            st.current = labels.index(action)
+            fr[1] += 1
+        st.step += 1
+        st.pending_cache = None
+        self._run(st)
+
+    def _kind_index(self, name: str) -> int:
+        for k in self.model.kinds:
+            if k.name == name:
+                return k.index
+        raise KeyError(name)  # pragma: no cover - labels come from the decision
+
+    def _illegal(self, d: Decision, action: Any) -> IllegalAction:
+        if d.kind == "choice":
+            shown = ", ".join(repr(x) for x in (d.labels or [])[:12])
+            more = "" if len(d.labels or []) <= 12 else f" and {len(d.labels or []) - 12} more"
+            return IllegalAction(
+                f"{action!r} is not a legal action for {player_label(d.player or 0)} here",
+                d.span, hint=f"legal actions: {shown}{more}" if d.labels else "no action is legal here",
+            )
+        if d.pool is not None:
+            return IllegalAction(f"{action!r} is not an ordering of the shuffled components", d.span,
+                                 hint="a shuffle outcome lists every component of the zone once")
+        return IllegalAction(
+            f"{action!r} is not a possible outcome here", d.span,
+            hint="possible outcomes: " + ", ".join(repr(x) for x in (d.labels or [])),
+        )
+
+    # ------------------------------------------------------------------ the loop
+    def _run(self, st: State) -> None:
+        """Execute instructions until a decision is pending or the game ends."""
+        code = self.code
+        stack = st.stack
+        budget = self.budget
+        while stack:
+            fr = stack[-1]
+            ins = code[fr[0]][fr[1]]
+            op = ins[0]
+            budget -= 1
+            if budget < 0:
+                raise RulelangError(
+                    f"the rules ran {self.budget} steps without asking for a decision", ins[4],
+                    hint="a loop here may never end: check its condition",
+                )
+            if op == EXEC:
+                ins[1](st, fr[2])
+                fr[1] += 1
+                if ins[2]:
+                    self._check_triggers(st, ins[2])
+            elif op == JUMPF:
+                if ins[1](st, fr[2]):
+                    fr[1] += 1
+                else:
+                    fr[1] = ins[2]
+            elif op == JUMP:
+                fr[1] = ins[1]
+            elif op == CALL:
+                fr[1] += 1
+                loc = [None] * self.program.nlocals[ins[1]]
+                for i, arg in enumerate(ins[2]):
+                    loc[i] = arg(st, fr[2])
+                stack.append([ins[1], 0, loc])
+            elif op == RET:
+                stack.pop()
+            elif op in DECISION_OPS:
+                if self._skip_empty(st, fr, ins):
+                    continue
+                return
+            elif op == END_TURN:
+                turn_rule = self.model.turn_rule
+                while stack and stack[-1][0] != turn_rule:
+                    stack.pop()
+                if stack:
+                    stack.pop()
+                else:  # pragma: no cover - the checker forbids 'end turn' in setup
+                    raise RulelangError("'end turn' outside a turn", ins[4])
+            elif op == END_GAME:
+                self._finish(st)
+                return
+            elif op == TURN:
+                fr[1] += 1
+                st.turn += 1
+                if st.log is not None:
+                    st.log.append({"type": "turn", "turn": st.turn, "player": player_label(st.current)})
+                stack.append([ins[1], 0, [None] * self.program.nlocals[ins[1]]])
+            elif op == ADVANCE:
+                fr[1] += 1
+                if st.extra_turn:
+                    st.extra_turn = False
+                elif st.next_player >= 0:
+                    st.current = st.next_player
+                    st.next_player = -1
+                else:
+                    st.current = (st.current + 1) % st.players
+                if ins[1]:
+                    self._check_triggers(st, ins[1])
+        # the driver never returns: an empty stack means the game ended
+        if not st.over:  # pragma: no cover
+            self._finish(st)
+
+    def _skip_empty(self, st: State, fr: list, ins: tuple) -> bool:
+        """Skip a decision that has nothing to decide (no options, no dice, empty bag)."""
+        op = ins[0]
+        loc = fr[2]
+        if op == CHOOSE:
+            if not self._options(st, ins[1], loc):
+                fr[1] = ins[1].end
+                return True
+            return False
+        if op == ROLL:
+            if loc[ins[2]] >= len(loc[ins[1]]):
+                fr[1] += 1
+                return True
+            return False
+        if op == DRAW:
+            spec = ins[1]
+            if loc[spec.remaining_slot] <= 0:
+                fr[1] += 1
+                return True
+            src = spec.source(st, loc)
+            pred = spec.pred(st, loc)
+            if not any(pred is None or pred(c) for c in src):
+                fr[1] += 1
+                return True
+            return False
+        if op == SHUFFLE:
+            if len(ins[1](st, loc)) < 2:
+                fr[1] += 1
+                return True
+        return False
+
+    def _check_triggers(self, st: State, which: tuple[int, ...]) -> None:
+        conds = self.program.trigger_conds
+        for t in which:
+            now = bool(conds[t](st, []))
+            if now and not st.armed[t]:
+                st.armed[t] = True
+                rule = self.program.trigger_rules[t]
+                if st.log is not None:
+                    title = self.model.rules[rule].title
+                    st.log.append({"type": "trigger", "rule": title or self.model.rules[rule].name})
+                st.stack.append([rule, 0, [None] * self.program.nlocals[rule]])
+                return
+            st.armed[t] = now
+
+    def _finish(self, st: State) -> None:
+        st.stack.clear()
+        st.over = True
+        st.result = self.standings(st)
+        if st.log is not None:
+            st.log.append({"type": "end", "result": st.result})
+
+    # ------------------------------------------------------------------ results
+    def standings(self, st: State) -> dict[str, Any]:
+        """Rank the players by the game's ranking keys; rank 1 are the winners."""
+        keys = self.program.rank_keys
+        rows = []
+        for p in range(st.players):
+            loc = [None] * max(1, self.program.rank_nlocals)
+            loc[0] = p
+            values = [fn(st, loc) for _, fn in keys]
+            rows.append((p, values))
+
+        def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
+            return tuple(-v if d == "highest" else v for (d, _), v in zip(keys, row[1]))
+
+        rows.sort(key=lambda r: (sort_key(r), r[0]))
+        ranking = []
+        rank = 0
+        prev = None
+        for i, row in enumerate(rows):
+            k = sort_key(row)
+            if k != prev:
+                rank = i + 1
+                prev = k
+            ranking.append({"player": player_label(row[0]), "rank": rank, "keys": row[1]})
+        winners = [r["player"] for r in ranking if r["rank"] == 1]
+        return {"winners": winners, "standings": ranking}
+
+    # ------------------------------------------------------------------ views
+    def observe(self, st: State, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator who sees only public information)."""
+        model = self.model
+        program = self.program
+        labels = program.component_labels
+        faces = model.faces
+
+        def show(ids: list[int]) -> list[str]:
+            out = []
+            for c in ids:
+                f = st.faces[c]
+                out.append(f"{labels[c]}={faces[f].name}" if f >= 0 else labels[c])
+            return out
+
+        zones: dict[str, Any] = {}
+        for z in model.zones:
+            if z.per_player:
+                for p in range(st.players):
+                    ids = st.zones[z.index][p]
+                    visible = z.visibility == "public" or (z.visibility == "owner" and p == player)
+                    key = f"{z.name} of {player_label(p)}"
+                    zones[key] = show(ids) if visible else {"hidden": len(ids)}
+            else:
+                ids = st.zones[z.index]
+                zones[z.name] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+        counters: dict[str, Any] = {}
+        for c in model.counters:
+            value = st.counters[c.index]
+            counters[c.name] = ({player_label(p): v for p, v in enumerate(value)} if c.per_player else value)
+        d = self.pending(st)
+        obs: dict[str, Any] = {
+            "you": player_label(player) if player is not None else None,
+            "players": st.players,
+            "turn": st.turn,
+            "current": player_label(st.current),
+            "counters": counters,
+            "zones": zones,
+            "over": st.over,
+        }
+        if d is not None:
+            obs["waiting_for"] = player_label(d.player) if d.kind == "choice" and d.player is not None else "chance"
+            if d.kind == "choice" and d.player == player:
+                obs["legal_actions"] = list(d.labels or [])
+        if st.result is not None:
+            obs["result"] = st.result
+        return obs
+
+    def where_span(self, st: State) -> Span | None:
+        """The rule construct play is paused at (for messages)."""
+        if not st.stack:
+            return None
+        fr = st.stack[-1]
+        return self.code[fr[0]][fr[1]][4]

@@ -1,0 +1,113 @@
+"""The game state: plain data that round-trips through JSON exactly.
+
+Zones hold component ids (a list per shared zone, a list of lists per per-player
+zone), dice hold face indices (-1: not rolled), counters hold ints; the continuation
+``stack`` says where in the rules play is paused: frames of [rule, pc, locals].
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+STATE_FORMAT = 1
+
+
+class State:
+    """Everything that decides how a game goes on from here; nothing else."""
+
+    __slots__ = (
+        "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
+        "extra_turn", "next_player", "step", "turn", "pending_cache", "log",
+    )
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.zones: list[Any] = []
+        self.faces: list[int] = []
+        self.counters: list[Any] = []
+        self.current = 0
+        self.stack: list[list[Any]] = []
+        self.armed: list[bool] = []
+        self.over = False
+        self.result: dict[str, Any] | None = None
+        self.extra_turn = False
+        self.next_player = -1
+        self.step = 0
+        self.turn = 0
+        # Not part of the state: a cache of the pending decision, and narration sink.
+        self.pending_cache: Any = None
+        self.log: list[dict[str, Any]] | None = None
+
+    def copy(self) -> State:
+        """A deep copy, cheap enough for look-ahead search."""
+        new = State.__new__(State)
+        new.players = self.players
+        new.zones = [z[:] if not z or not isinstance(z[0], list) else [p[:] for p in z] for z in self.zones]
+        new.faces = self.faces[:]
+        new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
+        new.current = self.current
+        new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
+        new.armed = self.armed[:]
+        new.over = self.over
+        new.result = self.result
+        new.extra_turn = self.extra_turn
+        new.next_player = self.next_player
+        new.step = self.step
+        new.turn = self.turn
+        new.pending_cache = None
+        new.log = None
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON-ready plain data."""
+        return {
+            "format": STATE_FORMAT,
+            "players": self.players,
+            "zones": self.zones,
+            "faces": self.faces,
+            "counters": self.counters,
+            "current": self.current,
+            "stack": self.stack,
+            "armed": self.armed,
+            "over": self.over,
+            "result": self.result,
+            "extra_turn": self.extra_turn,
+            "next_player": self.next_player,
+            "step": self.step,
+            "turn": self.turn,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """Rebuild a state from :meth:`to_json` output (structure is validated by the engine)."""
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise ValueError("not a rulelang state (format missing or unknown)")
+        st = cls(int(data["players"]))
+        st.zones = data["zones"]
+        st.faces = data["faces"]
+        st.counters = data["counters"]
+        st.current = data["current"]
+        st.stack = data["stack"]
+        st.armed = data["armed"]
+        st.over = data["over"]
+        st.result = data["result"]
+        st.extra_turn = data["extra_turn"]
+        st.next_player = data["next_player"]
+        st.step = data["step"]
+        st.turn = data["turn"]
+        return st
+
+    def dumps(self) -> str:
+        """Canonical JSON text of the state."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    def digest(self) -> str:
+        """A stable short hash of the state, for trace checkpoints."""
+        return hashlib.sha256(self.dumps().encode()).hexdigest()[:16]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,60 @@
+"""A small seeded random number generator whose sequence is fixed by this file alone.
+
+Python's ``random`` module only promises ``random()`` itself to be stable across
+versions; rulelang promises that the same seed plays the same game on any machine,
+so it carries its own generator: PCG32 (XSH-RR variant, O'Neill 2014).
+"""
+
+from __future__ import annotations
+
+_MASK64 = (1 << 64) - 1
+_MULT = 6364136223846793005
+
+
+class Rng:
+    """A PCG32 stream: ``Rng(seed, stream)``; different streams are independent."""
+
+    __slots__ = ("_state", "_inc")
+
+    def __init__(self, seed: int, stream: int = 0) -> None:
+        self._inc = ((stream << 1) | 1) & _MASK64
+        self._state = 0
+        self.next32()
+        self._state = (self._state + (seed & _MASK64)) & _MASK64
+        self.next32()
+
+    def next32(self) -> int:
+        """Return the next 32-bit unsigned integer of the stream."""
+        old = self._state
+        self._state = (old * _MULT + self._inc) & _MASK64
+        xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+        rot = old >> 59
+        return ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+
+    def below(self, n: int) -> int:
+        """Return a uniformly distributed integer in ``range(n)`` (``n`` >= 1)."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        if n == 1:
+            return 0
+        threshold = (0x100000000 - n) % n
+        while True:
+            r = self.next32()
+            if r >= threshold:
+                return r % n
+
+    def weighted(self, weights: list[int]) -> int:
+        """Return an index drawn with probability proportional to integer ``weights``."""
+        total = sum(weights)
+        r = self.below(total)
+        for i, w in enumerate(weights):
+            if r < w:
+                return i
+            r -= w
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]

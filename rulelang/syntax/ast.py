@@ -1,0 +1,428 @@
+"""The abstract syntax tree: frozen attrs nodes, each with the span it came from."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from rulelang.syntax.span import Span
+
+# ------------------------------------------------------------------ expressions
+
+
+@attrs.frozen
+class Lit:
+    """A literal: an int, a string or a bool."""
+
+    value: int | str | bool
+    span: Span
+
+
+@attrs.frozen
+class Name:
+    """A bare name: a local, a definition, an option, a kind or an attribute."""
+
+    name: str
+    span: Span
+
+
+@attrs.frozen
+class Of:
+    """``NAME of X``: a per-player counter, definition or zone of a player."""
+
+    name: str
+    target: Expr
+    span: Span
+
+
+@attrs.frozen
+class Call:
+    """``NAME(args)``: a definition with parameters or a built-in function."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@attrs.frozen
+class Current:
+    """``current``: the player whose turn it is."""
+
+    span: Span
+
+
+@attrs.frozen
+class PlayerAfter:
+    """``next player`` (target None) or ``player after X``: the next seat clockwise."""
+
+    target: Expr | None
+    span: Span
+
+
+@attrs.frozen
+class Unary:
+    """``-x`` or ``not x``."""
+
+    op: str
+    operand: Expr
+    span: Span
+
+
+@attrs.frozen
+class Binary:
+    """A binary operation: arithmetic, comparison, ``and``/``or``."""
+
+    op: str
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@attrs.frozen
+class ZoneRef:
+    """A zone, ``coop`` or ``held of current``."""
+
+    name: str
+    owner: Expr | None
+    span: Span
+
+
+@attrs.frozen
+class Query:
+    """A selection of components: quantity, kinds, zones and a filter."""
+
+    quantity: str  # "all", "default", "count", "random"
+    count: int | None
+    kinds: tuple[Name, ...]
+    exclude: bool
+    zones: tuple[ZoneRef, ...]
+    where: Expr | None
+    span: Span
+
+
+@attrs.frozen
+class Aggregate:
+    """``count(q)``, ``any(q)`` or ``sum(attr of q)``."""
+
+    func: str
+    attr: Name | None
+    query: Query
+    span: Span
+
+
+Expr = Union[Lit, Name, Of, Call, Current, PlayerAfter, Unary, Binary, Aggregate]
+
+
+@attrs.frozen
+class Template:
+    """A string with ``{expr}`` holes, for labels and narration."""
+
+    parts: tuple[str | Expr, ...]
+    span: Span
+
+
+# ------------------------------------------------------------------ iterables
+
+
+@attrs.frozen
+class Iterable:
+    """What a ``for`` ranges over: players, other players, kinds, a range, components."""
+
+    kind: str  # "players", "others", "kinds", "range", "query"
+    query: Query | None
+    low: Expr | None
+    high: Expr | None
+    span: Span
+
+
+# ------------------------------------------------------------------ statements
+
+
+@attrs.frozen
+class Move:
+    """``move QUERY to ZONE [at top|at bottom]``."""
+
+    query: Query
+    dest: ZoneRef
+    place: str | None
+    span: Span
+
+
+@attrs.frozen
+class Roll:
+    """``roll QUERY``: roll every die selected."""
+
+    query: Query
+    span: Span
+
+
+@attrs.frozen
+class Shuffle:
+    """``shuffle ZONE``."""
+
+    zone: ZoneRef
+    span: Span
+
+
+@attrs.frozen
+class Assign:
+    """``COUNTER += x``, ``COUNTER -= x`` or ``set COUNTER to x``."""
+
+    op: str  # "+=", "-=", "="
+    name: str
+    owner: Expr | None
+    value: Expr
+    span: Span
+
+
+@attrs.frozen
+class Let:
+    """``let NAME = x``: a local of the current rule."""
+
+    name: str
+    value: Expr
+    span: Span
+
+
+@attrs.frozen
+class Say:
+    """``say "text {x}"``: a line of narration."""
+
+    text: Template
+    span: Span
+
+
+@attrs.frozen
+class Simple:
+    """A statement without arguments: end turn, end game, another turn, pass, pick first."""
+
+    what: str
+    span: Span
+
+
+@attrs.frozen
+class CallRule:
+    """``NAME`` or ``NAME(args)``: run a rule."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span
+
+
+@attrs.frozen
+class If:
+    """``if``/``elif``/``else``."""
+
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...] | None
+    span: Span
+
+
+@attrs.frozen
+class While:
+    """``while COND:``."""
+
+    cond: Expr
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@attrs.frozen
+class Repeat:
+    """``repeat N times:`` (N is evaluated once)."""
+
+    count: Expr
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@attrs.frozen
+class For:
+    """``for NAME in ITERABLE:``."""
+
+    var: str
+    iterable: Iterable
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@attrs.frozen
+class Option:
+    """One option of a ``choose``: label, optional ``for`` and ``if``, body."""
+
+    label: Template
+    var: str | None
+    iterable: Iterable | None
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@attrs.frozen
+class Choose:
+    """``choose [PLAYER]:`` with its options."""
+
+    player: Expr | None
+    options: tuple[Option, ...]
+    span: Span
+
+
+Stmt = Union[Move, Roll, Shuffle, Assign, Let, Say, Simple, CallRule, If, While, Repeat, For, Choose]
+
+# ------------------------------------------------------------------ declarations
+
+
+@attrs.frozen
+class GameDecl:
+    """``game "Title" [extends "file"]``."""
+
+    title: str
+    extends: str | None
+    span: Span
+
+
+@attrs.frozen
+class PlayersDecl:
+    """``players LOW to HIGH [default N]``."""
+
+    low: int
+    high: int
+    default: int | None
+    span: Span
+
+
+@attrs.frozen
+class SectionDecl:
+    """``section "Title"``: where the rulebook's section starts."""
+
+    title: str
+    span: Span
+
+
+@attrs.frozen
+class OptionDecl:
+    """``option NAME = value "doc"``: a switch between readings of the rulebook."""
+
+    name: str
+    value: int | str | bool
+    doc: str | None
+    span: Span
+
+
+@attrs.frozen
+class AttributeDecl:
+    """``attribute NAME = default``."""
+
+    name: str
+    default: int | str | bool
+    span: Span
+
+
+@attrs.frozen
+class AttrValue:
+    """One ``name value`` pair of a face or component."""
+
+    name: str
+    value: int | str | bool
+    span: Span
+
+
+@attrs.frozen
+class FaceDecl:
+    """``face NAME ["Display"]: attr value, ...``."""
+
+    name: str
+    display: str | None
+    attrs: tuple[AttrValue, ...]
+    span: Span
+
+
+@attrs.frozen
+class ComponentDecl:
+    """``4 White dice "Display": faces`` or ``15 Cow cards: points 5``."""
+
+    count: int
+    name: str
+    cls: str
+    display: str | None
+    attrs: tuple[AttrValue, ...]
+    faces: tuple[Name, ...]
+    span: Span
+
+
+@attrs.frozen
+class ZoneDecl:
+    """``zone NAME ["Display"]: flags``."""
+
+    name: str
+    display: str | None
+    flags: tuple[Name, ...]
+    span: Span
+
+
+@attrs.frozen
+class CounterDecl:
+    """``counter NAME [per player] = init ["doc"]``."""
+
+    name: str
+    per_player: bool
+    init: Expr
+    doc: str | None
+    span: Span
+
+
+@attrs.frozen
+class DefineDecl:
+    """``define NAME[(params)] = expr``."""
+
+    name: str
+    params: tuple[str, ...]
+    expr: Expr
+    span: Span
+
+
+@attrs.frozen
+class BlockDecl:
+    """``setup:``, ``turn:`` or ``rule NAME:``, a named block of statements."""
+
+    kind: str  # "setup", "turn", "rule"
+    name: str
+    params: tuple[str, ...]
+    title: str | None
+    override: bool
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@attrs.frozen
+class TriggerDecl:
+    """``when COND ["title"]:``: runs its body the moment COND becomes true."""
+
+    cond: Expr
+    title: str | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@attrs.frozen
+class RankDecl:
+    """``rank p by highest X, then lowest Y``."""
+
+    var: str
+    keys: tuple[tuple[str, Expr], ...]
+    span: Span
+
+
+Decl = Union[
+    GameDecl, PlayersDecl, SectionDecl, OptionDecl, AttributeDecl, FaceDecl, ComponentDecl,
+    ZoneDecl, CounterDecl, DefineDecl, BlockDecl, TriggerDecl, RankDecl,
+]
+
+
+@attrs.frozen
+class RulesFile:
+    """One parsed .rules file: its declarations, in order, with their sections."""
+
+    path: str
+    decls: tuple[Decl, ...]

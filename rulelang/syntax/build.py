@@ -1,0 +1,466 @@
+"""Lark parse tree to the attrs AST of rulelang.syntax.ast, with source spans."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError
+
+from rulelang.errors import RulelangError
+from rulelang.syntax import ast
+from rulelang.syntax.parser import parse_text
+from rulelang.syntax.span import Span
+
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+def _unquote(raw: str) -> str:
+    body = raw[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+class _Builder(Transformer):
+    """Turns each grammar rule into its AST node."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    # -------------------------------------------------------------- helpers
+    def _span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", False):
+            return Span(self.path, 1, 1, 1, 1)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tspan(self, tok: Token) -> Span:
+        return Span(self.path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+
+    def _template(self, tok: Token) -> ast.Template:
+        text = _unquote(str(tok))
+        span = self._tspan(tok)
+        parts: list[str | ast.Expr] = []
+        pos = 0
+        for m in _HOLE.finditer(text):
+            if m.start() > pos:
+                parts.append(text[pos : m.start()])
+            inner = m.group(1).strip()
+            if not inner:
+                raise RulelangError("empty {} in a string", span, hint="write {expr} or remove the braces")
+            tree = parse_text(inner, self.path, start="expr", offset=(tok.line - 1, tok.column))
+            try:
+                expr = _Builder(self.path).transform(tree)
+            except VisitError as exc:  # pragma: no cover - nested holes are not allowed
+                raise exc.orig_exc from None
+            parts.append(_respan(expr, span))
+            pos = m.end()
+        if pos < len(text):
+            parts.append(text[pos:])
+        return ast.Template(tuple(parts), span)
+
+    # -------------------------------------------------------------- file
+    def start(self, items: list) -> list:
+        return [i for i in items if i is not None]
+
+    # -------------------------------------------------------------- literals
+    @v_args(meta=True)
+    def int_lit(self, meta, c):
+        return ast.Lit(int(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def neg_int_lit(self, meta, c):
+        return ast.Lit(-int(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def str_lit(self, meta, c):
+        return ast.Lit(_unquote(str(c[0])), self._span(meta))
+
+    @v_args(meta=True)
+    def true_lit(self, meta, c):
+        return ast.Lit(True, self._span(meta))
+
+    @v_args(meta=True)
+    def false_lit(self, meta, c):
+        return ast.Lit(False, self._span(meta))
+
+    def literal(self, c):  # pragma: no cover - inlined aliases cover all cases
+        return c[0]
+
+    # -------------------------------------------------------------- declarations
+    @v_args(meta=True)
+    def game_decl(self, meta, c):
+        return ast.GameDecl(_unquote(c[0]), _unquote(c[1]) if c[1] else None, self._span(meta))
+
+    @v_args(meta=True)
+    def players_decl(self, meta, c):
+        return ast.PlayersDecl(int(c[0]), int(c[1]), int(c[2]) if c[2] else None, self._span(meta))
+
+    @v_args(meta=True)
+    def section_decl(self, meta, c):
+        return ast.SectionDecl(_unquote(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def option_decl(self, meta, c):
+        return ast.OptionDecl(str(c[0]), c[1].value, _unquote(c[2]) if c[2] else None, self._span(meta))
+
+    @v_args(meta=True)
+    def attribute_decl(self, meta, c):
+        return ast.AttributeDecl(str(c[0]), c[1].value, self._span(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return ast.AttrValue(str(c[0]), c[1].value, self._span(meta))
+
+    def attr_list(self, c):
+        return ("attrs", tuple(c))
+
+    def face_list(self, c):
+        return ("faces", tuple(ast.Name(str(t), self._tspan(t)) for t in c))
+
+    @v_args(meta=True)
+    def face_decl(self, meta, c):
+        attrs_ = c[2][1] if c[2] else ()
+        return ast.FaceDecl(str(c[0]), _unquote(c[1]) if c[1] else None, attrs_, self._span(meta))
+
+    @v_args(meta=True)
+    def component_decl(self, meta, c):
+        count, name, cls, display, body = c
+        attrs_: tuple = ()
+        faces: tuple = ()
+        if body is not None:
+            if body[0] == "attrs":
+                attrs_ = body[1]
+            else:
+                faces = body[1]
+        cls_s = str(cls)
+        cls_norm = {"dice": "die", "cards": "card", "tokens": "token", "pieces": "piece"}.get(cls_s, cls_s)
+        return ast.ComponentDecl(
+            int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta)
+        )
+
+    def zone_flag(self, c):
+        tok = c[0]
+        return ast.Name("per player" if tok.type == "PER_PLAYER" else str(tok), self._tspan(tok))
+
+    def zone_flags(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def zone_decl(self, meta, c):
+        return ast.ZoneDecl(str(c[0]), _unquote(c[1]) if c[1] else None, c[2] or (), self._span(meta))
+
+    @v_args(meta=True)
+    def counter_decl(self, meta, c):
+        return ast.CounterDecl(str(c[0]), c[1] is not None, c[2], _unquote(c[3]) if c[3] else None, self._span(meta))
+
+    def params(self, c):
+        return tuple(str(t) for t in c)
+
+    @v_args(meta=True)
+    def define_decl(self, meta, c):
+        return ast.DefineDecl(str(c[0]), c[1] or (), c[2], self._span(meta))
+
+    def block(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def setup_decl(self, meta, c):
+        return ast.BlockDecl("setup", "setup", (), "Setup", False, c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def turn_decl(self, meta, c):
+        return ast.BlockDecl("turn", "turn", (), "Turn", False, c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def rule_decl(self, meta, c):
+        override, name, params, title, body = c
+        return ast.BlockDecl(
+            "rule", str(name), params or (), _unquote(title) if title else None, override is not None, body,
+            self._span(meta),
+        )
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta, c):
+        return ast.TriggerDecl(c[0], _unquote(c[1]) if c[1] else None, c[2], self._span(meta))
+
+    def rank_key(self, c):
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def rank_decl(self, meta, c):
+        return ast.RankDecl(str(c[0]), tuple(c[1:]), self._span(meta))
+
+    # -------------------------------------------------------------- statements
+    @v_args(meta=True)
+    def move_stmt(self, meta, c):
+        place = None
+        if c[2] is not None:
+            place = "top" if str(c[2]).endswith("top") else "bottom"
+        return ast.Move(c[0], c[1], place, self._span(meta))
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, c):
+        return ast.Roll(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def add_stmt(self, meta, c):
+        ref, op, value = c
+        return ast.Assign(str(op), ref[0], ref[1], value, self._span(meta))
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, c):
+        ref, value = c
+        return ast.Assign("=", ref[0], ref[1], value, self._span(meta))
+
+    def counter_ref(self, c):
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def say_stmt(self, meta, c):
+        return ast.Say(self._template(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def end_turn_stmt(self, meta, c):
+        return ast.Simple("end turn", self._span(meta))
+
+    @v_args(meta=True)
+    def end_game_stmt(self, meta, c):
+        return ast.Simple("end game", self._span(meta))
+
+    @v_args(meta=True)
+    def another_turn_stmt(self, meta, c):
+        return ast.Simple("another turn", self._span(meta))
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, c):
+        return ast.Simple("pass", self._span(meta))
+
+    @v_args(meta=True)
+    def random_first_stmt(self, meta, c):
+        return ast.Simple("pick first player at random", self._span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        return ast.CallRule(str(c[0]), tuple(c[1] or ()), self._span(meta))
+
+    def args(self, c):
+        return tuple(x for x in c if x is not None)
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        cond, body, *rest = c
+        branches = [(cond, body)]
+        orelse = None
+        for r in rest:
+            if r is None:
+                continue
+            if r[0] == "elif":
+                branches.append((r[1], r[2]))
+            else:
+                orelse = r[1]
+        return ast.If(tuple(branches), orelse, self._span(meta))
+
+    def elif_clause(self, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], self._span(meta))
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        return ast.Choose(c[0], tuple(c[1:]), self._span(meta))
+
+    @v_args(meta=True)
+    def option(self, meta, c):
+        label, var, iterable, cond, body = c
+        return ast.Option(
+            self._template(label), str(var) if var else None, iterable, cond, body, self._span(meta)
+        )
+
+    # -------------------------------------------------------------- queries
+    @v_args(meta=True)
+    def query(self, meta, c):
+        quantity, kinds, *rest = c
+        where = rest[-1]
+        zones = tuple(z for z in rest[:-1] if z is not None)
+        qname, count = quantity
+        return ast.Query(qname, count, kinds[1], kinds[0], zones, where, self._span(meta))
+
+    def q_all(self, c):
+        return ("all", None)
+
+    def q_random_one(self, c):
+        return ("random", 1)
+
+    def q_count(self, c):
+        return ("random" if c[1] is not None else "count", int(c[0]))
+
+    def q_default(self, c):
+        return ("default", None)
+
+    def kinds_only(self, c):
+        return (False, tuple(ast.Name(str(t), self._tspan(t)) for t in c))
+
+    def kinds_except(self, c):
+        return (True, tuple(ast.Name(str(t), self._tspan(t)) for t in c))
+
+    def kinds_any(self, c):
+        return (False, ())
+
+    @v_args(meta=True)
+    def zone_ref(self, meta, c):
+        return ast.ZoneRef(str(c[0]), c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def it_players(self, meta, c):
+        return ast.Iterable("players", None, None, None, self._span(meta))
+
+    @v_args(meta=True)
+    def it_others(self, meta, c):
+        return ast.Iterable("others", None, None, None, self._span(meta))
+
+    @v_args(meta=True)
+    def it_kinds(self, meta, c):
+        return ast.Iterable("kinds", c[0], None, None, self._span(meta))
+
+    @v_args(meta=True)
+    def it_range(self, meta, c):
+        return ast.Iterable("range", None, c[0], c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def it_query(self, meta, c):
+        return ast.Iterable("query", c[0], None, None, self._span(meta))
+
+    # -------------------------------------------------------------- expressions
+    def _binary_chain(self, meta, c, op_from_tokens: bool, fixed_op: str | None = None):
+        node = c[0]
+        i = 1
+        while i < len(c):
+            if op_from_tokens:
+                op, right = str(c[i]), c[i + 1]
+                i += 2
+            else:
+                op, right = fixed_op, c[i]
+                i += 1
+            node = ast.Binary(op, node, right, _join(node.span, right.span))
+        return node
+
+    @v_args(meta=True)
+    def or_expr(self, meta, c):
+        return self._binary_chain(meta, c, False, "or")
+
+    @v_args(meta=True)
+    def and_expr(self, meta, c):
+        return self._binary_chain(meta, c, False, "and")
+
+    @v_args(meta=True)
+    def comparison(self, meta, c):
+        return self._binary_chain(meta, c, True)
+
+    @v_args(meta=True)
+    def sum_expr(self, meta, c):
+        return self._binary_chain(meta, c, True)
+
+    @v_args(meta=True)
+    def product(self, meta, c):
+        return self._binary_chain(meta, c, True)
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return ast.Unary("not", c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Unary("-", c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def current(self, meta, c):
+        return ast.Current(self._span(meta))
+
+    @v_args(meta=True)
+    def next_player(self, meta, c):
+        return ast.PlayerAfter(None, self._span(meta))
+
+    @v_args(meta=True)
+    def player_after(self, meta, c):
+        return ast.PlayerAfter(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def of_ref(self, meta, c):
+        return ast.Of(str(c[0]), c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def name_ref(self, meta, c):
+        return ast.Name(str(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def func_call(self, meta, c):
+        return ast.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), self._span(meta))
+
+    @v_args(meta=True)
+    def count_q(self, meta, c):
+        return ast.Aggregate("count", None, c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def any_q(self, meta, c):
+        return ast.Aggregate("any", None, c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def sum_q(self, meta, c):
+        tok = c[0]
+        return ast.Aggregate("sum", ast.Name(str(tok), self._tspan(tok)), c[1], self._span(meta))
+
+
+def _join(a: Span, b: Span) -> Span:
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+def _respan(node: Any, span: Span) -> Any:
+    """Give an expression parsed from inside a string the span of the whole string."""
+    import attrs as _attrs
+
+    if _attrs.has(type(node)):
+        changes = {}
+        for field in _attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            if field.name == "span":
+                changes["span"] = span
+            elif _attrs.has(type(value)):
+                changes[field.name] = _respan(value, span)
+            elif isinstance(value, tuple):
+                changes[field.name] = tuple(_respan(v, span) if _attrs.has(type(v)) else v for v in value)
+        return _attrs.evolve(node, **changes)
+    return node
+
+
+def build_file(text: str, path: str) -> ast.RulesFile:
+    """Parse the text of one .rules file into its AST."""
+    tree: Tree = parse_text(text, path)
+    try:
+        decls = _Builder(path).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RulelangError):
+            raise exc.orig_exc from None
+        raise
+    return ast.RulesFile(path, tuple(decls))

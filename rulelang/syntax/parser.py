@@ -1,0 +1,149 @@
+"""Text to Lark parse tree: the grammar, the indenter, and readable syntax errors."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from rulelang.errors import RulelangError
+from rulelang.syntax.span import Span, register_source
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_text() -> str:
+    """Return the text of ``rulelang.lark``, from the installed package or the source tree."""
+    try:
+        shipped = resources.files("rulelang").joinpath("grammar/rulelang.lark")
+        if shipped.is_file():
+            return shipped.read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):  # pragma: no cover
+        pass
+    source_tree = Path(__file__).resolve().parents[2] / "grammar" / "rulelang.lark"
+    return source_tree.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="contextual",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+    )
+
+
+_TOKEN_NAMES = {
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "NAME": "a name",
+    "STRING": "a string",
+    "INT": "a number",
+    "COLON": "':'",
+    "COMMA": "','",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "EQUAL": "'='",
+    "$END": "end of file",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    names = sorted({_TOKEN_NAMES.get(e, e.lower().strip('"') if e.isupper() else e) for e in expected})
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, int] = (0, 0)) -> Tree:
+    """Parse ``text`` (the contents of ``path``) into a Lark tree, or raise RulelangError."""
+    if start == "start":
+        register_source(path, text)
+    if start == "start" and not text.endswith("\n"):
+        text += "\n"
+    try:
+        return _parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, path, offset) from None
+    except DedentError as exc:
+        line = _dedent_line(text, str(exc))
+        raise RulelangError(
+            "indentation does not match any outer block",
+            Span(path, line, 1, line, 2),
+            hint="indent a block by the same amount as the lines around it (spaces, not tabs)",
+        ) from None
+
+
+def _dedent_line(text: str, message: str) -> int:
+    """Find the first line whose indentation matches no open block."""
+    stack = [0]
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(raw.expandtabs(4)) - len(stripped)
+        if width > stack[-1]:
+            stack.append(width)
+            continue
+        while width < stack[-1]:
+            stack.pop()
+        if width != stack[-1]:
+            return number
+    return 1
+
+
+def _syntax_error(exc: UnexpectedInput, path: str, offset: tuple[int, int]) -> RulelangError:
+    line = (exc.line if exc.line and exc.line > 0 else 1) + offset[0]
+    col = (exc.column if exc.column and exc.column > 0 else 1) + (offset[1] if exc.line == 1 else 0)
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char
+        return RulelangError(
+            f"unexpected character {char!r}",
+            Span(path, line, col, line, col + 1),
+            hint="names are letters, digits and '_'; strings use double quotes",
+        )
+    if isinstance(exc, UnexpectedEOF):
+        return RulelangError(
+            "unexpected end of file",
+            Span(path, line, col, line, col + 1),
+            hint=f"expected {_describe_expected(set(exc.expected))}",
+        )
+    assert isinstance(exc, UnexpectedToken)
+    tok: Token = exc.token
+    if tok.type == "$END":
+        what = "end of file"
+    elif tok.type == "_NL":
+        what = "end of line"
+    elif tok.type == "_INDENT":
+        what = "an indented block"
+    elif tok.type == "_DEDENT":
+        what = "end of block"
+    else:
+        what = repr(str(tok))
+    width = max(1, len(str(tok))) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+    hint = f"expected {_describe_expected(set(exc.expected))}"
+    if "_INDENT" in exc.expected:
+        hint = "a line ending in ':' must be followed by an indented block"
+    elif tok.type == "_INDENT":
+        hint = "this line is indented more than the line before it"
+    return RulelangError(
+        f"unexpected {what}",
+        Span(path, line, col, line, col + width),
+        hint=hint,
+    )
