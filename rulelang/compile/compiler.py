@@ -179,6 +179,14 @@ class Compiler:
         owner = self.expr(sel.owner)
         return lambda st, loc: st.zones[z][owner(st, loc)]
 
+    def zone_namer(self, sel: m.ZoneSel) -> Fn:
+        """``f(st, loc)``: how a zone is named in narration ("the Coop", "P2's dice")."""
+        display = self.zones[sel.zone].display
+        if sel.owner is None:
+            return lambda st, loc: display
+        owner = self.expr(sel.owner)
+        return lambda st, loc: f"{player_label(owner(st, loc))}'s {display}"
+
     def predicate(self, q: m.QueryIR) -> Fn:
         """``f(st, loc)`` returning a predicate ``p(c)`` for the query's filter, or None for all."""
         kind_of = self.kind_of
@@ -484,15 +492,16 @@ class Compiler:
         unrolled = dest_zone.unrolled
         limit = q.count if q.quantity == "count" else None
         labels = self.labels
-        src_names = [self.zones[z.zone].display for z in q.zones]
-        dest_name = dest_zone.display
+        src_names = [self.zone_namer(z) for z in q.zones]
+        dest_name = self.zone_namer(s.dest)
 
         def move(st: Any, loc: Any) -> None:
             p = pred(st, loc)
             d = dest(st, loc)
             moved: list[int] = []
+            came_from: list[str] = []
             need = limit
-            for zf in sources:
+            for zf, zname in zip(sources, src_names):
                 lst = zf(st, loc)
                 if lst is d:
                     continue
@@ -512,7 +521,10 @@ class Compiler:
                             taken.append(lst.pop(i))
                         i -= 1
                     need -= len(taken)
-                moved.extend(taken)
+                if taken:
+                    moved.extend(taken)
+                    if st.log is not None:
+                        came_from.append(zname(st, loc))
                 if need == 0:
                     break
             if not moved:
@@ -524,7 +536,7 @@ class Compiler:
             put(d, moved)
             if st.log is not None:
                 st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                               "from": ", ".join(src_names), "to": dest_name})
+                               "from": ", ".join(came_from), "to": dest_name(st, loc)})
 
         return move
 
@@ -538,6 +550,7 @@ class Compiler:
             source=self.zone_list(sel), pred=self.predicate(q), dest=self.zone_list(s.dest),
             dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
             source_owner=self.expr(sel.owner) if sel.owner is not None else None,
+            source_name=self.zone_namer(sel), dest_name=self.zone_namer(s.dest),
         )
         n = q.count or 1
 

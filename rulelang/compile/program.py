@@ -40,6 +40,8 @@ class DrawSpec:
     remaining_slot: int
     source_zone: int
     source_owner: Fn | None
+    source_name: Fn
+    dest_name: Fn
 
 
 @attrs.define

@@ -188,8 +188,7 @@ class Engine:
             ins[2](spec.dest(st, loc), [c])
             if st.log is not None:
                 st.log.append({"type": "move", "components": [program.component_labels[c]],
-                               "from": self.model.zones[spec.source_zone].display,
-                               "to": self.model.zones[spec.dest_zone].display, "random": True})
+                               "from": spec.source_name(st, loc), "to": spec.dest_name(st, loc), "random": True})
             loc[spec.remaining_slot] -= 1
             if ins[3]:
                 self._check_triggers(st, ins[3])

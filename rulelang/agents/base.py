@@ -1,0 +1,37 @@
+"""Agents choose among legal actions, seeing only their own observation."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rulelang.rng import Rng
+
+
+class Agent(Protocol):
+    """Anything that picks one of the legal action labels."""
+
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+        """Return one of ``legal``."""
+        ...  # pragma: no cover
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions with its own seeded stream."""
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.rng = Rng(seed, stream=1 + seat)
+
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+        """A uniformly random legal action."""
+        return legal[self.rng.below(len(legal))]
+
+
+class FirstAgent:
+    """Always picks the first legal action (useful for scripted, repeatable tests)."""
+
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+        """The first legal action."""
+        return legal[0]
+
+
+AGENT_KINDS = ("random", "human", "first")

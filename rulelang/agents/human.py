@@ -1,0 +1,45 @@
+"""A person at the terminal: sees their observation, picks a numbered legal action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+
+def render_observation(obs: dict[str, Any]) -> str:
+    """A compact, readable text of an observation."""
+    lines = [f"You are {obs['you']}. Turn {obs['turn']}, {obs['current']} to play."]
+    for name, value in obs["counters"].items():
+        if isinstance(value, dict):
+            lines.append(f"  {name}: " + ", ".join(f"{p} {v}" for p, v in value.items()))
+        else:
+            lines.append(f"  {name}: {value}")
+    for name, content in obs["zones"].items():
+        if isinstance(content, dict):
+            if content.get("hidden"):
+                lines.append(f"  {name}: {content['hidden']} hidden")
+        elif content:
+            lines.append(f"  {name}: " + ", ".join(content))
+    return "\n".join(lines)
+
+
+class HumanAgent:
+    """Asks at the terminal; re-asks until the answer is a listed number or label."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+        """Show the observation and legal actions, read the player's pick."""
+        click.echo("")
+        click.echo(render_observation(observation))
+        for i, label in enumerate(legal, start=1):
+            click.echo(f"  {i}. {label}")
+        while True:
+            answer = click.prompt("Your choice", default="1", show_default=True).strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            if answer in legal:
+                return answer
+            click.echo(f"Please type a number from 1 to {len(legal)}.")

@@ -1,0 +1,235 @@
+"""The command line: ``rulelang run``, ``check`` and ``simulate``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from rulelang.agents.base import AGENT_KINDS, Agent, FirstAgent, RandomAgent
+from rulelang.agents.human import HumanAgent
+from rulelang.engine.engine import DEFAULT_BUDGET, Engine
+from rulelang.errors import ErrorList, RulelangError
+from rulelang.game import load_game
+from rulelang.narrate import Narrator, standings_lines
+from rulelang.play import play
+from rulelang.trace.format import dumps_line, header, result_line, write_atomic
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def _fail(exc: RulelangError | ErrorList) -> NoReturn:
+    click.echo(exc.format(), err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
+        name, value = pair.split("=", 1)
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _load(path: str, options: dict[str, str], budget: int = DEFAULT_BUDGET) -> Engine:
+    try:
+        return load_game(path, options, budget=budget)
+    except (RulelangError, ErrorList) as exc:
+        _fail(exc)
+
+
+def _make_agents(kinds: tuple[str, ...], players: int, seed: int) -> list[Agent]:
+    chosen = list(kinds) or ["random"]
+    if len(chosen) == 1:
+        chosen = chosen * players
+    elif len(chosen) < players:
+        chosen = chosen + ["random"] * (players - len(chosen))
+    elif len(chosen) > players:
+        raise click.BadParameter(f"{len(chosen)} agents for {players} players", param_hint="--agent")
+    agents: list[Agent] = []
+    for seat, kind in enumerate(chosen):
+        if kind == "human":
+            agents.append(HumanAgent(seat))
+        elif kind == "first":
+            agents.append(FirstAgent())
+        else:
+            agents.append(RandomAgent(seed, seat))
+    return agents
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulelang")
+def main() -> None:
+    """rulelang: write a tabletop game's rulebook once, then play, simulate and check it."""
+
+
+@main.command()
+@click.argument("game_file", type=click.Path(dir_okay=False))
+@click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed for dice, shuffles and random agents.")
+@click.option("--agent", "-a", "agent_kinds", multiple=True, type=click.Choice(AGENT_KINDS),
+              help="Agent per seat, in seat order (one value: every seat). Default: random.")
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
+@click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="Set a rules option (see 'rulelang check --options').")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print every move of a component.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, ...], trace_path: str | None,
+        max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool) -> None:
+    """Play GAME_FILE once and print a play-by-play and the result."""
+    engine = _load(game_file, _parse_options(option_pairs))
+    n = players if players is not None else engine.model.default_players
+    try:
+        state = engine.new_state(n)
+    except RulelangError as exc:
+        if "players" in exc.message:
+            raise click.BadParameter(exc.message, param_hint="--players") from None
+        _fail(exc)
+    agents = _make_agents(agent_kinds, n, seed)
+    shown = list(agent_kinds) or ["random"]
+    agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
+    lines: list[str] = [dumps_line(header(engine, Path(game_file).as_posix(), n, seed, agent_names,
+                                          _parse_options(option_pairs)))]
+    narrator = Narrator(verbose=verbose)
+    talk = not quiet and not as_json
+    if talk:
+        click.echo(f"{engine.model.title}: {n} players, seed {seed}")
+        for e in narrator.lines(state.log or []):
+            click.echo(e)
+
+    def on_event(event: dict[str, Any], narration: list[dict[str, Any]]) -> None:
+        lines.append(dumps_line(event))
+        if talk:
+            for line in narrator.lines(narration):
+                click.echo(line)
+
+    try:
+        play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk)
+    except RulelangError as exc:
+        _fail(exc)
+    except (KeyboardInterrupt, click.Abort):
+        click.echo("\ngame abandoned", err=True)
+        sys.exit(EXIT_ERROR)
+    assert state.result is not None
+    lines.append(dumps_line(result_line(state)))
+    if trace_path:
+        write_atomic(trace_path, "\n".join(lines) + "\n")
+    if as_json:
+        click.echo(json.dumps({"game": engine.model.title, "players": n, "seed": seed, "steps": state.step,
+                               "turns": state.turn, **state.result}, indent=2))
+        return
+    for line in narrator.flush():
+        click.echo(line)
+    key_names = _key_names(engine)
+    for line in standings_lines(state.result, key_names):
+        click.echo(line)
+    if trace_path and not quiet:
+        click.echo(f"trace written to {trace_path}")
+
+
+def _key_names(engine: Engine) -> list[str]:
+    rank = engine.model.ranking
+    names = []
+    for i, (_direction, expr) in enumerate(rank.keys):
+        counter = getattr(expr, "counter", None)
+        names.append(engine.model.counters[counter].name if counter is not None else f"key{i + 1}")
+    return names
+
+
+@main.command()
+@click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
+@click.option("--options", "list_options", is_flag=True, help="List each game's options.")
+def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_options: bool) -> None:
+    """Parse and check GAME_FILES; print 'ok' or compiler-style errors."""
+    failed = False
+    for path in game_files:
+        try:
+            engine = load_game(path, _parse_options(option_pairs))
+        except (RulelangError, ErrorList) as exc:
+            click.echo(exc.format(), err=True)
+            failed = True
+            continue
+        model = engine.model
+        click.echo(f"{path}: ok ({model.title}; {model.min_players}-{model.max_players} players, "
+                   f"{len(engine.program.kind_of)} components, {len(model.rules)} rules)")
+        if list_options:
+            for opt in model.options.values():
+                click.echo(f"  option {opt.name} = {json.dumps(opt.value)}" + (f"  # {opt.doc}" if opt.doc else ""))
+    sys.exit(EXIT_ERROR if failed else EXIT_OK)
+
+
+@main.command()
+@click.argument("game_file", type=click.Path(dir_okay=False))
+@click.option("--games", "-n", type=int, default=1000, show_default=True, help="How many games to play.")
+@click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate(game_file: str, games: int, players: int | None, seed: int, max_steps: int,
+             option_pairs: tuple[str, ...], as_json: bool) -> None:
+    """Play many games of random agents and print win rates by seat and game lengths."""
+    if games < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--games")
+    engine = _load(game_file, _parse_options(option_pairs))
+    n = players if players is not None else engine.model.default_players
+    wins: Counter[str] = Counter()
+    steps: list[int] = []
+    turns: list[int] = []
+    started = time.perf_counter()
+    with click.progressbar(range(games), label="playing", file=sys.stderr,
+                           show_pos=True) if not as_json else _nullbar(range(games)) as bar:
+        for i in bar:
+            try:
+                state = engine.new_state(n)
+                play(engine, state, [RandomAgent(seed + i, s) for s in range(n)], seed + i, max_steps=max_steps)
+            except RulelangError as exc:
+                click.echo(f"\ngame {i} (seed {seed + i}):", err=True)
+                _fail(exc)
+            assert state.result is not None
+            for w in state.result["winners"]:
+                wins[w] += 1 / len(state.result["winners"])
+            steps.append(state.step)
+            turns.append(state.turn)
+    elapsed = time.perf_counter() - started
+    stats = {
+        "game": engine.model.title, "games": games, "players": n, "seed": seed,
+        "win_rate": {f"P{p + 1}": round(wins[f'P{p + 1}'] / games, 4) for p in range(n)},
+        "turns": {"mean": round(sum(turns) / games, 2), "min": min(turns), "max": max(turns)},
+        "steps": {"mean": round(sum(steps) / games, 2), "min": min(steps), "max": max(steps)},
+        "games_per_second": round(games / elapsed, 1),
+    }
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+        return
+    click.echo(f"{stats['game']}: {games} games, {n} players, random agents")
+    for p, rate in stats["win_rate"].items():
+        click.echo(f"  {p} wins {rate * 100:5.1f}%")
+    t = stats["turns"]
+    click.echo(f"  turns per game: mean {t['mean']}, min {t['min']}, max {t['max']}")
+    click.echo(f"  {stats['games_per_second']} games/s")
+
+
+class _nullbar:
+    def __init__(self, it: Any) -> None:
+        self.it = it
+
+    def __enter__(self) -> Any:
+        return self.it
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

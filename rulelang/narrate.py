@@ -1,0 +1,62 @@
+"""Turn engine narration events into a readable play-by-play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Narrator:
+    """Formats narration events; consecutive rolls are gathered on one line."""
+
+    def __init__(self, verbose: bool = False) -> None:
+        self.verbose = verbose
+        self._rolls: list[str] = []
+
+    def lines(self, events: list[dict[str, Any]]) -> list[str]:
+        """The lines to print for these events (rolls may wait for the next non-roll event)."""
+        out: list[str] = []
+        for e in events:
+            kind = e["type"]
+            if kind == "roll":
+                self._rolls.append(f"{e['component']} {e['face']}")
+                continue
+            out.extend(self.flush())
+            if kind == "turn":
+                out.append(f"Turn {e['turn']}: {e['player']}")
+            elif kind == "choice":
+                out.append(f"  {e['player']} chooses: {e['action']}")
+            elif kind == "say":
+                out.append(f"  {e['text']}")
+            elif kind == "counter":
+                who = f" of {e['player']}" if e["player"] else ""
+                delta = e["new"] - e["old"]
+                sign = "+" if delta >= 0 else ""
+                out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']} ({sign}{delta})")
+            elif kind == "trigger":
+                out.append(f"  ! {e['rule']}")
+            elif kind == "move" and self.verbose:
+                how = " at random" if e.get("random") else ""
+                out.append(f"    {', '.join(e['components'])}: {e['from']} -> {e['to']}{how}")
+        return out
+
+    def flush(self) -> list[str]:
+        """Lines still held back (gathered rolls)."""
+        if not self._rolls:
+            return []
+        line = "  rolls: " + ", ".join(self._rolls)
+        self._rolls = []
+        return [line]
+
+
+def standings_lines(result: dict[str, Any], key_names: list[str]) -> list[str]:
+    """The final standings as a small table."""
+    out = ["", "Final standings:"]
+    for row in result["standings"]:
+        keys = ", ".join(f"{name} {v}" for name, v in zip(key_names, row["keys"]))
+        out.append(f"  {row['rank']}. {row['player']}  {keys}")
+    winners = result["winners"]
+    if len(winners) == 1:
+        out.append(f"Winner: {winners[0]}")
+    else:
+        out.append("Winners (tied): " + ", ".join(winners))
+    return out

@@ -1,0 +1,71 @@
+"""The trace format: JSON Lines, one event a line (see docs/traces.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+
+TRACE_FORMAT = "rulelang-trace/1"
+
+
+def header(engine: Engine, game_file: str, players: int, seed: int | None, agents: list[str],
+           options: dict[str, Any]) -> dict[str, Any]:
+    """The first line of a trace: which game, which file (and its sha256), who played, the seed."""
+    model = engine.model
+    files = model.files
+    return {
+        "type": "header",
+        "format": TRACE_FORMAT,
+        "game": model.title,
+        "file": game_file,
+        "sha256": files[-1][1],
+        "sources": [{"file": f, "sha256": h} for f, h in files],
+        "variant": model.title if len(files) > 1 else None,
+        "options": {name: opt.value for name, opt in sorted(model.options.items())},
+        "players": players,
+        "seed": seed,
+        "agents": agents,
+    }
+
+
+def result_line(state: State) -> dict[str, Any]:
+    """The last line of a trace: the result and a digest of the final state."""
+    assert state.result is not None
+    return {
+        "type": "result",
+        "steps": state.step,
+        "turns": state.turn,
+        "winners": state.result["winners"],
+        "standings": state.result["standings"],
+        "digest": state.digest(),
+    }
+
+
+def dumps_line(event: dict[str, Any]) -> str:
+    """One trace line: compact JSON, keys in a stable order."""
+    return json.dumps(event, separators=(", ", ": "), ensure_ascii=False)
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
