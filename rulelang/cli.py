@@ -88,8 +88,9 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
     """Play GAME_FILE once and print a play-by-play and the result."""
     engine = _load(game_file, _parse_options(option_pairs))
     n = players if players is not None else engine.model.default_players
+    talk = not quiet and not as_json
     try:
-        state = engine.new_state(n)
+        state = engine.new_state(n, narrate=talk)
     except RulelangError as exc:
         if "players" in exc.message:
             raise click.BadParameter(exc.message, param_hint="--players") from None
@@ -100,7 +101,6 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
     lines: list[str] = [dumps_line(header(engine, Path(game_file).as_posix(), n, seed, agent_names,
                                           _parse_options(option_pairs)))]
     narrator = Narrator(verbose=verbose)
-    talk = not quiet and not as_json
     if talk:
         click.echo(f"{engine.model.title}: {n} players, seed {seed}")
         for e in narrator.lines(state.log or []):
@@ -172,7 +172,8 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="How many games to play.")
 @click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Seed of the first game; game i uses seed+i.")
 @click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")

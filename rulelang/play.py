@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rulelang.agents.base import Agent
 from rulelang.compile.compiler import player_label
@@ -27,27 +28,32 @@ def play(
     chance = Rng(seed, stream=0)
     if narrate:
         state.log = []
+    wants_view = [getattr(agent, "needs_observation", True) for agent in agents]
+    is_chance = engine.is_chance
     while not state.over:
         if state.step >= max_steps:
             raise RulelangError(
                 f"the game did not end within {max_steps} steps", engine.where_span(state),
                 hint="raise --max-steps, or check the rules' end condition",
             )
-        d = engine.pending(state)
-        assert d is not None
-        if d.kind == "chance":
-            outcome = d.sample(chance)
-            event: dict[str, Any] = {"type": "chance", "step": state.step + 1, **d.event, "outcome": outcome}
-            engine.apply(state, outcome)
+        if is_chance(state):
+            step = state.step
+            sampled = engine.apply_random(state, chance, events=on_event is not None)
+            if on_event is not None:
+                for i, outcome in enumerate(sampled):
+                    on_event({"type": "chance", "step": step + 1 + i, **outcome}, [] if i else (state.log or []))
         else:
+            d = engine.pending(state)
+            assert d is not None
             seat = d.player if d.player is not None else state.current
-            legal = list(d.labels or [])
-            action = agents[seat].choose(engine.observe(state, seat), legal)
-            event = {"type": "action", "step": state.step + 1, "player": player_label(seat), "action": action}
+            agent = agents[seat]
+            seen = engine.observe(state, seat) if wants_view[seat] else {}
+            action = agent.choose(seen, d.labels or [])
+            step = state.step
             engine.apply(state, action)
-        if on_event is not None:
-            narration = state.log or []
-            on_event(event, narration)
+            if on_event is not None:
+                event = {"type": "action", "step": step + 1, "player": player_label(seat), "action": action}
+                on_event(event, state.log or [])
         if state.log is not None:
             state.log = []
     return state

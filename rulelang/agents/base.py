@@ -18,6 +18,8 @@ class Agent(Protocol):
 class RandomAgent:
     """Picks uniformly among the legal actions with its own seeded stream."""
 
+    needs_observation = False
+
     def __init__(self, seed: int, seat: int) -> None:
         self.rng = Rng(seed, stream=1 + seat)
 
@@ -28,6 +30,8 @@ class RandomAgent:
 
 class FirstAgent:
     """Always picks the first legal action (useful for scripted, repeatable tests)."""
+
+    needs_observation = False
 
     def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
         """The first legal action."""

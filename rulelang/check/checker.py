@@ -7,7 +7,8 @@ problem the checker can find in one run, each with file:line:col and a hint.
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable as TIterable
+from collections.abc import Iterable as TIterable
+from typing import Any
 
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, INT, KIND, PLAYER, STR
@@ -217,8 +218,8 @@ class Checker:
         return values
 
     def _face(self, decl: ast.FaceDecl) -> None:
-        face = m.Face(len(self.faces), decl.name, decl.display or decl.name, self._values(decl.attrs, f"face {decl.name}"),
-                      decl.span)
+        values = self._values(decl.attrs, f"face {decl.name}")
+        face = m.Face(len(self.faces), decl.name, decl.display or decl.name, values, decl.span)
         self._declare(self.faces, decl.name, face, decl.span, "face")
 
     def _component(self, decl: ast.ComponentDecl) -> None:

@@ -7,7 +7,7 @@ table indices and local slots, never raw identifiers.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import attrs
 
@@ -191,7 +191,7 @@ class TemplateIR:
     parts: tuple  # str | IR expr
 
 
-IRExpr = Union[Const, Local, CounterGet, CurrentPlayer, After, UnOp, BinOp, ElemAttr, ElemIsKind, Agg, Builtin]
+IRExpr = Const | Local | CounterGet | CurrentPlayer | After | UnOp | BinOp | ElemAttr | ElemIsKind | Agg | Builtin
 
 
 @attrs.frozen
@@ -310,7 +310,7 @@ class ChooseS:
     span: Span
 
 
-IRStmt = Union[MoveS, RollS, ShuffleS, AssignS, LetS, SayS, SimpleS, CallS, IfS, WhileS, RepeatS, ForS, ChooseS]
+IRStmt = MoveS | RollS | ShuffleS | AssignS | LetS | SayS | SimpleS | CallS | IfS | WhileS | RepeatS | ForS | ChooseS
 
 
 @attrs.define

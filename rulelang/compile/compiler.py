@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 import bisect
-from typing import Any, Callable
+import operator
+from collections.abc import Callable
+from typing import Any
 
 from rulelang.check import model as m
 from rulelang.compile.program import (
-    ADVANCE, CALL, CHOOSE, DRAW, END_GAME, END_TURN, EXEC, JUMP, JUMPF, RANDFIRST, RET, ROLL, SHUFFLE, TURN,
-    ChooseSpec, DrawSpec, Program,
+    ADVANCE,
+    CALL,
+    CHOOSE,
+    COUNTDOWN,
+    DRAW,
+    END_GAME,
+    END_TURN,
+    EXEC,
+    JUMP,
+    JUMPF,
+    RANDFIRST,
+    RET,
+    ROLL,
+    SHUFFLE,
+    TURN,
+    ChooseSpec,
+    DrawSpec,
+    Program,
 )
 from rulelang.errors import RulelangError
 
 Fn = Callable[..., Any]
+MAX_INLINE_DEPTH = 12
 
 
 def player_label(p: int) -> str:
@@ -32,6 +51,8 @@ class Compiler:
                 self.kind_of.append(kind.index)
                 self.labels.append(f"{kind.name}#{i + 1}" if kind.count > 1 else kind.name)
         self.zones = model.zones
+        self.offset = 0  # where the locals of an inlined rule start in its caller's frame
+        self.inlining: set[int] = set()
         self.trigger_for_zone = tuple(i for i, t in enumerate(model.triggers) if t.reads_zones)
         self.trigger_for_counter: dict[int, tuple[int, ...]] = {}
         for counter in model.counters:
@@ -52,7 +73,7 @@ class Compiler:
             v = e.value
             return lambda st, loc: v
         if isinstance(e, m.Local):
-            s = e.slot
+            s = e.slot + self.offset
             return lambda st, loc: loc[s]
         if isinstance(e, m.CounterGet):
             i = e.counter
@@ -179,6 +200,18 @@ class Compiler:
         owner = self.expr(sel.owner)
         return lambda st, loc: st.zones[z][owner(st, loc)]
 
+    def zone_group(self, sels: tuple[m.ZoneSel, ...]) -> Fn:
+        """``f(st, loc)``: the component lists of several zones, in order."""
+        if all(sel.owner is None for sel in sels):
+            idx = [sel.zone for sel in sels]
+            if len(idx) == 1:
+                z = idx[0]
+                return lambda st, loc: (st.zones[z],)
+            getter = operator.itemgetter(*idx)
+            return lambda st, loc: getter(st.zones)
+        fns = [self.zone_list(sel) for sel in sels]
+        return lambda st, loc: [f(st, loc) for f in fns]
+
     def zone_namer(self, sel: m.ZoneSel) -> Fn:
         """``f(st, loc)``: how a zone is named in narration ("the Coop", "P2's dice")."""
         display = self.zones[sel.zone].display
@@ -187,14 +220,62 @@ class Compiler:
         owner = self.expr(sel.owner)
         return lambda st, loc: f"{player_label(owner(st, loc))}'s {display}"
 
+    def static_value(self, e: Any, kind: int, face: int) -> Any:
+        """The value of an element-only expression for a component of ``kind`` showing ``face``."""
+        if isinstance(e, m.ElemAttr):
+            if face >= 0:
+                v = self.face_values[e.attr][face]
+                if v is not None:
+                    return v
+            return self.kind_values[e.attr][kind]
+        if isinstance(e, m.ElemIsKind):
+            return kind in e.kinds
+        if isinstance(e, m.Const):
+            return e.value
+        if isinstance(e, m.UnOp):
+            v = self.static_value(e.operand, kind, face)
+            return (not v) if e.op == "not" else -v
+        if isinstance(e, m.BinOp):
+            a = self.static_value(e.left, kind, face)
+            b = self.static_value(e.right, kind, face)
+            return _STATIC_OPS[e.op](a, b)
+        raise _NotStatic
+
+    def table(self, e: Any | None, allow: list[bool] | None) -> list[list[Any]] | None:
+        """Tabulate an element-only expression over (kind, face + 1), or None if it needs more."""
+        nfaces = len(self.model.faces)
+        try:
+            return [
+                [(allow is None or allow[k]) and (e is None or self.static_value(e, k, f)) for f in range(-1, nfaces)]
+                for k in range(len(self.model.kinds))
+            ]
+        except _NotStatic:
+            return None
+
+    def pred_table(self, q: m.QueryIR) -> list[list[bool]] | None:
+        """The query's filter as a (kind, face + 1) table, when it depends on nothing else."""
+        if q.kind_locals or (q.kinds is None and q.where is None):
+            return None
+        nkinds = len(self.model.kinds)
+        allow = None if q.kinds is None else [(k in q.kinds) != q.exclude for k in range(nkinds)]
+        return self.table(q.where, allow)
+
     def predicate(self, q: m.QueryIR) -> Fn:
         """``f(st, loc)`` returning a predicate ``p(c)`` for the query's filter, or None for all."""
         kind_of = self.kind_of
         nkinds = len(self.model.kinds)
         static = q.kinds
         exclude = q.exclude
+        kind_locals = tuple(slot + self.offset for slot in q.kind_locals)
+        if not kind_locals and q.where is not None:
+            allow0 = None if static is None else [(k in static) != exclude for k in range(nkinds)]
+            tbl = self.table(q.where, allow0)
+            if tbl is not None:
+                def tabled(st: Any, loc: Any) -> Fn:
+                    faces = st.faces
+                    return lambda c: tbl[kind_of[c]][faces[c] + 1]
+                return tabled
         wf = self.elem_expr(q.where) if q.where is not None else None
-        kind_locals = q.kind_locals
         if not kind_locals:
             allow = None if static is None else [(k in static) != exclude for k in range(nkinds)]
             if wf is None:
@@ -215,15 +296,14 @@ class Compiler:
 
     def selection(self, q: m.QueryIR) -> Fn:
         """``f(st, loc)``: the ids selected by a (non-random) query, in zone order."""
-        zones = [self.zone_list(z) for z in q.zones]
+        group = self.zone_group(q.zones)
         pred = self.predicate(q)
         count = q.count if q.quantity == "count" else None
 
         def select(st: Any, loc: Any) -> list[int]:
             p = pred(st, loc)
             out: list[int] = []
-            for zf in zones:
-                lst = zf(st, loc)
+            for lst in group(st, loc):
                 out.extend(lst if p is None else [c for c in lst if p(c)])
             if count is not None:
                 return out[-count:] if count else []
@@ -233,16 +313,33 @@ class Compiler:
 
     def _aggregate(self, e: m.Agg) -> Fn:
         q = e.query
-        zones = [self.zone_list(z) for z in q.zones]
+        group = self.zone_group(q.zones)
         pred = self.predicate(q)
         if e.func in ("count", "any"):
             is_any = e.func == "any"
+            tbl = self.pred_table(q)
+            kind_of = self.kind_of
+            if tbl is not None:
+                def count_tabled(st: Any, loc: Any) -> Any:
+                    faces = st.faces
+                    n = 0
+                    for lst in group(st, loc):
+                        for c in lst:
+                            if tbl[kind_of[c]][faces[c] + 1]:
+                                if is_any:
+                                    return True
+                                n += 1
+                    return False if is_any else n
+                return count_tabled
+            if q.kinds is None and q.where is None and not q.kind_locals:
+                if is_any:
+                    return lambda st, loc: any(group(st, loc))
+                return lambda st, loc: sum(map(len, group(st, loc)))
 
             def count(st: Any, loc: Any) -> Any:
                 p = pred(st, loc)
                 n = 0
-                for zf in zones:
-                    lst = zf(st, loc)
+                for lst in group(st, loc):
                     if p is None:
                         n += len(lst)
                     else:
@@ -256,12 +353,28 @@ class Compiler:
             return count
         assert e.attr is not None
         get = self.attr_getter(e.attr)
+        values = self.table(m.ElemAttr(e.attr, m.INT), None)
+        kind_of = self.kind_of
+        if not q.kind_locals and q.where is None:
+            allow = None if q.kinds is None else [(k in q.kinds) != q.exclude for k in range(len(self.model.kinds))]
+            assert values is not None
+            vt = [[v if allow is None or allow[k] else 0 for v in row] for k, row in enumerate(values)]
+
+            def fast_total(st: Any, loc: Any) -> int:
+                faces = st.faces
+                n = 0
+                for lst in group(st, loc):
+                    for c in lst:
+                        n += vt[kind_of[c]][faces[c] + 1]
+                return n
+
+            return fast_total
 
         def total(st: Any, loc: Any) -> int:
             p = pred(st, loc)
             n = 0
-            for zf in zones:
-                for c in zf(st, loc):
+            for lst in group(st, loc):
+                for c in lst:
                     if p is None or p(c):
                         n += get(st, c)
             return n
@@ -294,6 +407,9 @@ class Compiler:
                 pieces.append((self.expr(part), part.type))
         kinds = self.model.kinds
         labels = self.labels
+        if all(isinstance(p, str) for p in pieces):
+            text = "".join(pieces)
+            return lambda st, loc: text
 
         def render(st: Any, loc: Any) -> str:
             out = []
@@ -321,6 +437,8 @@ class Compiler:
     def rule_code(self, rule: m.Rule) -> list[tuple]:
         """Compile one rule body to an instruction list ending in RET."""
         code: list[list[Any]] = []
+        self.offset = 0
+        self.inlining = {rule.index}
         self._block(rule.body, code, rule)
         code.append([RET, None, None, None, rule.span])
         return [tuple(i) for i in code]
@@ -358,7 +476,7 @@ class Compiler:
             self._emit(code, EXEC, self._assign(s), self.trigger_for_counter.get(s.counter, ()), None, s.span)
         elif isinstance(s, m.LetS):
             v = self.expr(s.value)
-            slot = s.slot
+            slot = s.slot + self.offset
 
             def let(st: Any, loc: Any) -> None:
                 loc[slot] = v(st, loc)
@@ -385,14 +503,27 @@ class Compiler:
                 self._emit(code, RANDFIRST, None, None, None, s.span)
             # "pass" compiles to nothing
         elif isinstance(s, m.CallS):
-            args = tuple(self.expr(a) for a in s.args)
-            self._emit(code, CALL, s.rule, args, None, s.span)
+            callee = self.model.rules[s.rule]
+            if not callee.params and s.rule not in self.inlining and len(self.inlining) < MAX_INLINE_DEPTH:
+                # Inline the rule's body: no frame to push or pop at run time. Its locals
+                # live after the caller's; its instructions keep their own spans.
+                saved = self.offset
+                self.offset = rule.nlocals
+                rule.nlocals += callee.nlocals
+                self.inlining.add(s.rule)
+                self._block(callee.body, code, rule)
+                self.inlining.discard(s.rule)
+                self.offset = saved
+            else:
+                args = tuple(self.expr(a) for a in s.args)
+                self._emit(code, CALL, s.rule, args, None, s.span)
         elif isinstance(s, m.IfS):
             ends = []
-            for cond, body in s.branches:
+            for n, (cond, body) in enumerate(s.branches):
                 at = self._emit(code, JUMPF, self.expr(cond), None, None, s.span)
                 self._block(body, code, rule)
-                ends.append(self._emit(code, JUMP, None, None, None, s.span))
+                if s.orelse is not None or n < len(s.branches) - 1:
+                    ends.append(self._emit(code, JUMP, None, None, None, s.span))
                 code[at][2] = len(code)
             if s.orelse is not None:
                 self._block(s.orelse, code, rule)
@@ -406,26 +537,21 @@ class Compiler:
             code[at][2] = len(code)
         elif isinstance(s, m.RepeatS):
             count = self.expr(s.count)
-            slot = s.slot
+            slot = s.slot + self.offset
 
             def start(st: Any, loc: Any) -> None:
                 loc[slot] = count(st, loc)
 
-            def more(st: Any, loc: Any) -> bool:
-                if loc[slot] > 0:
-                    loc[slot] -= 1
-                    return True
-                return False
-
             self._emit(code, EXEC, start, (), None, s.span)
             top = len(code)
-            at = self._emit(code, JUMPF, more, None, None, s.span)
+            at = self._emit(code, COUNTDOWN, slot, None, None, s.span)
             self._block(s.body, code, rule)
             self._emit(code, JUMP, top, None, None, s.span)
             code[at][2] = len(code)
         elif isinstance(s, m.ForS):
             values = self.iterable(s.iterable)
-            lst, idx, var = s.list_slot, s.idx_slot, s.var
+            off = self.offset
+            lst, idx, var = s.list_slot + off, s.idx_slot + off, s.var + off
 
             def begin(st: Any, loc: Any) -> None:
                 loc[lst] = values(st, loc)
@@ -449,12 +575,13 @@ class Compiler:
             spec = ChooseSpec(self.expr(s.player) if s.player is not None else None, [], 0)
             self._emit(code, CHOOSE, spec, None, None, s.span)
             jumps = []
-            for opt in s.options:
+            for n, opt in enumerate(s.options):
                 body_pc = len(code)
                 self._block(opt.body, code, rule)
-                jumps.append(self._emit(code, JUMP, None, None, None, opt.span))
+                if n < len(s.options) - 1:
+                    jumps.append(self._emit(code, JUMP, None, None, None, opt.span))
                 spec.options.append((
-                    self.template(opt.label), opt.var,
+                    self.template(opt.label), opt.var + self.offset if opt.var is not None else None,
                     self.iterable(opt.iterable) if opt.iterable is not None else None,
                     self.expr(opt.cond) if opt.cond is not None else None,
                     body_pc,
@@ -469,8 +596,11 @@ class Compiler:
         """``put(lst, ids)``: add ids to a zone list: sorted, on top, or at the bottom."""
         if not zone.ordered:
             def put_sorted(lst: list[int], ids: list[int]) -> None:
-                for c in ids:
-                    bisect.insort(lst, c)
+                if len(ids) == 1:
+                    bisect.insort(lst, ids[0])
+                else:
+                    lst.extend(ids)
+                    lst.sort()
             return put_sorted
         if place == "bottom":
             def put_bottom(lst: list[int], ids: list[int]) -> None:
@@ -484,7 +614,7 @@ class Compiler:
 
     def _move(self, s: m.MoveS) -> Fn:
         q = s.query
-        sources = [self.zone_list(z) for z in q.zones]
+        group = self.zone_group(q.zones)
         pred = self.predicate(q)
         dest = self.zone_list(s.dest)
         dest_zone = self.zones[s.dest.zone]
@@ -494,6 +624,82 @@ class Compiler:
         labels = self.labels
         src_names = [self.zone_namer(z) for z in q.zones]
         dest_name = self.zone_namer(s.dest)
+        tbl = self.pred_table(q)
+        kind_of = self.kind_of
+        takes_all = q.kinds is None and q.where is None and not q.kind_locals and limit is None
+        if takes_all:
+            def move_all(st: Any, loc: Any) -> None:
+                d = dest(st, loc)
+                moved: list[int] = []
+                came_from: list[str] = []
+                for lst, zname in zip(group(st, loc), src_names):
+                    if lst and lst is not d:
+                        moved.extend(lst)
+                        lst.clear()
+                        if st.log is not None:
+                            came_from.append(zname(st, loc))
+                if not moved:
+                    return
+                if unrolled:
+                    faces = st.faces
+                    for c in moved:
+                        faces[c] = -1
+                put(d, moved)
+                if st.log is not None:
+                    st.log.append({"type": "move", "components": [labels[c] for c in moved],
+                                   "from": ", ".join(came_from), "to": dest_name(st, loc)})
+            return move_all
+        if tbl is not None:
+            def move_tabled(st: Any, loc: Any) -> None:
+                faces = st.faces
+                moved: list[int] = []
+                came_from: list[str] = []
+                need = limit
+                d = None
+                for lst, zname in zip(group(st, loc), src_names):
+                    if not lst:
+                        continue
+                    if d is None:
+                        d = dest(st, loc)
+                    if lst is d:
+                        continue
+                    if need is None:
+                        kept = []
+                        n0 = len(moved)
+                        for c in lst:
+                            if tbl[kind_of[c]][faces[c] + 1]:
+                                moved.append(c)
+                            else:
+                                kept.append(c)
+                        if len(moved) == n0:
+                            continue
+                        lst[:] = kept
+                    else:
+                        taken = []
+                        i = len(lst) - 1
+                        while i >= 0 and len(taken) < need:
+                            c = lst[i]
+                            if tbl[kind_of[c]][faces[c] + 1]:
+                                taken.append(lst.pop(i))
+                            i -= 1
+                        if not taken:
+                            continue
+                        need -= len(taken)
+                        moved.extend(taken)
+                    if st.log is not None:
+                        came_from.append(zname(st, loc))
+                    if need == 0:
+                        break
+                if not moved:
+                    return
+                if unrolled:
+                    for c in moved:
+                        faces[c] = -1
+                put(d, moved)
+                if st.log is not None:
+                    st.log.append({"type": "move", "components": [labels[c] for c in moved],
+                                   "from": ", ".join(came_from), "to": dest_name(st, loc)})
+            return move_tabled
 
         def move(st: Any, loc: Any) -> None:
             p = pred(st, loc)
@@ -501,8 +707,7 @@ class Compiler:
             moved: list[int] = []
             came_from: list[str] = []
             need = limit
-            for zf, zname in zip(sources, src_names):
-                lst = zf(st, loc)
+            for lst, zname in zip(group(st, loc), src_names):
                 if lst is d:
                     continue
                 if need is None:
@@ -510,9 +715,12 @@ class Compiler:
                         taken = lst[:]
                         lst.clear()
                     else:
-                        taken = [c for c in lst if p(c)]
+                        taken = []
+                        kept = []
+                        for c in lst:
+                            (taken if p(c) else kept).append(c)
                         if taken:
-                            lst[:] = [c for c in lst if not p(c)]
+                            lst[:] = kept
                 else:
                     taken = []
                     i = len(lst) - 1
@@ -608,7 +816,7 @@ class Compiler:
             names: list[str] = []
             weights: list[int] = []
             index: dict[str, int] = {}
-            for pos, f in enumerate(kind.faces):
+            for _pos, f in enumerate(kind.faces):
                 name = model.faces[f].name
                 if name in index:
                     weights[names.index(name)] += 1
@@ -630,6 +838,16 @@ class Compiler:
             face_labels=face_labels, face_weights=face_weights, face_index=face_index,
         )
 
+
+class _NotStatic(Exception):
+    """An expression that depends on more than a component's kind and face."""
+
+
+_STATIC_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "and": lambda a, b: a and b, "or": lambda a, b: a or b, "+": lambda a, b: a + b, "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
+}
 
 _ELEM_OPS: dict[str, Callable[[Fn, Fn], Fn]] = {
     "and": lambda a, b: lambda st, loc, c: a(st, loc, c) and b(st, loc, c),

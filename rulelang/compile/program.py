@@ -6,14 +6,16 @@ An instruction is a tuple ``(op, a, b, c, span)``; the engine's loop dispatches 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
 from rulelang.check.model import Model
 
 # Opcodes.
-EXEC, JUMP, JUMPF, CALL, RET, CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, END_TURN, END_GAME, TURN, ADVANCE = range(14)
+(EXEC, JUMP, JUMPF, CALL, RET, CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, END_TURN, END_GAME, TURN, ADVANCE,
+ COUNTDOWN) = range(15)
 DECISION_OPS = frozenset((CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST))
 
 Fn = Callable[..., Any]

@@ -29,6 +29,7 @@ class Decision:
     event: dict[str, Any]
     span: Span | None
     pool: list[str] | None = None
+    options: list = attrs.field(factory=list, repr=False, eq=False)
 
     def probabilities(self) -> list[Fraction]:
         """Exact probabilities of the outcomes of a chance decision."""

@@ -13,8 +13,23 @@ from typing import Any
 from rulelang.check.model import Model
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
-    ADVANCE, CALL, CHOOSE, DECISION_OPS, DRAW, END_GAME, END_TURN, EXEC, JUMP, JUMPF, RANDFIRST, RET, ROLL,
-    SHUFFLE, TURN, Program,
+    ADVANCE,
+    CALL,
+    CHOOSE,
+    COUNTDOWN,
+    DECISION_OPS,
+    DRAW,
+    END_GAME,
+    END_TURN,
+    EXEC,
+    JUMP,
+    JUMPF,
+    RANDFIRST,
+    RET,
+    ROLL,
+    SHUFFLE,
+    TURN,
+    Program,
 )
 from rulelang.engine.decision import Decision
 from rulelang.engine.state import State
@@ -36,10 +51,14 @@ class Engine:
         self.model: Model = program.model
         self.code = program.code
         self.budget = budget
+        self.die_faces = [k.faces for k in self.model.kinds]
 
     # ------------------------------------------------------------------ creation
-    def new_state(self, players: int | None = None) -> State:
-        """A fresh game with ``players`` players, run up to its first decision."""
+    def new_state(self, players: int | None = None, narrate: bool = False) -> State:
+        """A fresh game with ``players`` players, run up to its first decision.
+
+        With ``narrate``, ``state.log`` collects narration events from the start.
+        """
         model = self.model
         n = model.default_players if players is None else players
         if not model.min_players <= n <= model.max_players:
@@ -57,6 +76,8 @@ class Engine:
             st.counters.append([value] * n if counter.per_player else value)
         st.armed = [False] * len(model.triggers)
         st.stack = [[self.program.driver, 0, []]]
+        if narrate:
+            st.log = []
         self._run(st)
         return st
 
@@ -78,6 +99,7 @@ class Engine:
             player = spec.player(st, loc) if spec.player is not None else st.current
             options = self._options(st, ins[1], loc)
             d = Decision("choice", player, [o[0] for o in options], None, {}, ins[4])
+            d.options = options
         elif op == ROLL:
             die = loc[ins[1]][loc[ins[2]]]
             k = program.kind_of[die]
@@ -145,12 +167,10 @@ class Engine:
         loc = fr[2]
         program = self.program
         if op == CHOOSE:
-            options = self._options(st, ins[1], loc)
-            for text, index, value in options:
-                if text == action:
-                    break
-            else:
+            match = next((o for o in d.options if o[0] == action), None)
+            if match is None:
                 raise self._illegal(d, action)
+            _label, index, value = match
             opt = ins[1].options[index]
             if opt[1] is not None:
                 loc[opt[1]] = value
@@ -179,10 +199,8 @@ class Engine:
             kind = self._kind_index(action)
             src = spec.source(st, loc)
             pred = spec.pred(st, loc)
-            for i, c in enumerate(src):
-                if program.kind_of[c] == kind and (pred is None or pred(c)):
-                    break
-            del src[i]
+            i = next(i for i, c in enumerate(src) if program.kind_of[c] == kind and (pred is None or pred(c)))
+            c = src.pop(i)
             if self.model.zones[spec.dest_zone].unrolled:
                 st.faces[c] = -1
             ins[2](spec.dest(st, loc), [c])
@@ -215,6 +233,58 @@ class Engine:
         st.pending_cache = None
         self._run(st)
 
+    def is_chance(self, st: State) -> bool:
+        """True when the pending decision is chance (cheaper than building it)."""
+        fr = st.stack[-1]
+        return self.code[fr[0]][fr[1]][0] != CHOOSE
+
+    def apply_random(self, st: State, rng: Any, events: bool = True) -> list[dict[str, Any]]:
+        """Sample the pending chance decision with ``rng`` and apply it; return its trace events.
+
+        A roll of several dice is sampled die by die (one event each) in one call.
+        With ``events`` False nothing is recorded (fast playouts) and the list is empty.
+        """
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] == ROLL:
+            loc = fr[2]
+            program = self.program
+            labels = program.component_labels
+            faces_of = self.die_faces
+            kind_of = program.kind_of
+            model_faces = self.model.faces
+            dice = loc[ins[1]]
+            idx_slot = ins[2]
+            out: list[dict[str, Any]] = []
+            below = rng.below
+            while True:
+                die = dice[loc[idx_slot]]
+                faces = faces_of[kind_of[die]]
+                face = faces[below(len(faces))]
+                st.faces[die] = face
+                st.step += 1
+                if events:
+                    out.append({"roll": labels[die], "outcome": model_faces[face].name})
+                if st.log is not None:
+                    st.log.append({"type": "roll", "component": labels[die], "face": model_faces[face].display})
+                loc[idx_slot] += 1
+                done = loc[idx_slot] >= len(dice)
+                if done:
+                    fr[1] += 1
+                if ins[3]:
+                    self._check_triggers(st, ins[3])
+                if done or st.stack[-1] is not fr:
+                    break
+            st.pending_cache = None
+            self._run(st)
+            return out
+        d = self.pending(st)
+        assert d is not None and d.kind == "chance"
+        outcome = d.sample(rng)
+        event = {**d.event, "outcome": outcome}
+        self.apply(st, outcome)
+        return [event]
+
     def _kind_index(self, name: str) -> int:
         for k in self.model.kinds:
             if k.name == name:
@@ -239,63 +309,85 @@ class Engine:
 
     # ------------------------------------------------------------------ the loop
     def _run(self, st: State) -> None:
-        """Execute instructions until a decision is pending or the game ends."""
+        """Execute instructions until a decision is pending or the game ends.
+
+        The top frame's code, pc and locals are kept in local variables and written
+        back to the frame whenever anything else may look at it.
+        """
         code = self.code
         stack = st.stack
+        nlocals = self.program.nlocals
         budget = self.budget
-        while stack:
-            fr = stack[-1]
-            ins = code[fr[0]][fr[1]]
+        fr = stack[-1]
+        rcode = code[fr[0]]
+        loc = fr[2]
+        pc = fr[1]
+        while True:
+            ins = rcode[pc]
             op = ins[0]
-            budget -= 1
-            if budget < 0:
-                raise RulelangError(
-                    f"the rules ran {self.budget} steps without asking for a decision", ins[4],
-                    hint="a loop here may never end: check its condition",
-                )
             if op == EXEC:
-                ins[1](st, fr[2])
-                fr[1] += 1
+                ins[1](st, loc)
+                pc += 1
                 if ins[2]:
-                    self._check_triggers(st, ins[2])
+                    fr[1] = pc
+                    if self._check_triggers(st, ins[2]):
+                        fr = stack[-1]
+                        rcode, loc, pc = code[fr[0]], fr[2], fr[1]
             elif op == JUMPF:
-                if ins[1](st, fr[2]):
-                    fr[1] += 1
+                pc = pc + 1 if ins[1](st, loc) else ins[2]
+            elif op == COUNTDOWN:
+                slot = ins[1]
+                if loc[slot] > 0:
+                    loc[slot] -= 1
+                    pc += 1
                 else:
-                    fr[1] = ins[2]
+                    pc = ins[2]
             elif op == JUMP:
-                fr[1] = ins[1]
+                pc = ins[1]
+                budget -= 1
+                if budget < 0:
+                    self._runaway(ins)
             elif op == CALL:
-                fr[1] += 1
-                loc = [None] * self.program.nlocals[ins[1]]
+                fr[1] = pc + 1
+                new = [None] * nlocals[ins[1]]
                 for i, arg in enumerate(ins[2]):
-                    loc[i] = arg(st, fr[2])
-                stack.append([ins[1], 0, loc])
+                    new[i] = arg(st, loc)
+                fr = [ins[1], 0, new]
+                stack.append(fr)
+                rcode, loc, pc = code[fr[0]], new, 0
+                budget -= 1
+                if budget < 0:
+                    self._runaway(ins)
             elif op == RET:
                 stack.pop()
+                fr = stack[-1]
+                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
             elif op in DECISION_OPS:
+                fr[1] = pc
                 if self._skip_empty(st, fr, ins):
+                    pc = fr[1]
                     continue
                 return
             elif op == END_TURN:
                 turn_rule = self.model.turn_rule
                 while stack and stack[-1][0] != turn_rule:
                     stack.pop()
-                if stack:
-                    stack.pop()
-                else:  # pragma: no cover - the checker forbids 'end turn' in setup
-                    raise RulelangError("'end turn' outside a turn", ins[4])
+                stack.pop()
+                fr = stack[-1]
+                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
             elif op == END_GAME:
                 self._finish(st)
                 return
             elif op == TURN:
-                fr[1] += 1
+                fr[1] = pc + 1
                 st.turn += 1
                 if st.log is not None:
                     st.log.append({"type": "turn", "turn": st.turn, "player": player_label(st.current)})
-                stack.append([ins[1], 0, [None] * self.program.nlocals[ins[1]]])
+                fr = [ins[1], 0, [None] * nlocals[ins[1]]]
+                stack.append(fr)
+                rcode, loc, pc = code[fr[0]], fr[2], 0
             elif op == ADVANCE:
-                fr[1] += 1
+                pc += 1
                 if st.extra_turn:
                     st.extra_turn = False
                 elif st.next_player >= 0:
@@ -304,17 +396,25 @@ class Engine:
                 else:
                     st.current = (st.current + 1) % st.players
                 if ins[1]:
-                    self._check_triggers(st, ins[1])
-        # the driver never returns: an empty stack means the game ended
-        if not st.over:  # pragma: no cover
-            self._finish(st)
+                    fr[1] = pc
+                    if self._check_triggers(st, ins[1]):
+                        fr = stack[-1]
+                        rcode, loc, pc = code[fr[0]], fr[2], fr[1]
+
+    def _runaway(self, ins: tuple) -> None:
+        raise RulelangError(
+            f"the rules ran {self.budget} steps without asking for a decision", ins[4],
+            hint="a loop here may never end: check its condition",
+        )
 
     def _skip_empty(self, st: State, fr: list, ins: tuple) -> bool:
         """Skip a decision that has nothing to decide (no options, no dice, empty bag)."""
         op = ins[0]
         loc = fr[2]
         if op == CHOOSE:
-            if not self._options(st, ins[1], loc):
+            d = self.pending(st)
+            if d is not None and not d.labels:
+                st.pending_cache = None
                 fr[1] = ins[1].end
                 return True
             return False
@@ -340,19 +440,27 @@ class Engine:
                 return True
         return False
 
-    def _check_triggers(self, st: State, which: tuple[int, ...]) -> None:
+    def _check_triggers(self, st: State, which: tuple[int, ...]) -> bool:
+        """Fire every trigger whose condition just became true (in declaration order).
+
+        Returns True when a trigger's rule was pushed onto the stack.
+        """
         conds = self.program.trigger_conds
+        armed = st.armed
+        fired = []
         for t in which:
             now = bool(conds[t](st, []))
-            if now and not st.armed[t]:
-                st.armed[t] = True
-                rule = self.program.trigger_rules[t]
-                if st.log is not None:
-                    title = self.model.rules[rule].title
-                    st.log.append({"type": "trigger", "rule": title or self.model.rules[rule].name})
-                st.stack.append([rule, 0, [None] * self.program.nlocals[rule]])
-                return
-            st.armed[t] = now
+            if now and not armed[t]:
+                fired.append(t)
+            armed[t] = now
+        for t in reversed(fired):
+            rule = self.program.trigger_rules[t]
+            st.stack.append([rule, 0, [None] * self.program.nlocals[rule]])
+        if fired and st.log is not None:
+            for t in fired:
+                rule = self.model.rules[self.program.trigger_rules[t]]
+                st.log.append({"type": "trigger", "rule": rule.title or rule.name})
+        return bool(fired)
 
     def _finish(self, st: State) -> None:
         st.stack.clear()

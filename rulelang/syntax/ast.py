@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 from rulelang.syntax.span import Span
@@ -111,7 +109,7 @@ class Aggregate:
     span: Span
 
 
-Expr = Union[Lit, Name, Of, Call, Current, PlayerAfter, Unary, Binary, Aggregate]
+Expr = Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate
 
 
 @attrs.frozen
@@ -268,7 +266,7 @@ class Choose:
     span: Span
 
 
-Stmt = Union[Move, Roll, Shuffle, Assign, Let, Say, Simple, CallRule, If, While, Repeat, For, Choose]
+Stmt = Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat | For | Choose
 
 # ------------------------------------------------------------------ declarations
 
@@ -414,10 +412,10 @@ class RankDecl:
     span: Span
 
 
-Decl = Union[
-    GameDecl, PlayersDecl, SectionDecl, OptionDecl, AttributeDecl, FaceDecl, ComponentDecl,
-    ZoneDecl, CounterDecl, DefineDecl, BlockDecl, TriggerDecl, RankDecl,
-]
+Decl = (
+    GameDecl | PlayersDecl | SectionDecl | OptionDecl | AttributeDecl | FaceDecl | ComponentDecl
+    | ZoneDecl | CounterDecl | DefineDecl | BlockDecl | TriggerDecl | RankDecl
+)
 
 
 @attrs.frozen
