@@ -12,7 +12,7 @@ that drifts from the rules fails where it drifts, not three steps later.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ CHICKEN = GAMES / "chicken.rules"
 EGGSPANSION = GAMES / "chicken-eggspansion.rules"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(path: str | Path, random_first_player: bool = False) -> Engine:
     """Load (once) the game in ``path``; by default P1 starts."""
     return rulelang.load_game(Path(path), options={"random_first_player": "true" if random_first_player else "false"})

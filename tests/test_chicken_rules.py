@@ -308,3 +308,28 @@ def test_24_points_and_a_bust_does_not_end_the_game() -> None:
     s.roll("Fox", "Fox", "Fox", "Chicken")
     assert not s.over and s.scores() == [24, 0]
     assert s.current == 1 and s.labels() == START
+
+
+def test_illegal_actions_are_refused_and_change_nothing() -> None:
+    """"At the beginning of your turn, choose one of the following: Go For It! / Chicken
+    Out!" (and a die only shows its own faces: "4 Orange Dice (1 chicken, 1 double
+    chicken, 2 foxes, 1 blank)")"""
+    s = game()
+    before = s.st.digest()
+    for bad in ("Reroll", "Count Your Chickens", "go for it!", "Egg"):
+        with pytest.raises(IllegalAction):
+            s.engine.apply(s.st, bad)
+        assert s.st.digest() == before and s.labels() == START
+    s.choose("Go For It!")
+    s.roll("Egg", "Egg", "Egg", "Egg")
+    s.choose("Reroll")
+    s.roll("Egg", "Egg", "Egg", "Egg", "Egg", "Egg", "Egg", "Blank")  # 7 Eggs: 4 Orange dice
+    s.choose("Go For It!")
+    s.roll(*["Blank"] * 8)
+    assert s.next_roll() == "Orange#1"
+    before = s.st.digest()
+    for bad in ("Egg", "Go For It!", "Double Chicken", "Yellow"):
+        with pytest.raises(IllegalAction):
+            s.engine.apply(s.st, bad)
+        assert s.st.digest() == before and s.next_roll() == "Orange#1"
+    assert s.labels() == ["Chicken", "DoubleChicken", "Fox", "Blank"]

@@ -138,8 +138,7 @@ def test_run_too_many_agents_is_a_usage_error() -> None:
 
 
 def test_run_narrates_the_first_turn() -> None:
-    """BUG: when setup asks nothing, turn 1 starts inside new_state() before the log exists,
-    so the play-by-play never says "Turn 1: P1" (turn 2 and later are shown)."""
+    """When setup asks nothing, turn 1 starts inside new_state(): it must still be narrated."""
     for args in ([OK_BASE], [CHICKEN, "--option", "random_first_player=false"]):
         result = _invoke("run", *args)
         assert result.exit_code == 0

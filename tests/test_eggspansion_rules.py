@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from scripted import EGGSPANSION, Script
+
+from rulelang import IllegalAction
 
 WHITES = ["White#1", "White#2", "White#3", "White#4"]
 START = ["Go For It!", "Chicken Out!"]
@@ -307,3 +310,16 @@ def test_chicken_out_with_nothing_to_return_draws_nothing() -> None:
     assert s.pending_kind() == "roll"
     assert s.roll("Blank", "Blank", "Blank", "Blank") == WHITES
     assert len(s.zone("coop")) == 5 and len(s.zone("bag")) == 5 and s.score(0) == 0
+
+
+def test_a_draw_can_only_bring_out_what_is_in_the_bag() -> None:
+    """"The Seed Bag holds the non-White Dice that are not currently: In the Coop, In a
+    player's dice pool." (once Blue is drawn, no second Blue can come out)"""
+    s = Script(EGGSPANSION, players=2)
+    s.draw("Blue")
+    before = s.st.digest()
+    for bad in ("Blue", "White", "Egg", "Go For It!"):
+        with pytest.raises(IllegalAction):
+            s.engine.apply(s.st, bad)
+        assert s.st.digest() == before
+    assert s.labels() == ["Yellow", "Orange", "MotherHen"]

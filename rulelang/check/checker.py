@@ -93,6 +93,7 @@ class Checker:
         self.blocks: dict[str, tuple[ast.BlockDecl, str | None]] = {}
         self.triggers: list[tuple[ast.TriggerDecl, str | None]] = []
         self.rank: ast.RankDecl | None = None
+        self.players_seen = False
         self.sections: list[tuple[str, Span]] = []
         self.rule_index: dict[str, int] = {}
         self._define_stack: list[str] = []
@@ -112,7 +113,7 @@ class Checker:
             where = getattr(prev, "span", None)
             self.error(
                 f"{what} '{name}' is already declared" + (f" at {where}" if where else ""), span,
-                hint="give it another name, or use 'override' in a variant to replace a rule",
+                hint="give it another name",
             )
             return
         table[name] = value
@@ -195,6 +196,10 @@ class Checker:
         return current
 
     def _players(self, decl: ast.PlayersDecl) -> None:
+        self.players_seen = True
+        if decl.high > 100:
+            self.error(f"{decl.high} players is more than rulelang plays (at most 100)", decl.span)
+            return
         if decl.low < 1 or decl.high < decl.low:
             self.error("players must be 'players LOW to HIGH' with 1 <= LOW <= HIGH", decl.span)
             return
@@ -655,7 +660,8 @@ class Checker:
                     cond = self.expect(opt.cond, scope, BOOL, False, "an option's 'if' needs true/false")
                 body = self.block(opt.body, scope, ctx)
                 scope.pop()
-                options.append(m.OptionIR(label, var, iterable, cond, body, opt.span))
+                cond_span = opt.cond.span if opt.cond is not None else None
+                options.append(m.OptionIR(label, var, iterable, cond, body, opt.span, cond_span))
             except _Skip:
                 scope.pop()
                 continue
@@ -667,12 +673,18 @@ class Checker:
         self.collect()
         self.zones_by_index = sorted(self.zones.values(), key=lambda z: z.index)
         self.kinds_by_index = sorted(self.kinds.values(), key=lambda k: k.index)
+        main = self.sources[-1]
+        where = Span(main.path, 1, 1, 1, 2)
+        if not main.tree.decls:
+            self.errors = [RulelangError("the file is empty", where,
+                                         hint="a game starts with: game \"Name\", players, setup: and turn:")]
+            raise ErrorList(self.errors)
         if "setup" not in self.blocks:
-            self.error("the game has no 'setup:' block", None, hint="add one, even if it only says: pass")
+            self.error("the game has no 'setup:' block", where, hint="add one, even if it only says: pass")
         if "turn" not in self.blocks:
-            self.error("the game has no 'turn:' block", None, hint="add 'turn:' with what a player does on a turn")
-        if self.players is None:
-            self.error("the game does not say how many players it takes", None,
+            self.error("the game has no 'turn:' block", where, hint="add 'turn:' with what a player does on a turn")
+        if self.players is None and not self.players_seen:
+            self.error("the game does not say how many players it takes", where,
                        hint="add a line like: players 2 to 4")
         rules: list[m.Rule] = []
         for name, (decl, section) in self.blocks.items():
@@ -737,7 +749,8 @@ class Checker:
         if self.rank is None:
             if "score" in self.counters and self.counters["score"].per_player:
                 return m.Ranking([("highest", m.CounterGet(self.counters["score"].index, m.Local(0, PLAYER)))], 1, None)
-            self.error("the game does not say how the winner is found", None,
+            main = self.sources[-1]
+            self.error("the game does not say how the winner is found", Span(main.path, 1, 1, 1, 2),
                        hint="add a line like: rank p by highest score of p")
             return m.Ranking([], 1, None)
         scope = _RuleScope()

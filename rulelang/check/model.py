@@ -301,6 +301,7 @@ class OptionIR:
     cond: Any
     body: tuple
     span: Span
+    cond_span: Span | None = None
 
 
 @attrs.frozen

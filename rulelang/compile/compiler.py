@@ -586,6 +586,7 @@ class Compiler:
                     self.expr(opt.cond) if opt.cond is not None else None,
                     body_pc,
                 ))
+                spec.spans.append((opt.span, opt.cond_span))
             for j in jumps:
                 code[j][1] = len(code)
             spec.end = len(code)

@@ -28,6 +28,7 @@ class ChooseSpec:
     player: Fn | None
     options: list[tuple[Fn, int | None, Fn | None, Fn | None, int]]  # label, var, iter, cond, body pc
     end: int
+    spans: list = attrs.field(factory=list)  # per option: (option span, condition span or None)
 
 
 @attrs.define

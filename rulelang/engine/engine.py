@@ -54,10 +54,14 @@ class Engine:
         self.die_faces = [k.faces for k in self.model.kinds]
 
     # ------------------------------------------------------------------ creation
-    def new_state(self, players: int | None = None, narrate: bool = False) -> State:
+    def new_state(self, players: int | None = None, narrate: bool = False, position: Any = None,
+                  setup_seed: int = 0) -> State:
         """A fresh game with ``players`` players, run up to its first decision.
 
-        With ``narrate``, ``state.log`` collects narration events from the start.
+        With ``narrate``, ``state.log`` collects narration events from the start. With a
+        ``position`` (see rulelang.engine.position), setup runs first (its chance resolved
+        by a stream seeded with ``setup_seed``), then the position is laid out and play
+        starts with the position's current player's turn.
         """
         model = self.model
         n = model.default_players if players is None else players
@@ -76,6 +80,19 @@ class Engine:
             st.counters.append([value] * n if counter.per_player else value)
         st.armed = [False] * len(model.triggers)
         st.stack = [[self.program.driver, 0, []]]
+        if position is not None:
+            from rulelang.engine.position import apply_position
+            from rulelang.rng import Rng
+
+            st.pause_at_turn = True
+            self._run(st)
+            rng = Rng(setup_seed, stream=0)
+            while st.pause_at_turn and not st.over:
+                d = self.pending(st)
+                assert d is not None
+                self.apply(st, d.sample(rng) if d.kind == "chance" else (d.labels or [""])[0])
+            apply_position(self, st, position)
+            st.step = 0
         if narrate:
             st.log = []
         self._run(st)
@@ -285,6 +302,39 @@ class Engine:
         self.apply(st, outcome)
         return [event]
 
+    def explain(self, st: State, action: Any, player: int | None = None) -> tuple[str, Span | None]:
+        """Why ``action`` (by ``player``) is not legal now, and the rule construct that says so."""
+        d = self.pending(st)
+        if d is None:
+            return "the game is already over", None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if d.kind == "chance":
+            if ins[0] == ROLL:
+                die = fr[2][ins[1]][fr[2][ins[2]]]
+                kind = self.model.kinds[self.program.kind_of[die]]
+                return (f"{self.program.component_labels[die]} ({kind.display}) has no face {action!r}; "
+                        f"its faces are {', '.join(self.program.face_labels[kind.index])}", kind.span)
+            if ins[0] == DRAW:
+                return (f"{action!r} cannot be drawn: the zone holds only "
+                        f"{', '.join(d.labels or []) or 'nothing that may be drawn'}", d.span)
+            return f"{action!r} is not a possible outcome here", d.span
+        if player is not None and d.player is not None and player != d.player:
+            return (f"it is {player_label(d.player)}'s decision, not {player_label(player)}'s", d.span)
+        spec = ins[1]
+        loc = fr[2]
+        saved = list(loc)
+        try:
+            for (label, var, values, cond, _pc), (opt_span, cond_span) in zip(spec.options, spec.spans):
+                for v in (values(st, loc) if values is not None else (None,)):
+                    if var is not None:
+                        loc[var] = v
+                    if label(st, loc) == action and cond is not None and not cond(st, loc):
+                        return f"{action!r} is not allowed now: its condition is false", cond_span or opt_span
+        finally:
+            loc[:] = saved
+        return f"{action!r} is not one of the choices here", d.span
+
     def _kind_index(self, name: str) -> int:
         for k in self.model.kinds:
             if k.name == name:
@@ -379,6 +429,10 @@ class Engine:
                 self._finish(st)
                 return
             elif op == TURN:
+                if st.pause_at_turn:
+                    fr[1] = pc
+                    st.pause_at_turn = False
+                    return
                 fr[1] = pc + 1
                 st.turn += 1
                 if st.log is not None:

@@ -7,6 +7,7 @@ zone), dice hold face indices (-1: not rolled), counters hold ints; the continua
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from typing import Any
@@ -19,7 +20,7 @@ class State:
 
     __slots__ = (
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "pending_cache", "log",
+        "extra_turn", "next_player", "step", "turn", "pending_cache", "log", "pause_at_turn",
     )
 
     def __init__(self, players: int) -> None:
@@ -39,6 +40,7 @@ class State:
         # Not part of the state: a cache of the pending decision, and narration sink.
         self.pending_cache: Any = None
         self.log: list[dict[str, Any]] | None = None
+        self.pause_at_turn = False
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -51,13 +53,14 @@ class State:
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
         new.armed = self.armed[:]
         new.over = self.over
-        new.result = self.result
+        new.result = copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn
         new.next_player = self.next_player
         new.step = self.step
         new.turn = self.turn
         new.pending_cache = None
         new.log = None
+        new.pause_at_turn = False
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -72,7 +75,7 @@ class State:
             "stack": self.stack,
             "armed": self.armed,
             "over": self.over,
-            "result": self.result,
+            "result": copy.deepcopy(self.result),
             "extra_turn": self.extra_turn,
             "next_player": self.next_player,
             "step": self.step,
@@ -84,6 +87,7 @@ class State:
         """Rebuild a state from :meth:`to_json` output (structure is validated by the engine)."""
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise ValueError("not a rulelang state (format missing or unknown)")
+        data = copy.deepcopy(data)
         st = cls(int(data["players"]))
         st.zones = data["zones"]
         st.faces = data["faces"]

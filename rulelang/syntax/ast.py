@@ -278,6 +278,7 @@ class GameDecl:
     title: str
     extends: str | None
     span: Span
+    extends_span: Span | None = None
 
 
 @attrs.frozen

@@ -13,12 +13,14 @@ from rulelang.syntax import ast
 from rulelang.syntax.parser import parse_text
 from rulelang.syntax.span import Span
 
-_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+def _unescape(body: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
 
 
 def _unquote(raw: str) -> str:
-    body = raw[1:-1]
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+    return _unescape(raw[1:-1])
 
 
 class _Builder(Transformer):
@@ -38,25 +40,32 @@ class _Builder(Transformer):
         return Span(self.path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
 
     def _template(self, tok: Token) -> ast.Template:
-        text = _unquote(str(tok))
+        raw = str(tok)[1:-1]
         span = self._tspan(tok)
         parts: list[str | ast.Expr] = []
         pos = 0
-        for m in _HOLE.finditer(text):
+        for m in re.finditer(r"\{([^{}]*)\}", raw):
             if m.start() > pos:
-                parts.append(text[pos : m.start()])
-            inner = m.group(1).strip()
-            if not inner:
+                parts.append(_unescape(raw[pos : m.start()]))
+            inner = m.group(1)
+            stripped = inner.strip()
+            if not stripped:
                 raise RulelangError("empty {} in a string", span, hint="write {expr} or remove the braces")
-            tree = parse_text(inner, self.path, start="expr", offset=(tok.line - 1, tok.column))
+            lead = len(inner) - len(inner.lstrip())
+            column = tok.column + 1 + m.start(1) + lead  # the opening quote, then the hole's text
+            tree = parse_text(stripped, self.path, start="expr", offset=(tok.line - 1, column - 1))
             try:
                 expr = _Builder(self.path).transform(tree)
             except VisitError as exc:  # pragma: no cover - nested holes are not allowed
                 raise exc.orig_exc from None
             parts.append(_respan(expr, span))
             pos = m.end()
-        if pos < len(text):
-            parts.append(text[pos:])
+        rest = raw[pos:]
+        if "{" in rest or "}" in rest:
+            raise RulelangError("unbalanced '{' or '}' in a string", span,
+                                hint="holes are written {expr}; a string cannot hold a lone brace")
+        if rest:
+            parts.append(_unescape(rest))
         return ast.Template(tuple(parts), span)
 
     # -------------------------------------------------------------- file
@@ -90,7 +99,8 @@ class _Builder(Transformer):
     # -------------------------------------------------------------- declarations
     @v_args(meta=True)
     def game_decl(self, meta, c):
-        return ast.GameDecl(_unquote(c[0]), _unquote(c[1]) if c[1] else None, self._span(meta))
+        extends_span = self._tspan(c[1]) if c[1] else None
+        return ast.GameDecl(_unquote(c[0]), _unquote(c[1]) if c[1] else None, self._span(meta), extends_span)
 
     @v_args(meta=True)
     def players_decl(self, meta, c):
@@ -304,7 +314,7 @@ class _Builder(Transformer):
         quantity, kinds, *rest = c
         where = rest[-1]
         zones = tuple(z for z in rest[:-1] if z is not None)
-        qname, count = quantity
+        qname, count = quantity or ("default", None)
         return ast.Query(qname, count, kinds[1], kinds[0], zones, where, self._span(meta))
 
     def q_all(self, c):
@@ -315,9 +325,6 @@ class _Builder(Transformer):
 
     def q_count(self, c):
         return ("random" if c[1] is not None else "count", int(c[0]))
-
-    def q_default(self, c):
-        return ("default", None)
 
     def kinds_only(self, c):
         return (False, tuple(ast.Name(str(t), self._tspan(t)) for t in c))

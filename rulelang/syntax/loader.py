@@ -10,7 +10,7 @@ import attrs
 from rulelang.errors import RulelangError
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
-from rulelang.syntax.span import Span
+from rulelang.syntax.span import Span, register_source
 
 
 @attrs.frozen
@@ -35,6 +35,7 @@ def load_sources(path: str | Path) -> list[SourceFile]:
     seen: set[Path] = set()
     current = Path(path)
     origin: Span | None = None
+    extends_span: Span | None = None
     while True:
         shown = _display_path(current)
         resolved = current.resolve()
@@ -50,21 +51,28 @@ def load_sources(path: str | Path) -> list[SourceFile]:
             if origin is None:
                 raise RulelangError(f"no such file: {shown}", hint="check the path of the .rules file") from None
             raise RulelangError(
-                f"the game this file extends does not exist: {shown}", origin,
+                f"the game this file extends does not exist: {shown}", extends_span or origin,
                 hint="the path is relative to the file that says 'extends'",
             ) from None
         except OSError as exc:
             raise RulelangError(f"cannot read {shown}: {exc.strerror}", origin) from None
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RulelangError(f"{shown} is not UTF-8 text", origin, hint="save the file as UTF-8") from None
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            lossy = data.decode("utf-8", "replace")
+            register_source(shown, lossy)
+            before = data[: exc.start].decode("utf-8", "replace")
+            line = before.count("\n") + 1
+            col = len(before) - (before.rfind("\n") + 1) + 1
+            raise RulelangError(f"{shown} is not UTF-8 text (byte 0x{data[exc.start]:02x})",
+                                Span(shown, line, col, line, col + 1), hint="save the file as UTF-8") from None
         tree = build_file(text, shown)
         chain.append(SourceFile(shown, hashlib.sha256(data).hexdigest(), tree))
         game = next((d for d in tree.decls if isinstance(d, ast.GameDecl)), None)
         if game is None or game.extends is None:
             break
         origin = game.span
+        extends_span = game.extends_span
         current = current.parent / game.extends
     chain.reverse()
     return chain

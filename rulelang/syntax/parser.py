@@ -61,6 +61,16 @@ _TOKEN_NAMES = {
     "RPAR": "')'",
     "EQUAL": "'='",
     "$END": "end of file",
+    "ADD_OP": "'+=' or '-='",
+    "ADD_SUB": "'+' or '-'",
+    "COMP_OP": "a comparison",
+    "MUL_DIV": "'*', '/' or '%'",
+    "PLACE": "'at top' or 'at bottom'",
+    "RANK_DIR": "'highest' or 'lowest'",
+    "COMPONENT_CLASS": "dice, cards, tokens or pieces",
+    "PER_PLAYER": "'per player'",
+    "RANDOM_WORD": "'random'",
+    "OVERRIDE": "'override'",
 }
 
 
@@ -80,7 +90,11 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
     try:
         return _parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, path, offset) from None
+        err = _syntax_error(exc, path, offset)
+        if start == "expr" and ("end of file" in err.message or "end of line" in err.message):
+            err = RulelangError("the expression in {...} ends too early", err.span,
+                                hint="complete the expression between the braces")
+        raise err from None
     except DedentError as exc:
         line = _dedent_line(text, str(exc))
         raise RulelangError(
@@ -113,6 +127,11 @@ def _syntax_error(exc: UnexpectedInput, path: str, offset: tuple[int, int]) -> R
     col = (exc.column if exc.column and exc.column > 0 else 1) + (offset[1] if exc.line == 1 else 0)
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
+        if char == '"':
+            return RulelangError(
+                "unterminated string", Span(path, line, col, line, col + 1),
+                hint='close the string with " on the same line',
+            )
         return RulelangError(
             f"unexpected character {char!r}",
             Span(path, line, col, line, col + 1),

@@ -1,0 +1,179 @@
+"""Positions: a game situation written by hand ("Tommy's pen holds 5 Cows, ...").
+
+A position is plain JSON::
+
+    {"current": "P2",
+     "zones": {"coop": ["2 Yellow", "Orange"], "held of P2": ["4 White"]},
+     "counters": {"score": {"P1": 20, "P2": 24}},
+     "faces": {"White#1": "Egg"},
+     "turn": 12}
+
+Every key is optional. A zone named here holds exactly the components it lists, in that
+order; components are written as a label (``White#2``), a kind (``Yellow``: any one of
+them) or a count and a kind (``3 Yellow``). Components not named stay where the game's
+setup put them; what setup had put in a named zone goes back to the box. Play goes on
+with the turn of ``current``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from rulelang.compile.compiler import player_label
+from rulelang.errors import RulelangError
+from rulelang.syntax.span import Span
+
+_COUNTED = re.compile(r"^\s*(\d+)\s*[x×]?\s+(\S+)\s*$")
+
+
+class PositionError(RulelangError):
+    """A position that does not fit the game."""
+
+
+def _suggest(name: str, names: list[str]) -> str | None:
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _player(engine: Any, st: Any, text: Any, span: Span | None) -> int:
+    labels = [player_label(p) for p in range(st.players)]
+    if text not in labels:
+        raise PositionError(f"position: unknown player {text!r}", span,
+                            hint=f"players are {', '.join(labels)}")
+    return labels.index(text)
+
+
+def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, list[int]]:
+    model = engine.model
+    names = [z.name for z in model.zones]
+    name, _, owner = key.partition(" of ")
+    zone = next((z for z in model.zones if z.name == name.strip()), None)
+    if zone is None:
+        raise PositionError(f"position: unknown zone {name.strip()!r}", span, hint=_suggest(name.strip(), names))
+    if zone.per_player:
+        if not owner:
+            raise PositionError(f"position: zone '{zone.name}' is per player", span,
+                                hint=f"write \"{zone.name} of P1\"")
+        return zone, st.zones[zone.index][_player(engine, st, owner.strip(), span)]
+    if owner:
+        raise PositionError(f"position: zone '{zone.name}' is shared, not per player", span)
+    return zone, st.zones[zone.index]
+
+
+def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None) -> None:
+    """Lay ``position`` out on ``st`` (a state paused before its first turn); validate it."""
+    if not isinstance(position, dict):
+        raise PositionError("position: must be a JSON object", span)
+    known = {"current", "zones", "counters", "faces", "turn", "comment"}
+    for key in position:
+        if key not in known:
+            raise PositionError(f"position: unknown key {key!r}", span, hint=_suggest(key, sorted(known)))
+    program = engine.program
+    model = engine.model
+    labels = program.component_labels
+    by_label = {label: c for c, label in enumerate(labels)}
+    kinds = {k.name: k for k in model.kinds}
+    zones = position.get("zones", {})
+    if not isinstance(zones, dict):
+        raise PositionError("position: 'zones' must map zone names to lists of components", span)
+    # 1. resolve every listed component, specific labels first
+    wanted: list[tuple[Any, list[int], list[Any]]] = []
+    taken: dict[int, str] = {}
+    requests: list[tuple[str, list, int, str]] = []  # (zone key, target list, slot index, kind)
+    for key, items in zones.items():
+        zone, target = _zone_slot(engine, st, key, span)
+        if not isinstance(items, list):
+            raise PositionError(f"position: zone {key!r} must list its components", span)
+        resolved: list[Any] = []
+        for item in items:
+            if not isinstance(item, str):
+                raise PositionError(f"position: {item!r} in {key!r} is not a component", span)
+            m = _COUNTED.match(item)
+            count, name = (int(m.group(1)), m.group(2)) if m else (1, item.strip())
+            if name in by_label and not m:
+                c = by_label[name]
+                if c in taken:
+                    raise PositionError(f"position: {name} is in two places ({taken[c]!r} and {key!r})", span,
+                                        hint="each component can be in one zone only")
+                taken[c] = key
+                resolved.append(c)
+                continue
+            if name not in kinds:
+                raise PositionError(f"position: unknown component {name!r} in {key!r}", span,
+                                    hint=_suggest(name, list(kinds) + list(by_label)))
+            for _ in range(count):
+                resolved.append(None)
+                requests.append((key, resolved, len(resolved) - 1, name))
+        wanted.append((zone, target, resolved))
+    # 2. fill kind requests with free components of that kind, preferring ones already there
+    for key, resolved, index, name in requests:
+        kind = kinds[name]
+        target = next(t for z, t, r in wanted if r is resolved)
+        free = [c for c in range(len(labels)) if program.kind_of[c] == kind.index and c not in taken]
+        free.sort(key=lambda c: (c not in target, c))
+        if not free:
+            raise PositionError(
+                f"position: more {name} than the game has ({kind.count})", span,
+                hint=f"the game has {kind.count} {name}; some may already be listed elsewhere",
+            )
+        c = free[0]
+        taken[c] = key
+        resolved[index] = c
+    # 3. move: listed components leave wherever they are; named zones hold exactly their list
+    listed = set(taken)
+    for zone_lists in st.zones:
+        lists = zone_lists if zone_lists and isinstance(zone_lists[0], list) else [zone_lists]
+        for lst in lists:
+            lst[:] = [c for c in lst if c not in listed]
+    box = st.zones[0]
+    for zone, target, resolved in wanted:
+        box.extend(target)
+        target[:] = resolved if zone.ordered else sorted(resolved)
+        if zone.unrolled:
+            for c in resolved:
+                st.faces[c] = -1
+    box.sort()
+    # 4. faces, counters, whose turn
+    faces = position.get("faces", {})
+    if not isinstance(faces, dict):
+        raise PositionError("position: 'faces' must map dice to face names", span)
+    for label, face_name in faces.items():
+        if label not in by_label:
+            raise PositionError(f"position: unknown die {label!r}", span, hint=_suggest(label, list(by_label)))
+        c = by_label[label]
+        kind = model.kinds[program.kind_of[c]]
+        index = program.face_index[kind.index].get(face_name)
+        if index is None:
+            raise PositionError(f"position: {label} has no face {face_name!r}", span,
+                                hint="its faces: " + ", ".join(program.face_labels[kind.index]))
+        st.faces[c] = index
+    counters = position.get("counters", {})
+    if not isinstance(counters, dict):
+        raise PositionError("position: 'counters' must map counter names to values", span)
+    for name, value in counters.items():
+        counter = next((k for k in model.counters if k.name == name), None)
+        if counter is None:
+            raise PositionError(f"position: unknown counter {name!r}", span,
+                                hint=_suggest(name, [k.name for k in model.counters]))
+        if counter.per_player:
+            if not isinstance(value, dict):
+                raise PositionError(f"position: counter '{name}' is per player: give {{\"P1\": n, ...}}", span)
+            for who, v in value.items():
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise PositionError(f"position: {name} of {who} must be a whole number", span)
+                st.counters[counter.index][_player(engine, st, who, span)] = v
+        else:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise PositionError(f"position: counter '{name}' must be a whole number", span)
+            st.counters[counter.index] = value
+    if "current" in position:
+        st.current = _player(engine, st, position["current"], span)
+    if "turn" in position:
+        turn = position["turn"]
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+            raise PositionError("position: 'turn' is the number of the turn about to start (1 or more)", span)
+        st.turn = turn - 1
+    st.armed = [bool(cond(st, [])) for cond in program.trigger_conds]
+    st.pending_cache = None

@@ -1,0 +1,323 @@
+"""Replay: re-run the engine on a trace and say whether every event kept the rules.
+
+Verdicts: ``compliant`` (every action legal when made, every chance outcome possible,
+the recorded result matches), ``violation`` (the first event that breaks the rules,
+with the rule that forbids it), ``incomplete`` (the trace stops before the game does)
+and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from rulelang.compile.compiler import player_label
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+from rulelang.errors import ErrorList, RulelangError
+from rulelang.game import load_game
+from rulelang.syntax.span import Span, register_source
+from rulelang.trace.format import TRACE_FORMAT
+
+CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
+EVENT_TYPES = ("chance", "action", "digest", "result", "comment")
+
+
+class TraceError(RulelangError):
+    """A trace that cannot be read as a trace (the rules are not the issue)."""
+
+
+@attrs.define
+class Verdict:
+    """The outcome of a replay."""
+
+    status: str  # "compliant", "violation", "incomplete", "malformed"
+    message: str
+    steps: int = 0
+    line: int | None = None
+    step: int | None = None
+    player: str | None = None
+    event: dict[str, Any] | None = None
+    reason: str | None = None
+    rule: str | None = None
+    legal: list[str] | None = None
+    legal_total: int | None = None
+    pending: str | None = None
+    result: dict[str, Any] | None = None
+    warnings: list[str] = attrs.field(factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as one JSON object (fields that do not apply are left out)."""
+        data = attrs.asdict(self)
+        return {k: v for k, v in data.items() if v is not None and v != []}
+
+
+@attrs.define
+class Trace:
+    """A trace read from JSON Lines: its header and its events with their line numbers."""
+
+    path: str
+    header: dict[str, Any]
+    events: list[tuple[int, dict[str, Any]]]
+
+
+def read_trace(path: str | Path) -> Trace:
+    """Parse a trace file; raise TraceError with the line number on anything malformed."""
+    shown = Path(path).as_posix()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TraceError(f"no such trace file: {shown}") from None
+    except UnicodeDecodeError:
+        raise TraceError(f"{shown} is not UTF-8 text") from None
+    except OSError as exc:
+        raise TraceError(f"cannot read {shown}: {exc.strerror}") from None
+    register_source(shown, text)
+    header: dict[str, Any] | None = None
+    events: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or raw.lstrip().startswith("//"):
+            continue
+        span = Span(shown, number, 1, number, len(raw) + 1)
+        try:
+            event = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise TraceError(f"line {number} is not valid JSON: {exc.msg}",
+                             Span(shown, number, exc.colno, number, exc.colno + 1),
+                             hint="each line of a trace is one JSON object") from None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise TraceError("each line of a trace must be a JSON object with a \"type\"", span)
+        if header is None:
+            if event["type"] != "header":
+                raise TraceError("a trace starts with a header line", span,
+                                 hint='{"type": "header", "format": "' + TRACE_FORMAT + '", "file": ..., "players": N}')
+            header = event
+            header["_line"] = number
+            continue
+        if event["type"] not in EVENT_TYPES:
+            raise TraceError(f"unknown event type {event['type']!r}", span,
+                             hint="event types: " + ", ".join(EVENT_TYPES))
+        events.append((number, event))
+    if header is None:
+        raise TraceError(f"{shown} is empty: a trace starts with a header line")
+    fmt = header.get("format")
+    if fmt != TRACE_FORMAT:
+        raise TraceError(f"unknown trace format {fmt!r}", Span(shown, header["_line"], 1, header["_line"], 2),
+                         hint=f"this rulelang reads {TRACE_FORMAT}")
+    return Trace(shown, header, events)
+
+
+def _span(trace: Trace, line: int) -> Span:
+    return Span(trace.path, line, 1, line, 2)
+
+
+def _legal_summary(labels: list[str], limit: int = 12) -> list[str]:
+    return labels[:limit]
+
+
+class Replayer:
+    """Replays one trace on one engine, event by event."""
+
+    def __init__(self, engine: Engine, trace: Trace, view: int | None = None) -> None:
+        self.engine = engine
+        self.trace = trace
+        self.view = view
+        self.state: State | None = None
+        self.narration: list[dict[str, Any]] = []
+
+    def start(self, narrate: bool = False) -> State:
+        """The starting state of the trace (normal setup, or its position)."""
+        header = self.trace.header
+        line = header["_line"]
+        players = header.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise TraceError("the header must say how many players: \"players\": N", _span(self.trace, line))
+        position = header.get("position")
+        seed = header.get("seed") or 0
+        if not isinstance(seed, int):
+            raise TraceError("the header's seed must be a whole number", _span(self.trace, line))
+        try:
+            return self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
+        except RulelangError as exc:
+            raise TraceError(exc.message, _span(self.trace, line), hint=exc.hint) from None
+
+    def run(self, narrate: bool = False) -> Verdict:
+        """Replay every event; return the verdict."""
+        engine = self.engine
+        try:
+            st = self.start(narrate)
+        except TraceError as exc:
+            return Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+        self.state = st
+        if narrate and st.log:
+            self.narration.extend(st.log)
+            st.log = []
+        recorded_result: tuple[int, dict[str, Any]] | None = None
+        for line, event in self.trace.events:
+            kind = event["type"]
+            if kind == "comment":
+                continue
+            if recorded_result is not None:
+                return self._malformed("event after the result line", line)
+            if kind == "result":
+                recorded_result = (line, event)
+                continue
+            if kind == "digest":
+                want = event.get("digest")
+                if want != st.digest():
+                    return self._malformed(f"digest checkpoint does not match: trace says {want!r}, "
+                                           f"the replayed state is {st.digest()!r}", line)
+                continue
+            if st.over:
+                return self._malformed("event after the end of the game", line)
+            step = event.get("step")
+            if step is not None and step != st.step + 1:
+                return self._malformed(f"step {step} out of order: expected step {st.step + 1}", line)
+            verdict = self._chance(line, event) if kind == "chance" else self._action(line, event)
+            if verdict is not None:
+                return verdict
+            if narrate and st.log:
+                self.narration.extend(st.log)
+                st.log = []
+        if not st.over:
+            d = engine.pending(st)
+            assert d is not None
+            who = (f"{player_label(d.player)} to choose" if d.kind == "choice" and d.player is not None
+                   else "a chance outcome (" + ", ".join(f"{k} {v}" for k, v in d.event.items()) + ")")
+            return Verdict("incomplete", f"the trace ends before the game does: waiting for {who}",
+                           steps=st.step, pending=who, legal=_legal_summary(d.labels or []) if d.kind == "choice"
+                           else None)
+        result = st.result
+        assert result is not None
+        if recorded_result is not None:
+            line, event = recorded_result
+            for key in ("winners", "standings"):
+                if key in event and event[key] != result[key]:
+                    return Verdict(
+                        "violation", f"the recorded {key} differ from the replayed game's", line=line,
+                        steps=st.step, reason=f"trace says {json.dumps(event[key])}, the rules give "
+                        f"{json.dumps(result[key])}", result=result,
+                    )
+            if "digest" in event and event["digest"] != st.digest():
+                return self._malformed("the result's digest does not match the replayed final state", line)
+        return Verdict("compliant", "every event keeps the rules", steps=st.step, result=result)
+
+    def _malformed(self, message: str, line: int, hint: str | None = None) -> Verdict:
+        err = TraceError(message, _span(self.trace, line), hint=hint)
+        return Verdict("malformed", err.format(), line=line, steps=self.state.step if self.state else 0)
+
+    def _violation(self, line: int, event: dict[str, Any], reason: str, rule: Span | None,
+                   player: str | None, legal: list[str] | None) -> Verdict:
+        st = self.state
+        assert st is not None
+        total = len(legal) if legal is not None else None
+        shown = event.get("action", event.get("outcome"))
+        message = f"step {st.step + 1}: {json.dumps(shown)} breaks the rules"
+        return Verdict("violation", message, line=line, step=st.step + 1, player=player, event=event,
+                       reason=reason, rule=str(rule) if rule else None,
+                       legal=_legal_summary(legal) if legal is not None else None, legal_total=total,
+                       steps=st.step)
+
+    def _chance(self, line: int, event: dict[str, Any]) -> Verdict | None:
+        engine = self.engine
+        st = self.state
+        assert st is not None
+        if "outcome" not in event:
+            return self._malformed("a chance event needs an \"outcome\"", line)
+        keys = [k for k in CHANCE_KEYS if k in event]
+        if len(keys) != 1:
+            return self._malformed("a chance event names what happened: one of " + ", ".join(CHANCE_KEYS), line)
+        d = engine.pending(st)
+        assert d is not None
+        if d.kind != "chance":
+            return self._violation(line, event, f"the rules wait for {player_label(d.player or 0)} to choose, "
+                                   "not for chance", d.span, None, d.labels)
+        key = keys[0]
+        expected = d.event
+        if key not in expected or expected[key] != event[key]:
+            want = ", ".join(f"{k} {v}" for k, v in expected.items())
+            return self._violation(line, event, f"the rules call for chance: {want}; the trace has "
+                                   f"{key} {event[key]}", d.span, None, None)
+        outcome = event["outcome"]
+        if key == "roll":
+            if not isinstance(outcome, str) or not any(f.name == outcome for f in engine.model.faces):
+                return self._malformed(f"{outcome!r} is not a face of any die in this game", line,
+                                       hint="faces: " + ", ".join(f.name for f in engine.model.faces))
+        elif key == "draw":
+            if not isinstance(outcome, str) or not any(k.name == outcome for k in engine.model.kinds):
+                return self._malformed(f"unknown component {outcome!r}", line)
+        try:
+            engine.apply(st, outcome)
+        except RulelangError:
+            reason, rule = engine.explain(st, outcome)
+            return self._violation(line, event, reason, rule, None, d.labels)
+        return None
+
+    def _action(self, line: int, event: dict[str, Any]) -> Verdict | None:
+        engine = self.engine
+        st = self.state
+        assert st is not None
+        action = event.get("action")
+        who = event.get("player")
+        if not isinstance(action, str) or not isinstance(who, str):
+            return self._malformed("an action event needs \"player\" and \"action\" strings", line)
+        labels = [player_label(p) for p in range(st.players)]
+        if who not in labels:
+            return self._malformed(f"unknown player {who!r}", line, hint="players: " + ", ".join(labels))
+        seat = labels.index(who)
+        d = engine.pending(st)
+        assert d is not None
+        if d.kind != "choice":
+            return self._violation(line, event, "the rules call for chance here (" +
+                                   ", ".join(f"{k} {v}" for k, v in d.event.items()) + "), not a player's action",
+                                   d.span, who, None)
+        if d.player != seat:
+            reason, rule = engine.explain(st, action, seat)
+            return self._violation(line, event, reason, rule, who, d.labels)
+        if action not in (d.labels or []):
+            reason, rule = engine.explain(st, action, seat)
+            return self._violation(line, event, reason, rule, who, d.labels)
+        engine.apply(st, action)
+        return None
+
+
+def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
+    """Load the game a trace names (or ``rules``); return it and any warnings."""
+    header = trace.header
+    warnings: list[str] = []
+    line = header["_line"]
+    path = rules or header.get("file")
+    if not isinstance(path, str):
+        raise TraceError("the header does not name the game file (\"file\"); give it with --rules",
+                         _span(trace, line))
+    options = header.get("options") or {}
+    if not isinstance(options, dict):
+        raise TraceError("the header's options must be an object", _span(trace, line))
+    engine = load_game(path, {k: json.dumps(v) if not isinstance(v, str) else v for k, v in options.items()})
+    want = header.get("sha256")
+    if isinstance(want, str):
+        have = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        if have != want:
+            warnings.append(f"{path} has changed since the trace was recorded (sha256 differs)")
+    return engine, warnings
+
+
+def replay_file(path: str | Path, rules: str | None = None) -> Verdict:
+    """Read and replay a trace file; every problem becomes a verdict, never an exception."""
+    try:
+        trace = read_trace(path)
+    except TraceError as exc:
+        return Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+    try:
+        engine, warnings = load_for_trace(trace, rules)
+    except TraceError as exc:
+        return Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+    except (RulelangError, ErrorList) as exc:
+        return Verdict("malformed", "the game file does not load:\n" + exc.format())
+    verdict = Replayer(engine, trace).run()
+    verdict.warnings = warnings + verdict.warnings
+    return verdict
