@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", "-n", type=int, default=1000, help="playouts per side (default 1000)")
     parser.add_argument("--players", "-p", type=int, default=None, help="players (default: the game's default)")
     parser.add_argument("--seed", "-s", type=int, default=1, help="seed of the first game; game i uses seed+i")
-    parser.add_argument("--rounds", "-r", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument("--rounds", "-r", type=int, default=10, help="interleaved rounds (default 10)")
     args = parser.parse_args(argv)
 
     if args.game not in BASELINES:

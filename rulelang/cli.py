@@ -19,6 +19,9 @@ from rulelang.game import load_game
 from rulelang.narrate import Narrator, standings_lines
 from rulelang.play import play
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
+from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
+from rulelang.syntax.span import Span, register_source
+from rulelang.views import redact_narration
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -83,33 +86,54 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print every move of a component.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--from", "from_path", type=click.Path(dir_okay=False), metavar="POSITION",
+              help="Start from a position file (JSON) instead of the normal setup.")
+@click.option("--view", "view", metavar="PLAYER", help="Print only what PLAYER (e.g. P2) sees.")
 def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, ...], trace_path: str | None,
-        max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool) -> None:
+        max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool,
+        from_path: str | None, view: str | None) -> None:
     """Play GAME_FILE once and print a play-by-play and the result."""
     engine = _load(game_file, _parse_options(option_pairs))
+    position = _read_position(from_path) if from_path else None
+    if position is not None and players is None and isinstance(position.get("players"), int):
+        players = position["players"]
     n = players if players is not None else engine.model.default_players
     talk = not quiet and not as_json
+    seat = _seat(view, n) if view is not None else None
     try:
-        state = engine.new_state(n, narrate=talk)
+        state = engine.new_state(n, narrate=talk, position=position, setup_seed=seed)
     except RulelangError as exc:
-        if "players" in exc.message:
+        if "players" in exc.message and "position" not in exc.message:
             raise click.BadParameter(exc.message, param_hint="--players") from None
+        if from_path and exc.span is None:
+            exc.span = Span(from_path, 1, 1, 1, 2)
         _fail(exc)
     agents = _make_agents(agent_kinds, n, seed)
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
-    lines: list[str] = [dumps_line(header(engine, Path(game_file).as_posix(), n, seed, agent_names,
-                                          _parse_options(option_pairs)))]
+    head = header(engine, Path(game_file).as_posix(), n, seed, agent_names, _parse_options(option_pairs))
+    if position is not None:
+        head["position"] = {k: v for k, v in position.items() if k != "players"}
+        head["from"] = Path(from_path or "").as_posix()
+    lines: list[str] = [dumps_line(head)]
     narrator = Narrator(verbose=verbose)
+
+    def show(narration: list[dict[str, Any]]) -> list[str]:
+        if seat is not None or view is not None:
+            narration = redact_narration(engine, narration, seat)
+        return narrator.lines(narration)
+
     if talk:
-        click.echo(f"{engine.model.title}: {n} players, seed {seed}")
-        for e in narrator.lines(state.log or []):
+        where = f", from {from_path}" if from_path else ""
+        seen = f", as {view.upper()} sees it" if view else ""
+        click.echo(f"{engine.model.title}: {n} players, seed {seed}{where}{seen}")
+        for e in show(state.log or []):
             click.echo(e)
 
     def on_event(event: dict[str, Any], narration: list[dict[str, Any]]) -> None:
         lines.append(dumps_line(event))
         if talk:
-            for line in narrator.lines(narration):
+            for line in show(narration):
                 click.echo(line)
 
     try:
@@ -134,6 +158,26 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         click.echo(line)
     if trace_path and not quiet:
         click.echo(f"trace written to {trace_path}")
+
+
+def _read_position(path: str) -> dict[str, Any]:
+    """Read a position file: a JSON object (see docs/traces.md); errors exit 1 with the place."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        _fail(RulelangError(f"no such position file: {path}"))
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(RulelangError(f"cannot read position file {path}: {exc}"))
+    register_source(path, text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(RulelangError(f"the position is not valid JSON: {exc.msg}",
+                            Span(path, exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
+                            hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
+    if not isinstance(data, dict):
+        _fail(RulelangError("a position is a JSON object", Span(path, 1, 1, 1, 2)))
+    return data
 
 
 def _key_names(engine: Engine) -> list[str]:
@@ -230,6 +274,110 @@ class _nullbar:
 
     def __exit__(self, *exc: Any) -> None:
         return None
+
+
+def _seat(view: str | None, players: int) -> int | None:
+    if view is None or view.lower() == "spectator":
+        return None
+    labels = [f"P{p + 1}" for p in range(players)]
+    if view.upper() not in labels:
+        raise click.BadParameter(f"{view!r} is not a player of this game ({', '.join(labels)} or spectator)",
+                                 param_hint="--view")
+    return labels.index(view.upper())
+
+
+def _print_verdict(v: Verdict) -> None:
+    for w in v.warnings:
+        click.echo(f"warning: {w}", err=True)
+    if v.status == "compliant":
+        result = v.result or {}
+        standings = ", ".join(f"{r['player']} {'/'.join(map(str, r['keys']))}" for r in result.get("standings", []))
+        winners = ", ".join(result.get("winners", []))
+        click.echo(f"compliant: {v.steps} steps, every event keeps the rules")
+        click.echo(f"  result: winner {winners} ({standings})")
+        return
+    if v.status == "malformed":
+        click.echo("malformed trace:", err=True)
+        click.echo(v.message, err=True)
+        return
+    if v.status == "incomplete":
+        click.echo(f"incomplete: {v.message}", err=True)
+        click.echo(f"  after {v.steps} steps", err=True)
+        if v.legal:
+            click.echo("  legal now: " + ", ".join(json.dumps(x) for x in v.legal), err=True)
+        return
+    event = v.event or {}
+    what = (f"{event.get('player')} plays {json.dumps(event.get('action'))}" if event.get("type") == "action"
+            else "chance gives " + json.dumps(event.get("outcome")))
+    where = f" (trace line {v.line})" if v.line else ""
+    click.echo(f"violation at step {v.step}{where}: {what}", err=True)
+    if v.reason:
+        click.echo(f"  why: {v.reason}", err=True)
+    if v.rule:
+        from rulelang.syntax.span import source_line
+
+        click.echo(f"  rule: {v.rule}", err=True)
+        file, line, col = v.rule.rsplit(":", 2)
+        text = source_line(file, int(line))
+        if text is not None:
+            click.echo(f"      {text.rstrip()}", err=True)
+            click.echo("      " + " " * (int(col) - 1) + "^", err=True)
+    if v.legal is not None:
+        more = f" (and {v.legal_total - len(v.legal)} more)" if v.legal_total and v.legal_total > len(v.legal) else ""
+        shown = ", ".join(json.dumps(x) for x in v.legal) or "(none)"
+        click.echo(f"  legal at that point: {shown}{more}", err=True)
+
+
+@main.command()
+@click.argument("trace_file", type=click.Path(dir_okay=False))
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False),
+              help="Check against this .rules file instead of the one named in the trace.")
+@click.option("--allow-incomplete", is_flag=True, help="Exit 0 when the trace stops before the game ends.")
+@click.option("--view", "view", metavar="PLAYER", help="Print the game as PLAYER (e.g. P2) saw it.")
+@click.option("--redacted", "redacted_path", type=click.Path(dir_okay=False),
+              help="With --view: write the trace as that player saw it here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view: str | None,
+           redacted_path: str | None, as_json: bool) -> None:
+    """Re-run TRACE_FILE and say whether every move kept the rules.
+
+    Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
+    """
+    try:
+        trace = read_trace(trace_file)
+        engine, warnings = load_for_trace(trace, rules_file)
+    except TraceError as exc:
+        verdict = Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+        _finish_replay(verdict, as_json, allow_incomplete)
+        return
+    except (RulelangError, ErrorList) as exc:
+        _fail(exc)
+    players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
+    seat = _seat(view, players) if view is not None else None
+    replayer = Replayer(engine, trace, view=seat)
+    verdict = replayer.run(narrate=view is not None and not as_json)
+    verdict.warnings = warnings + verdict.warnings
+    if view is not None and not as_json:
+        narrator = Narrator()
+        click.echo(f"{engine.model.title} as {view.upper()} saw it:")
+        for line in narrator.lines(redact_narration(engine, replayer.narration, seat)) + narrator.flush():
+            click.echo(line)
+        click.echo("")
+    if redacted_path:
+        if view is None:
+            raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
+        lines = [redacted_header(engine, trace.header, seat)] + replayer.redacted
+        write_atomic(redacted_path, "\n".join(dumps_line(x) for x in lines) + "\n")
+    _finish_replay(verdict, as_json, allow_incomplete)
+
+
+def _finish_replay(verdict: Verdict, as_json: bool, allow_incomplete: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(verdict.to_json(), indent=2))
+    else:
+        _print_verdict(verdict)
+    ok = verdict.status == "compliant" or (verdict.status == "incomplete" and allow_incomplete)
+    sys.exit(EXIT_OK if ok else EXIT_ERROR)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,6 +32,8 @@ class RulelangError(Exception):
             text = source_line(self.span.file, self.span.line)
             if text is not None:
                 shown = text.rstrip("\n").expandtabs(1)
+                if len(shown) > 140 and self.span.col < 100:
+                    shown = shown[:120] + " ..."
                 out.append(f"    {shown}")
                 width = 1
                 if self.span.end_line == self.span.line and self.span.end_col > self.span.col:

@@ -213,12 +213,19 @@ class Compiler:
         return lambda st, loc: [f(st, loc) for f in fns]
 
     def zone_namer(self, sel: m.ZoneSel) -> Fn:
-        """``f(st, loc)``: how a zone is named in narration ("the Coop", "P2's dice")."""
+        """``f(st, loc)``: (how a zone is named in narration, [zone index, owner or -1])."""
         display = self.zones[sel.zone].display
+        z = sel.zone
         if sel.owner is None:
-            return lambda st, loc: display
+            place = (display, [z, -1])
+            return lambda st, loc: place
         owner = self.expr(sel.owner)
-        return lambda st, loc: f"{player_label(owner(st, loc))}'s {display}"
+
+        def name(st: Any, loc: Any) -> tuple[str, list[int]]:
+            p = owner(st, loc)
+            return f"{player_label(p)}'s {display}", [z, p]
+
+        return name
 
     def static_value(self, e: Any, kind: int, face: int) -> Any:
         """The value of an element-only expression for a component of ``kind`` showing ``face``."""
@@ -648,7 +655,8 @@ class Compiler:
                 put(d, moved)
                 if st.log is not None:
                     st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                                   "from": ", ".join(came_from), "to": dest_name(st, loc)})
+                                   "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
+                                   "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
             return move_all
         if tbl is not None:
             def move_tabled(st: Any, loc: Any) -> None:
@@ -699,7 +707,8 @@ class Compiler:
                 put(d, moved)
                 if st.log is not None:
                     st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                                   "from": ", ".join(came_from), "to": dest_name(st, loc)})
+                                   "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
+                                   "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
             return move_tabled
 
         def move(st: Any, loc: Any) -> None:
@@ -745,7 +754,8 @@ class Compiler:
             put(d, moved)
             if st.log is not None:
                 st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                               "from": ", ".join(came_from), "to": dest_name(st, loc)})
+                               "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
+                                   "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
 
         return move
 

@@ -203,7 +203,7 @@ class Engine:
             st.faces[die] = face
             if st.log is not None:
                 st.log.append({"type": "roll", "component": program.component_labels[die],
-                               "face": self.model.faces[face].display})
+                               "face": self.model.faces[face].display, "places": [self.place_of(st, die)]})
             loc[ins[2]] += 1
             if loc[ins[2]] >= len(loc[ins[1]]):
                 fr[1] += 1
@@ -222,8 +222,10 @@ class Engine:
                 st.faces[c] = -1
             ins[2](spec.dest(st, loc), [c])
             if st.log is not None:
-                st.log.append({"type": "move", "components": [program.component_labels[c]],
-                               "from": spec.source_name(st, loc), "to": spec.dest_name(st, loc), "random": True})
+                src_name, src_place = spec.source_name(st, loc)
+                dst_name, dst_place = spec.dest_name(st, loc)
+                st.log.append({"type": "move", "components": [program.component_labels[c]], "from": src_name,
+                               "to": dst_name, "random": True, "places": [src_place, dst_place]})
             loc[spec.remaining_slot] -= 1
             if ins[3]:
                 self._check_triggers(st, ins[3])
@@ -283,7 +285,8 @@ class Engine:
                 if events:
                     out.append({"roll": labels[die], "outcome": model_faces[face].name})
                 if st.log is not None:
-                    st.log.append({"type": "roll", "component": labels[die], "face": model_faces[face].display})
+                    st.log.append({"type": "roll", "component": labels[die], "face": model_faces[face].display,
+                                   "places": [self.place_of(st, die)]})
                 loc[idx_slot] += 1
                 done = loc[idx_slot] >= len(dice)
                 if done:
@@ -301,6 +304,38 @@ class Engine:
         event = {**d.event, "outcome": outcome}
         self.apply(st, outcome)
         return [event]
+
+    def place_of(self, st: State, c: int) -> list[int]:
+        """Where component ``c`` is: [zone index, owner seat or -1]."""
+        for z, content in enumerate(st.zones):
+            if content and isinstance(content[0], list):
+                for p, lst in enumerate(content):
+                    if c in lst:
+                        return [z, p]
+            elif c in content:
+                return [z, -1]
+        raise AssertionError(f"component {c} is nowhere")  # pragma: no cover
+
+    def sees(self, place: list[int], player: int | None) -> bool:
+        """Whether ``player`` (None: a spectator) sees what is in a zone ([zone, owner])."""
+        zone = self.model.zones[place[0]]
+        if zone.visibility == "public":
+            return True
+        return zone.visibility == "owner" and player is not None and place[1] == player
+
+    def chance_seen_by(self, st: State, player: int | None) -> bool:
+        """Whether ``player`` learns the outcome of the pending chance decision."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        loc = fr[2]
+        if ins[0] == ROLL:
+            return self.sees(self.place_of(st, loc[ins[1]][loc[ins[2]]]), player)
+        if ins[0] == DRAW:
+            spec = ins[1]
+            return self.sees(spec.dest_name(st, loc)[1], player) or self.sees(spec.source_name(st, loc)[1], player)
+        if ins[0] == SHUFFLE:
+            return self.model.zones[ins[2]].visibility == "public"
+        return True
 
     def explain(self, st: State, action: Any, player: int | None = None) -> tuple[str, Span | None]:
         """Why ``action`` (by ``player``) is not legal now, and the rule construct that says so."""

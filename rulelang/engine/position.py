@@ -66,7 +66,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
     """Lay ``position`` out on ``st`` (a state paused before its first turn); validate it."""
     if not isinstance(position, dict):
         raise PositionError("position: must be a JSON object", span)
-    known = {"current", "zones", "counters", "faces", "turn", "comment"}
+    known = {"current", "zones", "counters", "faces", "turn", "comment", "players"}
     for key in position:
         if key not in known:
             raise PositionError(f"position: unknown key {key!r}", span, hint=_suggest(key, sorted(known)))

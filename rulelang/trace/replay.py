@@ -22,6 +22,7 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
+from rulelang.views import redact_chance
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
 EVENT_TYPES = ("chance", "action", "digest", "result", "comment")
@@ -128,6 +129,7 @@ class Replayer:
         self.view = view
         self.state: State | None = None
         self.narration: list[dict[str, Any]] = []
+        self.redacted: list[dict[str, Any]] = []  # the trace as ``view`` saw it
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -177,12 +179,22 @@ class Replayer:
             step = event.get("step")
             if step is not None and step != st.step + 1:
                 return self._malformed(f"step {step} out of order: expected step {st.step + 1}", line)
-            verdict = self._chance(line, event) if kind == "chance" else self._action(line, event)
+            if kind == "chance":
+                seen = engine.chance_seen_by(st, self.view)
+                verdict = self._chance(line, event)
+                if verdict is None:
+                    self.redacted.append(redact_chance(_strip(event), seen))
+            else:
+                verdict = self._action(line, event)
+                if verdict is None:
+                    self.redacted.append(_strip(event))
             if verdict is not None:
                 return verdict
             if narrate and st.log:
                 self.narration.extend(st.log)
                 st.log = []
+        if st.over:
+            self.redacted.append({"type": "result", "steps": st.step, "turns": st.turn, **(st.result or {})})
         if not st.over:
             d = engine.pending(st)
             assert d is not None
@@ -285,6 +297,27 @@ class Replayer:
         return None
 
 
+def _strip(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if not k.startswith("_")}
+
+
+def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
+    """The header as ``view`` may see it: no seed (it would reveal every hidden draw)."""
+    out = {k: v for k, v in header.items() if not k.startswith("_") and k != "seed"}
+    out["view"] = player_label(view) if view is not None else "spectator"
+    position = header.get("position")
+    if isinstance(position, dict) and isinstance(position.get("zones"), dict):
+        zones = {}
+        for key, items in position["zones"].items():
+            name, _, owner = str(key).partition(" of ")
+            zone = next((z for z in engine.model.zones if z.name == name.strip()), None)
+            seat = int(owner.strip()[1:]) - 1 if owner.strip()[1:].isdigit() else -1
+            visible = zone is not None and engine.sees([zone.index, seat], view)
+            zones[key] = items if visible else {"hidden": len(items) if isinstance(items, list) else 0}
+        out["position"] = {**position, "zones": zones}
+    return out
+
+
 def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
     """Load the game a trace names (or ``rules``); return it and any warnings."""
     header = trace.header
@@ -294,6 +327,13 @@ def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
     if not isinstance(path, str):
         raise TraceError("the header does not name the game file (\"file\"); give it with --rules",
                          _span(trace, line))
+    if rules is None and not Path(path).exists():
+        beside = Path(trace.path).parent / path
+        if beside.exists():
+            path = beside.as_posix()
+        else:
+            raise TraceError(f"the game file named in the trace does not exist here: {path}", _span(trace, line),
+                             hint="run from the directory the trace was recorded in, or give the file with --rules")
     options = header.get("options") or {}
     if not isinstance(options, dict):
         raise TraceError("the header's options must be an object", _span(trace, line))

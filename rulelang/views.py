@@ -1,0 +1,33 @@
+"""What one player saw: narration and trace events with hidden identities redacted.
+
+The engine decides visibility (zones are public, hidden or seen by their owner only);
+this module only applies it to events, so a redacted view never contains what the
+player could not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.engine.engine import Engine
+
+
+def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int | None) -> list[dict[str, Any]]:
+    """The narration events as ``player`` saw them."""
+    out = []
+    for e in events:
+        places = e.get("places")
+        if e["type"] == "move" and places and not any(engine.sees(p, player) for p in places):
+            n = len(e["components"])
+            e = {**e, "components": [f"{n} hidden component{'s' if n != 1 else ''}"]}
+        elif e["type"] == "roll" and places and not engine.sees(places[0], player):
+            e = {**e, "face": "(hidden)"}
+        out.append(e)
+    return out
+
+
+def redact_chance(event: dict[str, Any], seen: bool) -> dict[str, Any]:
+    """A trace chance event as a player saw it: the outcome hidden if they did not see it."""
+    if seen:
+        return event
+    return {**event, "outcome": "hidden"}
