@@ -18,9 +18,9 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.narrate import Narrator, standings_lines
 from rulelang.play import play
+from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
-from rulelang.syntax.span import Span, register_source
 from rulelang.views import redact_narration
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2

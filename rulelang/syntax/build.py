@@ -14,7 +14,6 @@ from rulelang.syntax.parser import parse_text
 from rulelang.syntax.span import Span
 
 
-
 def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
 
