@@ -9,8 +9,8 @@ plain-Python baseline of the same rules, in the same process, interleaved in R r
 uses seed ``S + i`` on both sides. It prints games/s for each and, as its last line,
 ``ratio: X``: rulelang games/s divided by hand-written games/s.
 
-Exit status: 0 on success, 1 if the .rules file does not load, 2 on a usage error
-(unknown GAME, bad numbers).
+Exit status: 0 on success, 1 if the .rules file does not load or a game fails, 2 on a
+usage error (unknown GAME, bad numbers).
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from rulelang.rng import Rng  # noqa: E402
 
 # GAME -> (hand-written playout function, its keyword arguments).
 # A baseline is called as fn(players, chance=Rng(seed, 0), agent=Rng(seed, 1), **kwargs)
-# and returns anything (its result is only counted, not checked).
+# and returns (winner seat, turns played); the turns are summed for the turns/game figure,
+# a quick check that both sides play the same game.
 BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "chicken": (baseline_chicken.playout, {"eggspansion": False}),
     "chicken-eggspansion": (baseline_chicken.playout, {"eggspansion": True}),
@@ -102,19 +103,23 @@ def main(argv: list[str] | None = None) -> int:
     bounds = [args.seed + args.games * r // rounds for r in range(rounds + 1)]
     dsl_time = base_time = 0.0
     dsl_turns = base_turns = 0
-    for r in range(rounds):
-        seeds = range(bounds[r], bounds[r + 1])
-        # Alternate which side runs first, so warm-up and drift do not favour one.
-        if r % 2 == 0:
-            t, n = run_dsl(engine, players, seeds)
-            dsl_time, dsl_turns = dsl_time + t, dsl_turns + n
-            t, n = run_baseline(fn, kwargs, players, seeds)
-            base_time, base_turns = base_time + t, base_turns + n
-        else:
-            t, n = run_baseline(fn, kwargs, players, seeds)
-            base_time, base_turns = base_time + t, base_turns + n
-            t, n = run_dsl(engine, players, seeds)
-            dsl_time, dsl_turns = dsl_time + t, dsl_turns + n
+    try:
+        for r in range(rounds):
+            seeds = range(bounds[r], bounds[r + 1])
+            # Alternate which side runs first, so warm-up and drift do not favour one.
+            if r % 2 == 0:
+                t, n = run_dsl(engine, players, seeds)
+                dsl_time, dsl_turns = dsl_time + t, dsl_turns + n
+                t, n = run_baseline(fn, kwargs, players, seeds)
+                base_time, base_turns = base_time + t, base_turns + n
+            else:
+                t, n = run_baseline(fn, kwargs, players, seeds)
+                base_time, base_turns = base_time + t, base_turns + n
+                t, n = run_dsl(engine, players, seeds)
+                dsl_time, dsl_turns = dsl_time + t, dsl_turns + n
+    except RulelangError as exc:  # a game broke the rules engine's limits
+        print(exc.format(), file=sys.stderr)
+        return 1
 
     dsl_rate = args.games / dsl_time
     base_rate = args.games / base_time
