@@ -221,11 +221,11 @@ def test_choose_with_for_and_if() -> None:
     )
     assert isinstance(choose, ast.Choose) and isinstance(choose.player, ast.Current)
     first, second, third = choose.options
-    assert first.var == "k" and first.iterable.kind == "kinds" and first.cond is None
+    assert [(name, it.kind) for name, it in first.bindings] == [("k", "kinds")] and first.cond is None
     assert first.label.parts[0] == "hatch " and first.label.parts[2] == " from the Coop"
     assert first.label.parts[1] == ast.Name("k", first.label.parts[1].span)
     assert isinstance(first.body[0], ast.Move)
-    assert second.var is None and second.iterable is None
+    assert second.bindings == ()
     assert isinstance(second.cond, ast.Aggregate) and second.cond.func == "any"
     assert third.label.parts == ("stop",) and third.cond is None
 

@@ -10,6 +10,8 @@ import difflib
 from collections.abc import Iterable as TIterable
 from typing import Any
 
+import attrs
+
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, INT, KIND, PLAYER, STR
 from rulelang.errors import ErrorList, RulelangError
@@ -94,6 +96,7 @@ class Checker:
         self.triggers: list[tuple[ast.TriggerDecl, str | None]] = []
         self.rank: ast.RankDecl | None = None
         self.players_seen = False
+        self.sheets: dict[str, ast.SheetDecl] = {}
         self.sections: list[tuple[str, Span]] = []
         self.rule_index: dict[str, int] = {}
         self._define_stack: list[str] = []
@@ -168,6 +171,8 @@ class Checker:
                     self.triggers.append((decl, section))
                 elif isinstance(decl, ast.RankDecl):
                     self.rank = decl
+                elif isinstance(decl, ast.SheetDecl):
+                    self._sheet(decl)
             if not game_seen:
                 self.error("the file has no 'game \"Title\"' line", Span(source.path, 1, 1, 1, 2),
                            hint="start the file with: game \"Name of the game\"")
@@ -221,6 +226,17 @@ class Checker:
                 continue
             values[pair.name] = pair.value
         return values
+
+    def _sheet(self, decl: ast.SheetDecl) -> None:
+        if not decl.lines:
+            self.error(f"score sheet '{decl.name}' has no lines", decl.span)
+            return
+        total: ast.Expr = decl.lines[0][1]
+        for _label, expr, span in decl.lines[1:]:
+            total = ast.Binary("+", total, expr, span)
+        self._declare(self.defines, decl.name, ast.DefineDecl(decl.name, (decl.var,), total, decl.span), decl.span,
+                      "score sheet")
+        self.sheets[decl.name] = decl
 
     def _face(self, decl: ast.FaceDecl) -> None:
         values = self._values(decl.attrs, f"face {decl.name}")
@@ -316,6 +332,12 @@ class Checker:
             return m.UnOp("-", self.expect(node.operand, scope, INT, elem, "'-' needs a number"), INT)
         if isinstance(node, ast.Binary):
             return self._binary(node, scope, elem)
+        if isinstance(node, ast.Nobody):
+            return m.Const(-1, PLAYER)
+        if isinstance(node, ast.AnswerOf):
+            return m.AnswerGet(self.expect(node.target, scope, PLAYER, elem, "'answer of' needs a player"))
+        if isinstance(node, ast.GenCall):
+            return self._gen(node, scope, elem)
         if isinstance(node, ast.Aggregate):
             query = self.query(node.query, scope)
             if node.func == "sum":
@@ -329,6 +351,22 @@ class Checker:
                 return m.Agg("sum", attr.name, query, INT)
             return m.Agg(node.func, None, query, INT if node.func == "count" else BOOL)
         raise self.fail("this expression is not supported here", getattr(node, "span", None))  # pragma: no cover
+
+    def _gen(self, node: ast.GenCall, scope: _RuleScope, elem: bool) -> Any:
+        if node.func not in ("max", "min", "total"):
+            raise self.fail(f"unknown function '{node.func}' over a 'for'", node.span,
+                            hint="use max(...), min(...) or total(...) with 'for'")
+        iterable = self.iterable(node.iterable, scope)
+        scope.push()
+        var = scope.bind(node.var, iterable.type)
+        try:
+            value = self.expect(node.expr, scope, INT, elem, f"{node.func}(...) needs numbers")
+            cond = None
+            if node.cond is not None:
+                cond = self.expect(node.cond, scope, BOOL, elem, "'if' needs a true/false condition")
+        finally:
+            scope.pop()
+        return m.Gen(node.func, value, var, iterable, cond)
 
     def expect(self, node: ast.Expr, scope: _RuleScope, type_: str, elem: bool, why: str) -> Any:
         """Resolve ``node`` and require it to be of ``type_``."""
@@ -477,15 +515,21 @@ class Checker:
             where = self.expect(node.where, scope, BOOL, True, "'where' needs a true/false condition")
         if node.quantity == "random" and len(zones) != 1:
             raise self.fail("a random draw comes from exactly one zone", node.span)
+        count_expr = None
+        if node.count_expr is not None:
+            count_expr = self.expect(node.count_expr, scope, INT, False, "how many must be a number")
         return m.QueryIR(
             node.quantity, node.count, frozenset(kinds) if kinds else None,
-            tuple(kind_locals), node.exclude, zones, where, node.span,
+            tuple(kind_locals), node.exclude, zones, where, node.span, count_expr,
         )
 
     def iterable(self, node: ast.Iterable, scope: _RuleScope) -> m.IterIR:
         """Resolve what a ``for`` ranges over."""
         if node.kind in ("players", "others"):
             return m.IterIR(node.kind, None, None, None, PLAYER)
+        if node.kind == "kinds_where":
+            cond = self.expect(node.cond, scope, BOOL, True, "'kinds where' needs a true/false condition")
+            return m.IterIR("kinds_where", None, None, None, KIND, cond)
         if node.kind == "range":
             low = self.expect(node.low, scope, INT, False, "a range needs numbers")
             high = self.expect(node.high, scope, INT, False, "a range needs numbers")
@@ -499,7 +543,12 @@ class Checker:
 
     def template(self, node: ast.Template, scope: _RuleScope) -> m.TemplateIR:
         """Resolve the holes of a label or narration string."""
-        parts = tuple(p if isinstance(p, str) else self.expr(p, scope) for p in node.parts)
+        parts = tuple(
+            p if isinstance(p, str)
+            else m.SecretPart(self.expr(p.expr, scope)) if isinstance(p, ast.Secret)
+            else self.expr(p, scope)
+            for p in node.parts
+        )
         return m.TemplateIR(parts)
 
     # ------------------------------------------------------------------ statements
@@ -604,6 +653,8 @@ class Checker:
             return m.ForS(var, iterable, body, list_slot, idx_slot, node.span)
         if isinstance(node, ast.Choose):
             return self._choose(node, scope, ctx)
+        if isinstance(node, ast.Ask):
+            return self._ask(node, scope)
         raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
 
     def _zone_by_index(self, index: int) -> m.Zone:
@@ -629,6 +680,31 @@ class Checker:
                 raise self.fail(f"argument of '{node.name}' should be a {want}, but this is a {arg.type}", raw.span)
         return m.CallS(self.rule_index[node.name], args, node.span)
 
+    def _ask(self, node: ast.Ask, scope: _RuleScope) -> m.AskS:
+        iterable = self.iterable(node.iterable, scope)
+        if iterable.type != PLAYER:
+            raise self.fail("'ask' asks players: write 'ask q in players' or 'ask q in other players'", node.span)
+        list_slot = scope.new_slot()
+        scope.push()
+        var = scope.bind(node.var, PLAYER)
+        try:
+            cond = None
+            if node.cond is not None:
+                cond = self.expect(node.cond, scope, BOOL, False, "'if' needs a true/false condition")
+            options = []
+            seen: set[str] = set()
+            for opt in node.options:
+                if opt.label in seen:
+                    raise self.fail(f"two answers are both labelled {opt.label!r}", opt.span)
+                seen.add(opt.label)
+                ocond = None
+                if opt.cond is not None:
+                    ocond = self.expect(opt.cond, scope, BOOL, False, "an answer's 'if' needs true/false")
+                options.append((opt.label, ocond, opt.span))
+        finally:
+            scope.pop()
+        return m.AskS(var, iterable, cond, tuple(options), list_slot, node.span)
+
     def _choose(self, node: ast.Choose, scope: _RuleScope, ctx: dict) -> m.ChooseS:
         player = None
         if node.player is not None:
@@ -637,7 +713,7 @@ class Checker:
         static_labels: dict[str, Span] = {}
         for opt in node.options:
             try:
-                if all(isinstance(p, str) for p in opt.label.parts) and opt.var is None:
+                if all(isinstance(p, str) for p in opt.label.parts) and not opt.bindings:
                     text = "".join(opt.label.parts)  # type: ignore[arg-type]
                     if text in static_labels:
                         self.error(f"two options are both labelled {text!r}", opt.span,
@@ -645,15 +721,13 @@ class Checker:
                         continue
                     static_labels[text] = opt.span
                 scope.push()
-                var = None
-                iterable = None
-                if opt.var is not None:
-                    assert opt.iterable is not None
-                    iterable = self.iterable(opt.iterable, scope)
-                    var = scope.bind(opt.var, iterable.type)
-                    if not any(not isinstance(p, str) for p in opt.label.parts):
-                        self.error(f"option {''.join(opt.label.parts)!r} ranges over '{opt.var}' but its label "  # type: ignore[arg-type]
-                                   "does not show it", opt.span, hint=f"put {{{opt.var}}} in the label")
+                bindings = []
+                for name, raw_iterable in opt.bindings:
+                    iterable = self.iterable(raw_iterable, scope)
+                    bindings.append((scope.bind(name, iterable.type), iterable))
+                if opt.bindings and all(isinstance(p, str) for p in opt.label.parts):
+                    self.error(f"option {''.join(opt.label.parts)!r} ranges over values its label "  # type: ignore[arg-type]
+                               "does not show", opt.span, hint="put {" + opt.bindings[0][0] + "} in the label")
                 label = self.template(opt.label, scope)
                 cond = None
                 if opt.cond is not None:
@@ -661,7 +735,7 @@ class Checker:
                 body = self.block(opt.body, scope, ctx)
                 scope.pop()
                 cond_span = opt.cond.span if opt.cond is not None else None
-                options.append(m.OptionIR(label, var, iterable, cond, body, opt.span, cond_span))
+                options.append(m.OptionIR(label, tuple(bindings), cond, body, opt.span, cond_span))
             except _Skip:
                 scope.pop()
                 continue
@@ -708,20 +782,34 @@ class Checker:
         triggers: list[m.Trigger] = []
         for decl, section in self.triggers:
             scope = _RuleScope()
+            if decl.each is not None:
+                scope.bind(decl.each, PLAYER)
             try:
                 cond = self.expect(decl.cond, scope, BOOL, False, "'when' needs a true/false condition")
             except _Skip:
                 continue
-            rule = m.Rule(len(rules), f"when@{decl.span.line}", decl.title, "trigger", (), section=section,
-                          span=decl.span)
+            rule = m.Rule(len(rules), f"when@{decl.span.line}", decl.title, "trigger",
+                          (decl.each,) if decl.each else (), section=section, span=decl.span)
             rules.append(rule)
             rule.body = self.block(decl.body, scope, {"kind": "trigger"})
             rule.nlocals = scope.nslots
             zones, ctrs, cur = _reads(cond)
             if not zones and not ctrs and not cur:
                 self.error("this condition reads no zone, counter or player, so it can never change", decl.span)
-            triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span))
+            triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span,
+                                      decl.each is not None))
         ranking = self._ranking()
+        sheets = []
+        for sheet in self.sheets.values():
+            scope = _RuleScope()
+            scope.bind(sheet.var, PLAYER)
+            lines = []
+            for label, expr, _span in sheet.lines:
+                try:
+                    lines.append((label, self.expect(expr, scope, INT, False, "a score sheet line is a number")))
+                except _Skip:
+                    continue
+            sheets.append(m.Sheet(sheet.name, lines, sheet.span, scope.nslots))
         if self.errors:
             raise ErrorList(self.errors)
         assert self.players is not None
@@ -740,6 +828,7 @@ class Checker:
             rules=rules,
             triggers=triggers,
             ranking=ranking,
+            sheets=sheets,
             setup_rule=self.rule_index.get("setup", 0),
             turn_rule=self.rule_index.get("turn", 0),
             sections=self.sections,
@@ -772,31 +861,22 @@ def _reads(expr: Any) -> tuple[set[int], set[int], bool]:
 
     def walk(e: Any) -> None:
         nonlocal current
+        if isinstance(e, (tuple, list)):
+            for x in e:
+                walk(x)
+            return
+        if not attrs.has(type(e)):
+            return
         if isinstance(e, m.CounterGet):
             counters.add(e.counter)
-            if e.owner is not None:
-                walk(e.owner)
-        elif isinstance(e, m.CurrentPlayer):
+        elif isinstance(e, m.ZoneSel):
+            zones.add(e.zone)
+        elif isinstance(e, m.CurrentPlayer) or (isinstance(e, m.After) and e.player is None):
             current = True
-        elif isinstance(e, m.After):
-            current = current or e.player is None
-            if e.player is not None:
-                walk(e.player)
-        elif isinstance(e, m.UnOp):
-            walk(e.operand)
-        elif isinstance(e, m.BinOp):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, m.Agg):
-            for z in e.query.zones:
-                zones.add(z.zone)
-                if z.owner is not None:
-                    walk(z.owner)
-            if e.query.where is not None:
-                walk(e.query.where)
-        elif isinstance(e, m.Builtin):
-            for a in e.args:
-                walk(a)
+        elif isinstance(e, m.IterIR) and e.kind == "others":
+            current = True
+        for field in attrs.fields(type(e)):
+            walk(getattr(e, field.name))
 
     walk(expr)
     return zones, counters, current

@@ -169,6 +169,7 @@ class QueryIR:
     zones: tuple[ZoneSel, ...]
     where: Any
     span: Span
+    count_expr: Any = None
 
 
 @attrs.frozen
@@ -187,8 +188,35 @@ class Builtin:
 
 
 @attrs.frozen
+class AnswerGet:
+    """What a player answered to the last ``ask`` ("" if nothing)."""
+
+    player: Any
+    type: str = STR
+
+
+@attrs.frozen
+class Gen:
+    """max/min/total of ``expr`` over an iterable, ``var`` bound to each value."""
+
+    func: str
+    expr: Any
+    var: int
+    iterable: Any
+    cond: Any
+    type: str = INT
+
+
+@attrs.frozen
+class SecretPart:
+    """A part of a label only the chooser sees."""
+
+    expr: Any
+
+
+@attrs.frozen
 class TemplateIR:
-    parts: tuple  # str | IR expr
+    parts: tuple  # str | IR expr | SecretPart
 
 
 IRExpr = Const | Local | CounterGet | CurrentPlayer | After | UnOp | BinOp | ElemAttr | ElemIsKind | Agg | Builtin
@@ -201,6 +229,7 @@ class IterIR:
     low: Any
     high: Any
     type: str  # type of the loop variable
+    cond: Any = None  # for "kinds where": a filter over kinds (an element expression)
 
 
 # ------------------------------------------------------------------ IR statements
@@ -296,12 +325,23 @@ class ForS:
 @attrs.frozen
 class OptionIR:
     label: TemplateIR
-    var: int | None
-    iterable: IterIR | None
+    bindings: tuple  # ((slot, IterIR), ...)
     cond: Any
     body: tuple
     span: Span
     cond_span: Span | None = None
+
+
+@attrs.frozen
+class AskS:
+    """Every player of ``iterable`` (bound to ``var``) meeting ``cond`` answers at once, in secret."""
+
+    var: int
+    iterable: IterIR
+    cond: Any
+    options: tuple  # ((label, cond or None, span), ...)
+    list_slot: int
+    span: Span
 
 
 @attrs.frozen
@@ -331,7 +371,11 @@ class Rule:
 
 @attrs.define
 class Trigger:
-    """``when COND:``: runs ``rule`` the moment COND becomes true."""
+    """``when COND:``: runs ``rule`` the moment COND becomes true.
+
+    With ``each``, the condition is about one player (local slot 0) and is watched for
+    every player separately; the rule gets that player as its parameter.
+    """
 
     cond: Any
     rule: int
@@ -339,6 +383,17 @@ class Trigger:
     reads_counters: frozenset[int]
     reads_current: bool
     span: Span
+    each: bool = False
+
+
+@attrs.define
+class Sheet:
+    """A score sheet: labelled lines per player; its name is their total."""
+
+    name: str
+    lines: list[tuple[str, Any]]  # expressions with the player in local slot 0
+    span: Span
+    nlocals: int = 1
 
 
 @attrs.define
@@ -368,6 +423,7 @@ class Model:
     rules: list[Rule]
     triggers: list[Trigger]
     ranking: Ranking
+    sheets: list[Sheet]
     setup_rule: int
     turn_rule: int
     sections: list[tuple[str, Span]]

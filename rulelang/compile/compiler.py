@@ -10,6 +10,7 @@ from typing import Any
 from rulelang.check import model as m
 from rulelang.compile.program import (
     ADVANCE,
+    ASK,
     CALL,
     CHOOSE,
     COUNTDOWN,
@@ -24,6 +25,7 @@ from rulelang.compile.program import (
     ROLL,
     SHUFFLE,
     TURN,
+    AskSpec,
     ChooseSpec,
     DrawSpec,
     Program,
@@ -35,8 +37,8 @@ MAX_INLINE_DEPTH = 12
 
 
 def player_label(p: int) -> str:
-    """The label of seat ``p`` (0-based): P1, P2, ..."""
-    return f"P{p + 1}"
+    """The label of seat ``p`` (0-based): P1, P2, ...; -1 is "nobody"."""
+    return f"P{p + 1}" if p >= 0 else "nobody"
 
 
 class Compiler:
@@ -99,6 +101,27 @@ class Compiler:
             return self._binop(e)
         if isinstance(e, m.Agg):
             return self._aggregate(e)
+        if isinstance(e, m.AnswerGet):
+            who = self.expr(e.player)
+            return lambda st, loc: st.answers[who(st, loc)]
+        if isinstance(e, m.Gen):
+            values = self.iterable(e.iterable)
+            value = self.expr(e.expr)
+            cond = self.expr(e.cond) if e.cond is not None else None
+            var = e.var + self.offset
+            func = {"max": max, "min": min, "total": sum}[e.func]
+
+            def gen(st: Any, loc: Any) -> int:
+                out = []
+                for v in values(st, loc):
+                    loc[var] = v
+                    if cond is None or cond(st, loc):
+                        out.append(value(st, loc))
+                if not out:
+                    return 0
+                return func(out)
+
+            return gen
         if isinstance(e, m.Builtin):
             if e.func == "players":
                 return lambda st, loc: st.players
@@ -306,14 +329,16 @@ class Compiler:
         group = self.zone_group(q.zones)
         pred = self.predicate(q)
         count = q.count if q.quantity == "count" else None
+        count_fn = self.expr(q.count_expr) if q.count_expr is not None and q.quantity == "count" else None
 
         def select(st: Any, loc: Any) -> list[int]:
             p = pred(st, loc)
             out: list[int] = []
             for lst in group(st, loc):
                 out.extend(lst if p is None else [c for c in lst if p(c)])
-            if count is not None:
-                return out[-count:] if count else []
+            n = count if count_fn is None else count_fn(st, loc)
+            if n is not None:
+                return out[-n:] if n > 0 else []
             return out
 
         return select
@@ -394,6 +419,13 @@ class Compiler:
             return lambda st, loc: list(range(st.players))
         if it.kind == "others":
             return lambda st, loc: [(st.current + i) % st.players for i in range(1, st.players)]
+        if it.kind == "kinds_where":
+            try:
+                chosen = [k.index for k in self.model.kinds if self.static_value(it.cond, k.index, -1)]
+            except _NotStatic:
+                raise RulelangError("'kinds where' may only test the kinds' own attributes and names",
+                                    None) from None
+            return lambda st, loc: list(chosen)
         if it.kind == "range":
             lo, hi = self.expr(it.low), self.expr(it.high)
             return lambda st, loc: list(range(lo(st, loc), hi(st, loc) + 1))
@@ -404,10 +436,18 @@ class Compiler:
             return lambda st, loc: sorted({kind_of[c] for c in sel(st, loc)})
         return sel
 
+    def public_template(self, t: m.TemplateIR) -> Fn | None:
+        """``f(st, loc)``: a label as the other players see it, or None if it has no secret part."""
+        if not any(isinstance(p, m.SecretPart) for p in t.parts):
+            return None
+        return self.template(m.TemplateIR(tuple("(hidden)" if isinstance(p, m.SecretPart) else p for p in t.parts)))
+
     def template(self, t: m.TemplateIR) -> Fn:
         """``f(st, loc)``: the text of a label or narration."""
         pieces: list[Any] = []
         for part in t.parts:
+            if isinstance(part, m.SecretPart):
+                part = part.expr
             if isinstance(part, str):
                 pieces.append(part)
             else:
@@ -578,6 +618,24 @@ class Compiler:
             self._block(s.body, code, rule)
             self._emit(code, JUMP, top, None, None, s.span)
             code[at][2] = len(code)
+        elif isinstance(s, m.AskS):
+            values = self.iterable(s.iterable)
+            var = s.var + self.offset
+            cond = self.expr(s.cond) if s.cond is not None else None
+            slot = s.list_slot + self.offset
+            options = [(label, self.expr(c) if c is not None else None) for label, c, _span in s.options]
+
+            def start_ask(st: Any, loc: Any) -> None:
+                asked = []
+                for p in values(st, loc):
+                    loc[var] = p
+                    if cond is None or cond(st, loc):
+                        asked.append(p)
+                        st.answers[p] = ""
+                loc[slot] = asked
+
+            self._emit(code, EXEC, start_ask, (), None, s.span)
+            self._emit(code, ASK, AskSpec(var, slot, options), None, None, s.span)
         elif isinstance(s, m.ChooseS):
             spec = ChooseSpec(self.expr(s.player) if s.player is not None else None, [], 0)
             self._emit(code, CHOOSE, spec, None, None, s.span)
@@ -588,10 +646,11 @@ class Compiler:
                 if n < len(s.options) - 1:
                     jumps.append(self._emit(code, JUMP, None, None, None, opt.span))
                 spec.options.append((
-                    self.template(opt.label), opt.var + self.offset if opt.var is not None else None,
-                    self.iterable(opt.iterable) if opt.iterable is not None else None,
+                    self.template(opt.label),
+                    tuple((slot + self.offset, self.iterable(it)) for slot, it in opt.bindings),
                     self.expr(opt.cond) if opt.cond is not None else None,
                     body_pc,
+                    self.public_template(opt.label),
                 ))
                 spec.spans.append((opt.span, opt.cond_span))
             for j in jumps:
@@ -629,12 +688,13 @@ class Compiler:
         put = self._insert(dest_zone, s.place)
         unrolled = dest_zone.unrolled
         limit = q.count if q.quantity == "count" else None
+        limit_fn = self.expr(q.count_expr) if q.count_expr is not None and q.quantity == "count" else None
         labels = self.labels
         src_names = [self.zone_namer(z) for z in q.zones]
         dest_name = self.zone_namer(s.dest)
         tbl = self.pred_table(q)
         kind_of = self.kind_of
-        takes_all = q.kinds is None and q.where is None and not q.kind_locals and limit is None
+        takes_all = q.kinds is None and q.where is None and not q.kind_locals and limit is None and limit_fn is None
         if takes_all:
             def move_all(st: Any, loc: Any) -> None:
                 d = dest(st, loc)
@@ -658,7 +718,7 @@ class Compiler:
                                    "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
                                    "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
             return move_all
-        if tbl is not None:
+        if tbl is not None and limit_fn is None:
             def move_tabled(st: Any, loc: Any) -> None:
                 faces = st.faces
                 moved: list[int] = []
@@ -716,7 +776,9 @@ class Compiler:
             d = dest(st, loc)
             moved: list[int] = []
             came_from: list[str] = []
-            need = limit
+            need = limit if limit_fn is None else max(0, limit_fn(st, loc))
+            if need == 0:
+                return
             for lst, zname in zip(group(st, loc), src_names):
                 if lst is d:
                     continue
@@ -772,9 +834,10 @@ class Compiler:
             source_name=self.zone_namer(sel), dest_name=self.zone_namer(s.dest),
         )
         n = q.count or 1
+        n_fn = self.expr(q.count_expr) if q.count_expr is not None else None
 
         def start(st: Any, loc: Any) -> None:
-            loc[slot] = n
+            loc[slot] = n if n_fn is None else n_fn(st, loc)
 
         self._emit(code, EXEC, start, (), None, s.span)
         self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.trigger_for_zone, s.span)
@@ -847,6 +910,8 @@ class Compiler:
             counter_inits=[self.expr(c.init) for c in model.counters],
             rank_keys=rank_keys, rank_nlocals=model.ranking.nlocals, nlocals=nlocals,
             face_labels=face_labels, face_weights=face_weights, face_index=face_index,
+            trigger_each=[t.each for t in model.triggers],
+            sheets=[(sh.name, [(label, self.expr(e)) for label, e in sh.lines], sh.nlocals) for sh in model.sheets],
         )
 
 

@@ -15,8 +15,8 @@ from rulelang.check.model import Model
 
 # Opcodes.
 (EXEC, JUMP, JUMPF, CALL, RET, CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, END_TURN, END_GAME, TURN, ADVANCE,
- COUNTDOWN) = range(15)
-DECISION_OPS = frozenset((CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST))
+ COUNTDOWN, ASK) = range(16)
+DECISION_OPS = frozenset((CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, ASK))
 
 Fn = Callable[..., Any]
 
@@ -26,9 +26,18 @@ class ChooseSpec:
     """A compiled ``choose``: who decides, its options, where the choice ends."""
 
     player: Fn | None
-    options: list[tuple[Fn, int | None, Fn | None, Fn | None, int]]  # label, var, iter, cond, body pc
+    options: list[tuple]  # (label, ((var slot, values), ...), cond, body pc, public label or None)
     end: int
     spans: list = attrs.field(factory=list)  # per option: (option span, condition span or None)
+
+
+@attrs.define
+class AskSpec:
+    """A compiled ``ask``: the player variable, who is still to answer, the answers."""
+
+    var: int
+    pending_slot: int
+    options: list[tuple[str, Fn | None]]
 
 
 @attrs.define
@@ -66,3 +75,5 @@ class Program:
     face_labels: list[list[str]]  # per kind: distinct face names
     face_weights: list[list[int]]
     face_index: list[dict[str, int]]  # per kind: face name -> first face index on the die
+    trigger_each: list[bool]
+    sheets: list[tuple[str, list[tuple[str, Fn]], int]]

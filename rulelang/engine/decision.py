@@ -29,6 +29,8 @@ class Decision:
     event: dict[str, Any]
     span: Span | None
     pool: list[str] | None = None
+    raw: list[str] | None = None  # a die's faces in order: a roll picks one uniformly
+    players: list[int] | None = None  # an ``ask``: everyone still to answer (``player`` is the first)
     options: list = attrs.field(factory=list, repr=False, eq=False)
 
     def probabilities(self) -> list[Fraction]:
@@ -44,6 +46,8 @@ class Decision:
             order = list(self.pool)
             rng.shuffle(order)
             return order
+        if self.raw is not None:
+            return self.raw[rng.below(len(self.raw))]
         assert self.labels is not None and self.weights is not None
         if len(self.labels) == 1:
             return self.labels[0]

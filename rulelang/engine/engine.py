@@ -14,6 +14,7 @@ from rulelang.check.model import Model
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
     ADVANCE,
+    ASK,
     CALL,
     CHOOSE,
     COUNTDOWN,
@@ -78,7 +79,7 @@ class Engine:
         for counter, init in zip(model.counters, self.program.counter_inits):
             value = init(st, [])
             st.counters.append([value] * n if counter.per_player else value)
-        st.armed = [False] * len(model.triggers)
+        st.armed = [[False] * n if each else False for each in self.program.trigger_each]
         st.stack = [[self.program.driver, 0, []]]
         if position is not None:
             from rulelang.engine.position import apply_position
@@ -117,11 +118,17 @@ class Engine:
             options = self._options(st, ins[1], loc)
             d = Decision("choice", player, [o[0] for o in options], None, {}, ins[4])
             d.options = options
+        elif op == ASK:
+            waiting = loc[ins[1].pending_slot]
+            player = waiting[0]
+            d = Decision("choice", player, self._answers(st, ins[1], loc, player), None, {"ask": True}, ins[4],
+                         players=list(waiting))
         elif op == ROLL:
             die = loc[ins[1]][loc[ins[2]]]
             k = program.kind_of[die]
             d = Decision("chance", None, program.face_labels[k], program.face_weights[k],
-                         {"roll": program.component_labels[die]}, ins[4])
+                         {"roll": program.component_labels[die]}, ins[4],
+                         raw=[self.model.faces[f].name for f in self.die_faces[k]])
         elif op == DRAW:
             spec = ins[1]
             src = spec.source(st, loc)
@@ -149,31 +156,49 @@ class Engine:
             return name
         return f"{name} of {player_label(owner(st, loc))}"
 
-    def _options(self, st: State, spec: Any, loc: list) -> list[tuple[str, int, Any]]:
-        out: list[tuple[str, int, Any]] = []
+    def _options(self, st: State, spec: Any, loc: list, check: bool = True) -> list[tuple[str, int, Any, Any]]:
+        """Every option of a ``choose`` as (label, option index, bound values, public label).
+
+        With ``check`` False the options' conditions are not applied (used to explain).
+        """
+        out: list[tuple[str, int, Any, Any]] = []
         seen: set[str] = set()
-        for index, (label, var, values, cond, _pc) in enumerate(spec.options):
-            for v in (values(st, loc) if values is not None else (None,)):
-                if var is not None:
-                    loc[var] = v
-                if cond is not None and not cond(st, loc):
+        for index, (label, bindings, cond, _pc, public) in enumerate(spec.options):
+            for values in (_combinations(st, loc, bindings) if bindings else ((),)):
+                if check and cond is not None and not cond(st, loc):
                     continue
                 text = label(st, loc)
                 if text in seen:
                     continue
                 seen.add(text)
-                out.append((text, index, v))
+                out.append((text, index, values, public(st, loc) if public is not None else None))
         return out
 
-    def legal_actions(self, st: State) -> list[str]:
-        """Labels of the actions the pending player may take (empty for chance or game over)."""
+    def _answers(self, st: State, spec: Any, loc: list, player: int) -> list[str]:
+        loc[spec.var] = player
+        return [label for label, cond in spec.options if cond is None or cond(st, loc)]
+
+    def legal_actions(self, st: State, player: int | None = None) -> list[str]:
+        """Labels of the actions ``player`` (default: the pending one) may take now."""
         d = self.pending(st)
         if d is None or d.kind != "choice":
             return []
+        if player is not None and d.players is not None and player != d.player:
+            if player not in d.players:
+                return []
+            fr = st.stack[-1]
+            ins = self.code[fr[0]][fr[1]]
+            return self._answers(st, ins[1], fr[2], player)
+        if player is not None and player != d.player:
+            return []
         return list(d.labels or [])
 
-    def apply(self, st: State, action: Any) -> None:
-        """Resume play with ``action`` (a choice label or a chance outcome); raises IllegalAction."""
+    def apply(self, st: State, action: Any, player: int | None = None) -> None:
+        """Resume play with ``action`` (a choice label or a chance outcome); raises IllegalAction.
+
+        While an ``ask`` waits for several players, ``player`` says who answers (any of
+        them, in any order; default: the first in seat order).
+        """
         if st.over:
             raise IllegalAction("the game is already over", hint="nothing can be played after the result")
         d = self.pending(st)
@@ -183,17 +208,37 @@ class Engine:
         op = ins[0]
         loc = fr[2]
         program = self.program
-        if op == CHOOSE:
+        if op == ASK:
+            spec = ins[1]
+            waiting = loc[spec.pending_slot]
+            who = d.player if player is None else player
+            if who not in waiting:
+                raise IllegalAction(f"{player_label(who)} is not asked here", d.span,
+                                    hint="waiting for " + ", ".join(player_label(p) for p in waiting))
+            if action not in self._answers(st, spec, loc, who):
+                d2 = Decision("choice", who, self._answers(st, spec, loc, who), None, {}, d.span)
+                raise self._illegal(d2, action)
+            st.answers[who] = action
+            loc[spec.pending_slot] = [p for p in waiting if p != who]
+            if not loc[spec.pending_slot]:
+                fr[1] += 1
+                if st.log is not None:
+                    st.log.append({"type": "answers", "answers": {
+                        player_label(p): a for p, a in enumerate(st.answers) if a}})
+        elif op == CHOOSE:
             match = next((o for o in d.options if o[0] == action), None)
             if match is None:
                 raise self._illegal(d, action)
-            _label, index, value = match
+            _label, index, values, public = match
             opt = ins[1].options[index]
-            if opt[1] is not None:
-                loc[opt[1]] = value
+            for (slot, _fn), value in zip(opt[1], values):
+                loc[slot] = value
             if st.log is not None:
-                st.log.append({"type": "choice", "player": player_label(d.player or 0), "action": action})
-            fr[1] = opt[4]
+                entry = {"type": "choice", "player": player_label(d.player or 0), "action": action}
+                if public is not None:
+                    entry["public"] = public
+                st.log.append(entry)
+            fr[1] = opt[3]
         elif op == ROLL:
             die = loc[ins[1]][loc[ins[2]]]
             k = program.kind_of[die]
@@ -255,7 +300,7 @@ class Engine:
     def is_chance(self, st: State) -> bool:
         """True when the pending decision is chance (cheaper than building it)."""
         fr = st.stack[-1]
-        return self.code[fr[0]][fr[1]][0] != CHOOSE
+        return self.code[fr[0]][fr[1]][0] not in (CHOOSE, ASK)
 
     def apply_random(self, st: State, rng: Any, events: bool = True) -> list[dict[str, Any]]:
         """Sample the pending chance decision with ``rng`` and apply it; return its trace events.
@@ -360,10 +405,8 @@ class Engine:
         loc = fr[2]
         saved = list(loc)
         try:
-            for (label, var, values, cond, _pc), (opt_span, cond_span) in zip(spec.options, spec.spans):
-                for v in (values(st, loc) if values is not None else (None,)):
-                    if var is not None:
-                        loc[var] = v
+            for (label, bindings, cond, _pc, _public), (opt_span, cond_span) in zip(spec.options, spec.spans):
+                for _values in _combinations(st, loc, bindings):
                     if label(st, loc) == action and cond is not None and not cond(st, loc):
                         return f"{action!r} is not allowed now: its condition is false", cond_span or opt_span
         finally:
@@ -468,6 +511,8 @@ class Engine:
                     fr[1] = pc
                     st.pause_at_turn = False
                     return
+                if st.turn == 0:
+                    self.arm_triggers(st)
                 fr[1] = pc + 1
                 st.turn += 1
                 if st.log is not None:
@@ -512,6 +557,11 @@ class Engine:
                 fr[1] += 1
                 return True
             return False
+        if op == ASK:
+            if not loc[ins[1].pending_slot]:
+                fr[1] += 1
+                return True
+            return False
         if op == DRAW:
             spec = ins[1]
             if loc[spec.remaining_slot] <= 0:
@@ -529,26 +579,57 @@ class Engine:
                 return True
         return False
 
+    def arm_triggers(self, st: State) -> None:
+        """Record every trigger condition as it is now: they fire when they next become true."""
+        program = self.program
+        armed = []
+        for cond, each, rule in zip(program.trigger_conds, program.trigger_each, program.trigger_rules):
+            size = max(1, program.nlocals[rule])
+            if each:
+                armed.append([bool(cond(st, [p] + [None] * size)) for p in range(st.players)])
+            else:
+                armed.append(bool(cond(st, [None] * size)))
+        st.armed = armed
+
     def _check_triggers(self, st: State, which: tuple[int, ...]) -> bool:
         """Fire every trigger whose condition just became true (in declaration order).
 
+        Triggers watch play, not setup: they are armed when the first turn starts.
         Returns True when a trigger's rule was pushed onto the stack.
         """
-        conds = self.program.trigger_conds
+        if st.turn == 0:
+            return False
+        program = self.program
+        conds = program.trigger_conds
         armed = st.armed
-        fired = []
+        fired: list[tuple[int, int | None]] = []
         for t in which:
-            now = bool(conds[t](st, []))
-            if now and not armed[t]:
-                fired.append(t)
-            armed[t] = now
-        for t in reversed(fired):
-            rule = self.program.trigger_rules[t]
-            st.stack.append([rule, 0, [None] * self.program.nlocals[rule]])
+            if program.trigger_each[t]:
+                flags = armed[t]
+                nloc = program.nlocals[program.trigger_rules[t]]
+                for p in range(st.players):
+                    loc = [None] * max(1, nloc)
+                    loc[0] = p
+                    now = bool(conds[t](st, loc))
+                    if now and not flags[p]:
+                        fired.append((t, p))
+                    flags[p] = now
+            else:
+                now = bool(conds[t](st, [None] * max(1, program.nlocals[program.trigger_rules[t]])))
+                if now and not armed[t]:
+                    fired.append((t, None))
+                armed[t] = now
+        for t, p in reversed(fired):
+            rule = program.trigger_rules[t]
+            loc = [None] * max(1, program.nlocals[rule])
+            if p is not None:
+                loc[0] = p
+            st.stack.append([rule, 0, loc])
         if fired and st.log is not None:
-            for t in fired:
-                rule = self.model.rules[self.program.trigger_rules[t]]
-                st.log.append({"type": "trigger", "rule": rule.title or rule.name})
+            for t, p in fired:
+                rule = self.model.rules[program.trigger_rules[t]]
+                who = f" ({player_label(p)})" if p is not None else ""
+                st.log.append({"type": "trigger", "rule": (rule.title or rule.name) + who})
         return bool(fired)
 
     def _finish(self, st: State) -> None:
@@ -581,7 +662,12 @@ class Engine:
             if k != prev:
                 rank = i + 1
                 prev = k
-            ranking.append({"player": player_label(row[0]), "rank": rank, "keys": row[1]})
+            entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank, "keys": row[1]}
+            for name, lines, nlocals in self.program.sheets:
+                loc = [None] * max(1, nlocals)
+                loc[0] = row[0]
+                entry.setdefault("sheets", {})[name] = {label: fn(st, loc) for label, fn in lines}
+            ranking.append(entry)
         winners = [r["player"] for r in ranking if r["rank"] == 1]
         return {"winners": winners, "standings": ranking}
 
@@ -639,3 +725,16 @@ class Engine:
             return None
         fr = st.stack[-1]
         return self.code[fr[0]][fr[1]][4]
+
+
+def _combinations(st: State, loc: list, bindings: tuple) -> Any:
+    """Bind each ``for`` of an option in turn (later ranges may depend on earlier values)."""
+    if not bindings:
+        yield ()
+        return
+    (slot, values), rest = bindings[0], bindings[1:]
+    for v in values(st, loc):
+        loc[slot] = v
+        for more in _combinations(st, loc, rest):
+            loc[slot] = v
+            yield (v, *more)

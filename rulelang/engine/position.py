@@ -175,5 +175,5 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
             raise PositionError("position: 'turn' is the number of the turn about to start (1 or more)", span)
         st.turn = turn - 1
-    st.armed = [bool(cond(st, [])) for cond in program.trigger_conds]
+    engine.arm_triggers(st)
     st.pending_cache = None

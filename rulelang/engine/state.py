@@ -20,7 +20,7 @@ class State:
 
     __slots__ = (
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "pending_cache", "log", "pause_at_turn",
+        "extra_turn", "next_player", "step", "turn", "answers", "pending_cache", "log", "pause_at_turn",
     )
 
     def __init__(self, players: int) -> None:
@@ -37,6 +37,7 @@ class State:
         self.next_player = -1
         self.step = 0
         self.turn = 0
+        self.answers: list[str] = [""] * players  # each player's answer to the last ``ask``
         # Not part of the state: a cache of the pending decision, and narration sink.
         self.pending_cache: Any = None
         self.log: list[dict[str, Any]] | None = None
@@ -51,7 +52,8 @@ class State:
         new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
         new.current = self.current
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
-        new.armed = self.armed[:]
+        new.armed = [a[:] if isinstance(a, list) else a for a in self.armed]
+        new.answers = self.answers[:]
         new.over = self.over
         new.result = copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn
@@ -80,6 +82,7 @@ class State:
             "next_player": self.next_player,
             "step": self.step,
             "turn": self.turn,
+            "answers": self.answers,
         }
 
     @classmethod
@@ -101,6 +104,7 @@ class State:
         st.next_player = data["next_player"]
         st.step = data["step"]
         st.turn = data["turn"]
+        st.answers = data["answers"]
         return st
 
     def dumps(self) -> str:

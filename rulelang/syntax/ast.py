@@ -78,6 +78,41 @@ class Binary:
 
 
 @attrs.frozen
+class Nobody:
+    """``nobody``: no player (a player value that is unset)."""
+
+    span: Span
+
+
+@attrs.frozen
+class AnswerOf:
+    """``answer of X``: what player X answered to the last ``ask``."""
+
+    target: Expr
+    span: Span
+
+
+@attrs.frozen
+class GenCall:
+    """``max(E for x in IT if C)``: max, min or total of E over an iterable."""
+
+    func: str
+    expr: Expr
+    var: str
+    iterable: Iterable
+    cond: Expr | None
+    span: Span
+
+
+@attrs.frozen
+class Secret:
+    """``{secret E}`` in a label: shown only to the player who chooses it."""
+
+    expr: Expr
+    span: Span
+
+
+@attrs.frozen
 class ZoneRef:
     """A zone, ``coop`` or ``held of current``."""
 
@@ -92,6 +127,7 @@ class Query:
 
     quantity: str  # "all", "default", "count", "random"
     count: int | None
+    count_expr: Expr | None
     kinds: tuple[Name, ...]
     exclude: bool
     zones: tuple[ZoneRef, ...]
@@ -109,7 +145,7 @@ class Aggregate:
     span: Span
 
 
-Expr = Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate
+Expr = Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate | Nobody | AnswerOf | GenCall
 
 
 @attrs.frozen
@@ -127,11 +163,12 @@ class Template:
 class Iterable:
     """What a ``for`` ranges over: players, other players, kinds, a range, components."""
 
-    kind: str  # "players", "others", "kinds", "range", "query"
+    kind: str  # "players", "others", "kinds", "kinds_where", "range", "query"
     query: Query | None
     low: Expr | None
     high: Expr | None
     span: Span
+    cond: Expr | None = None
 
 
 # ------------------------------------------------------------------ statements
@@ -250,8 +287,7 @@ class Option:
     """One option of a ``choose``: label, optional ``for`` and ``if``, body."""
 
     label: Template
-    var: str | None
-    iterable: Iterable | None
+    bindings: tuple[tuple[str, Iterable], ...]
     cond: Expr | None
     body: tuple[Stmt, ...]
     span: Span
@@ -266,7 +302,27 @@ class Choose:
     span: Span
 
 
-Stmt = Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat | For | Choose
+@attrs.frozen
+class AskOption:
+    """One answer of an ``ask``, with the condition under which it may be given."""
+
+    label: str
+    cond: Expr | None
+    span: Span
+
+
+@attrs.frozen
+class Ask:
+    """``ask q in IT [if C]:``: every such player answers at once and in secret."""
+
+    var: str
+    iterable: Iterable
+    cond: Expr | None
+    options: tuple[AskOption, ...]
+    span: Span
+
+
+Stmt = Ask | Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat | For | Choose
 
 # ------------------------------------------------------------------ declarations
 
@@ -402,6 +458,17 @@ class TriggerDecl:
     title: str | None
     body: tuple[Stmt, ...]
     span: Span
+    each: str | None = None
+
+
+@attrs.frozen
+class SheetDecl:
+    """``sheet NAME for p:`` lines of a score sheet; ``NAME of p`` is their total."""
+
+    name: str
+    var: str
+    lines: tuple[tuple[str, Expr, Span], ...]
+    span: Span
 
 
 @attrs.frozen
@@ -415,7 +482,7 @@ class RankDecl:
 
 Decl = (
     GameDecl | PlayersDecl | SectionDecl | OptionDecl | AttributeDecl | FaceDecl | ComponentDecl
-    | ZoneDecl | CounterDecl | DefineDecl | BlockDecl | TriggerDecl | RankDecl
+    | ZoneDecl | CounterDecl | DefineDecl | BlockDecl | TriggerDecl | RankDecl | SheetDecl
 )
 
 

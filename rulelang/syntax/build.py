@@ -50,6 +50,10 @@ class _Builder(Transformer):
             stripped = inner.strip()
             if not stripped:
                 raise RulelangError("empty {} in a string", span, hint="write {expr} or remove the braces")
+            secret = stripped.startswith("secret ")
+            if secret:
+                inner = inner.replace("secret", " " * len("secret"), 1)
+                stripped = inner.strip()
             lead = len(inner) - len(inner.lstrip())
             column = tok.column + 1 + m.start(1) + lead  # the opening quote, then the hole's text
             tree = parse_text(stripped, self.path, start="expr", offset=(tok.line - 1, column - 1))
@@ -57,7 +61,8 @@ class _Builder(Transformer):
                 expr = _Builder(self.path).transform(tree)
             except VisitError as exc:  # pragma: no cover - nested holes are not allowed
                 raise exc.orig_exc from None
-            parts.append(_respan(expr, span))
+            expr = _respan(expr, span)
+            parts.append(ast.Secret(expr, span) if secret else expr)
             pos = m.end()
         rest = raw[pos:]
         if "{" in rest or "}" in rest:
@@ -191,7 +196,19 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def trigger_decl(self, meta, c):
-        return ast.TriggerDecl(c[0], _unquote(c[1]) if c[1] else None, c[2], self._span(meta))
+        each, cond, title, body = c
+        return ast.TriggerDecl(cond, _unquote(title) if title else None, body, self._span(meta), each)
+
+    def trigger_each(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def sheet_decl(self, meta, c):
+        return ast.SheetDecl(str(c[0]), str(c[1]), tuple(c[2:]), self._span(meta))
+
+    @v_args(meta=True)
+    def sheet_line(self, meta, c):
+        return (_unquote(c[0]), c[1], self._span(meta))
 
     def rank_key(self, c):
         return (str(c[0]), c[1])
@@ -302,10 +319,20 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def option(self, meta, c):
-        label, var, iterable, cond, body = c
-        return ast.Option(
-            self._template(label), str(var) if var else None, iterable, cond, body, self._span(meta)
-        )
+        label, *bindings, cond, body = c
+        return ast.Option(self._template(label), tuple(bindings), cond, body, self._span(meta))
+
+    def binding(self, c):
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def ask_stmt(self, meta, c):
+        var, iterable, cond, *options = c
+        return ast.Ask(str(var), iterable, cond, tuple(options), self._span(meta))
+
+    @v_args(meta=True)
+    def ask_option(self, meta, c):
+        return ast.AskOption(_unquote(c[0]), c[1], self._span(meta))
 
     # -------------------------------------------------------------- queries
     @v_args(meta=True)
@@ -314,10 +341,17 @@ class _Builder(Transformer):
         where = rest[-1]
         zones = tuple(z for z in rest[:-1] if z is not None)
         qname, count = quantity or ("default", None)
-        return ast.Query(qname, count, kinds[1], kinds[0], zones, where, self._span(meta))
+        count_expr = None
+        if isinstance(count, tuple):
+            count_expr = count[1]
+            count = None
+        return ast.Query(qname, count, count_expr, kinds[1], kinds[0], zones, where, self._span(meta))
 
     def q_all(self, c):
         return ("all", None)
+
+    def q_expr(self, c):
+        return ("random" if c[1] is not None else "count", ("expr", c[0]))
 
     def q_random_one(self, c):
         return ("random", 1)
@@ -349,6 +383,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def it_kinds(self, meta, c):
         return ast.Iterable("kinds", c[0], None, None, self._span(meta))
+
+    @v_args(meta=True)
+    def it_kinds_where(self, meta, c):
+        return ast.Iterable("kinds_where", None, None, None, self._span(meta), c[0])
 
     @v_args(meta=True)
     def it_range(self, meta, c):
@@ -407,6 +445,19 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def next_player(self, meta, c):
         return ast.PlayerAfter(None, self._span(meta))
+
+    @v_args(meta=True)
+    def nobody(self, meta, c):
+        return ast.Nobody(self._span(meta))
+
+    @v_args(meta=True)
+    def answer_of(self, meta, c):
+        return ast.AnswerOf(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def gen_call(self, meta, c):
+        func, expr, var, iterable, cond = c
+        return ast.GenCall(str(func), expr, str(var), iterable, cond, self._span(meta))
 
     @v_args(meta=True)
     def player_after(self, meta, c):
