@@ -185,7 +185,12 @@ def _key_names(engine: Engine) -> list[str]:
     names = []
     for i, (_direction, expr) in enumerate(rank.keys):
         counter = getattr(expr, "counter", None)
-        names.append(engine.model.counters[counter].name if counter is not None else f"key{i + 1}")
+        if counter is not None:
+            names.append(engine.model.counters[counter].name)
+        elif i < len(rank.labels):
+            names.append(rank.labels[i])
+        else:
+            names.append(f"key{i + 1}")
     return names
 
 

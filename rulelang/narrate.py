@@ -32,6 +32,9 @@ class Narrator:
                 delta = e["new"] - e["old"]
                 sign = "+" if delta >= 0 else ""
                 out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']} ({sign}{delta})")
+            elif kind == "answers":
+                said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
+                out.append(f"  (answered at once) {said}")
             elif kind == "trigger":
                 out.append(f"  ! {e['rule']}")
             elif kind == "move" and self.verbose:
@@ -48,9 +51,27 @@ class Narrator:
         return [line]
 
 
+def sheet_lines(result: dict[str, Any]) -> list[str]:
+    """Each score sheet as a table: one line per player, one column per line of the sheet."""
+    rows = result["standings"]
+    if not rows or "sheets" not in rows[0]:
+        return []
+    out: list[str] = []
+    for name in rows[0]["sheets"]:
+        labels = list(rows[0]["sheets"][name])
+        widths = [max(len(label), 4) for label in labels]
+        head = "        " + "  ".join(label.rjust(w) for label, w in zip(labels, widths)) + "   Total"
+        out += ["", f"Score sheet ({name}):", head]
+        for row in sorted(rows, key=lambda r: r["player"]):
+            values = row["sheets"][name]
+            cells = "  ".join(f"{values[label]:+d}".rjust(w) for label, w in zip(labels, widths))
+            out.append(f"  {row['player']:<4}  {cells}   {sum(values.values()):5d}")
+    return out
+
+
 def standings_lines(result: dict[str, Any], key_names: list[str]) -> list[str]:
     """The final standings as a small table."""
-    out = ["", "Final standings:"]
+    out = sheet_lines(result) + ["", "Final standings:"]
     for row in result["standings"]:
         keys = ", ".join(f"{name} {v}" for name, v in zip(key_names, row["keys"]))
         out.append(f"  {row['rank']}. {row['player']}  {keys}")

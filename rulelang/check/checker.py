@@ -7,6 +7,7 @@ problem the checker can find in one run, each with file:line:col and a hint.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable as TIterable
 from typing import Any
 
@@ -17,11 +18,18 @@ from rulelang.check.model import BOOL, COMPONENT, INT, KIND, PLAYER, STR
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.syntax import ast
 from rulelang.syntax.loader import SourceFile
-from rulelang.syntax.span import Span
+from rulelang.syntax.span import Span, source_line
 
 BOX = "box"
 ZONE_FLAGS = {"per player", "public", "hidden", "owner", "ordered", "unrolled"}
 BUILTINS = {"min": 2, "max": 2, "abs": 1}
+PARAM_TYPES = {"player": PLAYER, "kind": KIND, "number": INT, "text": STR, "truth": BOOL, "component": COMPONENT}
+
+
+def split_param(raw: str) -> tuple[str, str | None]:
+    """``"k:kind"`` -> ("k", "kind"); ``"k"`` -> ("k", None)."""
+    name, _, type_name = raw.partition(":")
+    return name, type_name or None
 
 
 class _Skip(Exception):
@@ -295,7 +303,7 @@ class Checker:
                            decl.span, hint=_suggest(decl.name, self.blocks) or "drop 'override' to add a new rule")
                 return
             old, _ = self.blocks[decl.name]
-            if old.params != decl.params:
+            if [split_param(p)[0] for p in old.params] != [split_param(p)[0] for p in decl.params]:
                 self.error(f"rule '{decl.name}' must keep its parameters ({', '.join(old.params) or 'none'})",
                            decl.span)
             self.blocks[decl.name] = (decl, section)
@@ -334,6 +342,14 @@ class Checker:
             return self._binary(node, scope, elem)
         if isinstance(node, ast.Nobody):
             return m.Const(-1, PLAYER)
+        if isinstance(node, ast.IfElse):
+            cond = self.expect(node.cond, scope, BOOL, elem, "'if' needs a true/false condition")
+            then = self.expr(node.then, scope, elem)
+            orelse = self.expr(node.orelse, scope, elem)
+            if then.type != orelse.type and "any" not in (then.type, orelse.type):
+                raise self.fail(f"both sides of '... if ... else ...' must be alike: {then.type} and {orelse.type}",
+                                node.span)
+            return m.IfElseIR(cond, then, orelse, then.type)
         if isinstance(node, ast.AnswerOf):
             return m.AnswerGet(self.expect(node.target, scope, PLAYER, elem, "'answer of' needs a player"))
         if isinstance(node, ast.GenCall):
@@ -417,11 +433,12 @@ class Checker:
         self._define_stack.append(decl.name)
         inner = _RuleScope()
         inner.nslots = scope.nslots
-        for pname, arg in zip(decl.params, args):
+        for pname, arg in ((split_param(raw)[0], a) for raw, a in zip(decl.params, args)):
             inner.bind_expr(pname, arg)
         try:
             return self.expr(decl.expr, inner)
         finally:
+            scope.nslots = max(scope.nslots, inner.nslots)
             self._define_stack.pop()
 
     def _of(self, node: ast.Of, scope: _RuleScope, elem: bool) -> Any:
@@ -435,6 +452,9 @@ class Checker:
         if node.name in self.defines:
             arg = self.expr(node.target, scope, elem)
             return self._inline_define(self.defines[node.name], (arg,), node.span, scope)
+        if node.name in self.attributes:
+            target = self.expect(node.target, scope, KIND, elem, f"'{node.name} of' needs a kind of component")
+            return m.KindAttr(node.name, target, self.attributes[node.name].type)
         if node.name in self.zones:
             raise self.fail(f"zone '{node.name}' is not a value", node.span,
                             hint=f"count its components: count(all in {node.name} of ...)")
@@ -500,7 +520,7 @@ class Checker:
         for name in node.kinds:
             local = scope.lookup(name.name)
             if local is not None:
-                if getattr(local, "type", None) != KIND or not isinstance(local, m.Local):
+                if getattr(local, "type", None) not in (KIND, "any") or not isinstance(local, m.Local):
                     raise self.fail(f"'{name.name}' is not a kind of component", name.span)
                 kind_locals.append(local.slot)
                 continue
@@ -559,6 +579,8 @@ class Checker:
             try:
                 out.append(self.stmt(stmt, scope, ctx))
             except _Skip:
+                if isinstance(stmt, ast.Let) and scope.lookup(stmt.name) is None:
+                    scope.bind(stmt.name, "any")  # so later uses do not cascade into more errors
                 continue
         return tuple(out)
 
@@ -605,7 +627,7 @@ class Checker:
             return m.AssignS(node.op, counter.index, owner, value, node.span)
         if isinstance(node, ast.Let):
             value = self.expr(node.value, scope)
-            existing = scope.frames[-1].get(node.name)
+            existing = scope.lookup(node.name)
             if isinstance(existing, m.Local) and existing.type == value.type:
                 return m.LetS(existing.slot, value, node.span)
             return m.LetS(scope.bind(node.name, value.type), value, node.span)
@@ -764,8 +786,17 @@ class Checker:
         for name, (decl, section) in self.blocks.items():
             self.rule_index[name] = len(rules)
             rules.append(m.Rule(len(rules), name, decl.title, decl.kind, decl.params, section=section, span=decl.span))
-        self.param_types: dict[str, tuple] = {name: tuple(None for _ in decl.params)
-                                              for name, (decl, _) in self.blocks.items()}
+        self.param_types: dict[str, tuple] = {}
+        for name, (decl, _) in self.blocks.items():
+            types = []
+            for raw in decl.params:
+                pname, tname = split_param(raw)
+                if tname is not None and tname not in PARAM_TYPES:
+                    self.error(f"unknown type '{tname}' for parameter '{pname}'", decl.span,
+                               hint="types: " + ", ".join(PARAM_TYPES))
+                    tname = None
+                types.append(PARAM_TYPES[tname] if tname else None)
+            self.param_types[name] = tuple(types)
         counters = sorted(self.counters.values(), key=lambda c: c.index)
         for counter in counters:
             try:
@@ -775,8 +806,8 @@ class Checker:
         for name, (decl, _) in self.blocks.items():
             rule = rules[self.rule_index[name]]
             scope = _RuleScope()
-            for p in decl.params:
-                scope.bind(p, "any")
+            for p, t in zip(decl.params, self.param_types[name]):
+                scope.bind(split_param(p)[0], t or "any")
             rule.body = self.block(decl.body, scope, {"kind": decl.kind})
             rule.nlocals = scope.nslots
         triggers: list[m.Trigger] = []
@@ -845,12 +876,24 @@ class Checker:
         scope = _RuleScope()
         scope.bind(self.rank.var, PLAYER)
         keys = []
+        self.rank_labels: list[str] = []
         for direction, expr in self.rank.keys:
             try:
                 keys.append((direction, self.expect(expr, scope, INT, False, "a ranking key must be a number")))
+                label = _source_text(expr.span)
+                var = re.escape(self.rank.var)
+                self.rank_labels.append(re.sub(rf"\s+of\s+{var}\b|\({var}\)", "", label).strip() or label)
             except _Skip:
                 continue
-        return m.Ranking(keys, scope.nslots, self.rank.span)
+        return m.Ranking(keys, scope.nslots, self.rank.span, self.rank_labels)
+
+
+def _source_text(span: Span) -> str:
+    """The text of a one-line span, for labels; the span itself when it cannot be read."""
+    line = source_line(span.file, span.line)
+    if line is None or span.end_line != span.line:
+        return str(span)
+    return line[span.col - 1 : span.end_col - 1]
 
 
 def _reads(expr: Any) -> tuple[set[int], set[int], bool]:

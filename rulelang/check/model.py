@@ -188,6 +188,23 @@ class Builtin:
 
 
 @attrs.frozen
+class IfElseIR:
+    cond: Any
+    then: Any
+    orelse: Any
+    type: str
+
+
+@attrs.frozen
+class KindAttr:
+    """An attribute of a kind of component (``points of k``)."""
+
+    attr: str
+    kind: Any
+    type: str
+
+
+@attrs.frozen
 class AnswerGet:
     """What a player answered to the last ``ask`` ("" if nothing)."""
 
@@ -403,6 +420,7 @@ class Ranking:
     keys: list[tuple[str, Any]]
     nlocals: int
     span: Span | None
+    labels: list[str] = attrs.field(factory=list)
 
 
 @attrs.define

@@ -101,6 +101,13 @@ class Compiler:
             return self._binop(e)
         if isinstance(e, m.Agg):
             return self._aggregate(e)
+        if isinstance(e, m.IfElseIR):
+            c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+            return lambda st, loc: a(st, loc) if c(st, loc) else b(st, loc)
+        if isinstance(e, m.KindAttr):
+            values = self.kind_values[e.attr]
+            kind = self.expr(e.kind)
+            return lambda st, loc: values[kind(st, loc)]
         if isinstance(e, m.AnswerGet):
             who = self.expr(e.player)
             return lambda st, loc: st.answers[who(st, loc)]
@@ -626,12 +633,12 @@ class Compiler:
             options = [(label, self.expr(c) if c is not None else None) for label, c, _span in s.options]
 
             def start_ask(st: Any, loc: Any) -> None:
+                st.answers = [""] * st.players
                 asked = []
                 for p in values(st, loc):
                     loc[var] = p
                     if cond is None or cond(st, loc):
                         asked.append(p)
-                        st.answers[p] = ""
                 loc[slot] = asked
 
             self._emit(code, EXEC, start_ask, (), None, s.span)
@@ -849,6 +856,7 @@ class Compiler:
         counter = self.model.counters[i]
         owner = self.expr(s.owner) if s.owner is not None else None
         name = counter.name
+        narrated = counter.doc is not None  # counters without a description are bookkeeping
 
         def assign(st: Any, loc: Any) -> None:
             value = v(st, loc)
@@ -862,7 +870,7 @@ class Compiler:
                 old = st.counters[i][who]
                 new = old + value if op == "+=" else old - value if op == "-=" else value
                 st.counters[i][who] = new
-            if st.log is not None and new != old:
+            if st.log is not None and new != old and narrated:
                 st.log.append({"type": "counter", "counter": name,
                                "player": player_label(who) if who is not None else None, "old": old, "new": new})
 

@@ -399,6 +399,11 @@ class Engine:
                 return (f"{action!r} cannot be drawn: the zone holds only "
                         f"{', '.join(d.labels or []) or 'nothing that may be drawn'}", d.span)
             return f"{action!r} is not a possible outcome here", d.span
+        if d.players is not None:
+            if player is not None and player not in d.players:
+                return (f"{player_label(player)} is not asked here; waiting for "
+                        + ", ".join(player_label(p) for p in d.players), d.span)
+            return f"{action!r} is not one of the answers here", d.span
         if player is not None and d.player is not None and player != d.player:
             return (f"it is {player_label(d.player)}'s decision, not {player_label(player)}'s", d.span)
         spec = ins[1]

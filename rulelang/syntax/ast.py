@@ -105,6 +105,16 @@ class GenCall:
 
 
 @attrs.frozen
+class IfElse:
+    """``(A if C else B)``."""
+
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    span: Span
+
+
+@attrs.frozen
 class Secret:
     """``{secret E}`` in a label: shown only to the player who chooses it."""
 
@@ -145,7 +155,7 @@ class Aggregate:
     span: Span
 
 
-Expr = Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate | Nobody | AnswerOf | GenCall
+Expr = Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate | Nobody | AnswerOf | GenCall | IfElse
 
 
 @attrs.frozen

@@ -169,7 +169,10 @@ class _Builder(Transformer):
         return ast.CounterDecl(str(c[0]), c[1] is not None, c[2], _unquote(c[3]) if c[3] else None, self._span(meta))
 
     def params(self, c):
-        return tuple(str(t) for t in c)
+        return tuple(c)
+
+    def param(self, c):
+        return str(c[0]) if c[1] is None else f"{c[0]}:{c[1]}"
 
     @v_args(meta=True)
     def define_decl(self, meta, c):
@@ -445,6 +448,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def next_player(self, meta, c):
         return ast.PlayerAfter(None, self._span(meta))
+
+    @v_args(meta=True)
+    def cond_expr(self, meta, c):
+        return ast.IfElse(c[1], c[0], c[2], self._span(meta))
 
     @v_args(meta=True)
     def nobody(self, meta, c):

@@ -130,6 +130,7 @@ class Replayer:
         self.state: State | None = None
         self.narration: list[dict[str, Any]] = []
         self.redacted: list[dict[str, Any]] = []  # the trace as ``view`` saw it
+        self.public: str | None = None  # the last action's label as others saw it
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -185,9 +186,14 @@ class Replayer:
                 if verdict is None:
                     self.redacted.append(redact_chance(_strip(event), seen))
             else:
+                self.public = None
                 verdict = self._action(line, event)
                 if verdict is None:
-                    self.redacted.append(_strip(event))
+                    shown = _strip(event)
+                    if self.public is not None and event.get("player") != (
+                            player_label(self.view) if self.view is not None else None):
+                        shown["action"] = self.public
+                    self.redacted.append(shown)
             if verdict is not None:
                 return verdict
             if narrate and st.log:
@@ -287,12 +293,20 @@ class Replayer:
             return self._violation(line, event, "the rules call for chance here (" +
                                    ", ".join(f"{k} {v}" for k, v in d.event.items()) + "), not a player's action",
                                    d.span, who, None)
+        if d.players is not None and seat in d.players:
+            legal = engine.legal_actions(st, seat)  # an ask: anyone asked may answer, in any order
+            if action not in legal:
+                return self._violation(line, event, f"{action!r} is not an answer {who} may give here",
+                                       d.span, who, legal)
+            engine.apply(st, action, player=seat)
+            return None
         if d.player != seat:
             reason, rule = engine.explain(st, action, seat)
             return self._violation(line, event, reason, rule, who, d.labels)
         if action not in (d.labels or []):
             reason, rule = engine.explain(st, action, seat)
             return self._violation(line, event, reason, rule, who, d.labels)
+        self.public = next((o[3] for o in d.options if o[0] == action), None)
         engine.apply(st, action)
         return None
 
