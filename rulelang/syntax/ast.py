@@ -155,7 +155,10 @@ class Aggregate:
     span: Span
 
 
-Expr = Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate | Nobody | AnswerOf | GenCall | IfElse
+Expr = (
+    Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate | Nobody | AnswerOf | GenCall
+    | IfElse
+)
 
 
 @attrs.frozen
