@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
+
+
+def _group(labels: list[str]) -> str:
+    """'Cow#1, Cow#2, Pig#3' -> 'Cow x2, Pig' (copies of a kind are interchangeable to a player)."""
+    counts: dict[str, int] = {}
+    for label in labels:
+        name, _, face = label.partition("=")
+        key = re.sub(r"#\d+$", "", name) + (f" showing {face}" if face else "")
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
 
 
 def render_observation(obs: dict[str, Any]) -> str:
@@ -20,7 +31,7 @@ def render_observation(obs: dict[str, Any]) -> str:
             if content.get("hidden"):
                 lines.append(f"  {name}: {content['hidden']} hidden")
         elif content:
-            lines.append(f"  {name}: " + ", ".join(content))
+            lines.append(f"  {name}: " + _group(content))
     return "\n".join(lines)
 
 

@@ -451,39 +451,36 @@ class Compiler:
 
     def template(self, t: m.TemplateIR) -> Fn:
         """``f(st, loc)``: the text of a label or narration."""
+        kinds = self.model.kinds
+        labels = self.labels
         pieces: list[Any] = []
         for part in t.parts:
             if isinstance(part, m.SecretPart):
                 part = part.expr
             if isinstance(part, str):
-                pieces.append(part)
+                if pieces and isinstance(pieces[-1], str):
+                    pieces[-1] += part
+                else:
+                    pieces.append(part)
+                continue
+            fn = self.expr(part)
+            if part.type == m.PLAYER:
+                pieces.append(lambda st, loc, fn=fn: player_label(fn(st, loc)))
+            elif part.type == m.KIND:
+                pieces.append(lambda st, loc, fn=fn: kinds[fn(st, loc)].display)
+            elif part.type == m.COMPONENT:
+                pieces.append(lambda st, loc, fn=fn: labels[fn(st, loc)])
+            elif part.type == m.BOOL:
+                pieces.append(lambda st, loc, fn=fn: "yes" if fn(st, loc) else "no")
             else:
-                pieces.append((self.expr(part), part.type))
-        kinds = self.model.kinds
-        labels = self.labels
+                pieces.append(lambda st, loc, fn=fn: str(fn(st, loc)))
         if all(isinstance(p, str) for p in pieces):
             text = "".join(pieces)
             return lambda st, loc: text
+        parts = tuple((p, True) if isinstance(p, str) else (p, False) for p in pieces)
 
         def render(st: Any, loc: Any) -> str:
-            out = []
-            for piece in pieces:
-                if isinstance(piece, str):
-                    out.append(piece)
-                    continue
-                fn, type_ = piece
-                v = fn(st, loc)
-                if type_ == m.PLAYER:
-                    out.append(player_label(v))
-                elif type_ == m.KIND:
-                    out.append(kinds[v].display)
-                elif type_ == m.COMPONENT:
-                    out.append(labels[v])
-                elif type_ == m.BOOL:
-                    out.append("yes" if v else "no")
-                else:
-                    out.append(str(v))
-            return "".join(out)
+            return "".join(p if is_text else p(st, loc) for p, is_text in parts)
 
         return render
 

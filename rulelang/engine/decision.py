@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -9,6 +10,74 @@ import attrs
 
 from rulelang.rng import Rng
 from rulelang.syntax.span import Span
+
+
+class Labels(Sequence[str]):
+    """The labels of a decision's options, rendered only when asked for.
+
+    ``len()`` costs nothing; ``labels[i]`` renders one label; looking a label up
+    (``find``, ``in``) renders what it must. A rules file whose options render the same
+    label twice is an error, reported when it is noticed.
+    """
+
+    __slots__ = ("_render", "_n", "_cache", "_index", "_full")
+
+    def __init__(self, n: int, render: Callable[[int], str]) -> None:
+        self._render = render
+        self._n = n
+        self._cache: dict[int, str] = {}
+        self._index: dict[str, int] = {}
+        self._full = False
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _one(self, i: int) -> str:
+        label = self._cache.get(i)
+        if label is None:
+            label = self._render(i)
+            self._cache[i] = label
+            other = self._index.setdefault(label, i)
+            if other != i:
+                raise DuplicateLabel(label)
+        return label
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self._one(j) for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return self._one(i)
+
+    def find(self, label: object) -> int | None:
+        """The index of ``label``, or None."""
+        if isinstance(label, str) and label in self._index:
+            return self._index[label]
+        if not self._full:
+            for i in range(self._n):
+                self._one(i)
+            self._full = True
+        return self._index.get(label) if isinstance(label, str) else None
+
+    def __contains__(self, label: object) -> bool:
+        return self.find(label) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._one(i) for i in range(self._n))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+class DuplicateLabel(Exception):
+    """Two options of one decision render the same label."""
 
 
 @attrs.define(slots=True)
@@ -24,7 +93,7 @@ class Decision:
 
     kind: str
     player: int | None
-    labels: list[str] | None
+    labels: Sequence[str] | None
     weights: list[int] | None
     event: dict[str, Any]
     span: Span | None

@@ -32,7 +32,7 @@ from rulelang.compile.program import (
     TURN,
     Program,
 )
-from rulelang.engine.decision import Decision
+from rulelang.engine.decision import Decision, DuplicateLabel, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
@@ -115,8 +115,9 @@ class Engine:
         if op == CHOOSE:
             spec = ins[1]
             player = spec.player(st, loc) if spec.player is not None else st.current
-            options = self._options(st, ins[1], loc)
-            d = Decision("choice", player, [o[0] for o in options], None, {}, ins[4])
+            options = self._options(st, spec, loc)
+            d = Decision("choice", player, Labels(len(options), self._label_renderer(st, fr, options)), None, {},
+                         ins[4])
             d.options = options
         elif op == ASK:
             waiting = loc[ins[1].pending_slot]
@@ -156,23 +157,64 @@ class Engine:
             return name
         return f"{name} of {player_label(owner(st, loc))}"
 
-    def _options(self, st: State, spec: Any, loc: list, check: bool = True) -> list[tuple[str, int, Any, Any]]:
-        """Every option of a ``choose`` as (label, option index, bound values, public label).
+    def _options(self, st: State, spec: Any, loc: list, check: bool = True) -> list[tuple[int, tuple]]:
+        """Every legal option of a ``choose`` as (option index, values of its ``for`` variables).
 
         With ``check`` False the options' conditions are not applied (used to explain).
         """
-        out: list[tuple[str, int, Any, Any]] = []
-        seen: set[str] = set()
-        for index, (label, bindings, cond, _pc, public) in enumerate(spec.options):
-            for values in (_combinations(st, loc, bindings) if bindings else ((),)):
-                if check and cond is not None and not cond(st, loc):
-                    continue
-                text = label(st, loc)
-                if text in seen:
-                    continue
-                seen.add(text)
-                out.append((text, index, values, public(st, loc) if public is not None else None))
+        out: list[tuple[int, tuple]] = []
+        for index, (_label, bindings, cond, _pc, _public) in enumerate(spec.options):
+            if check is False:
+                cond = None
+            if not bindings:
+                if cond is None or cond(st, loc):
+                    out.append((index, ()))
+            else:
+                _enumerate(st, loc, bindings, 0, (), cond, index, out)
         return out
+
+    def _bind(self, loc: list, spec: Any, option: tuple[int, tuple]) -> Any:
+        """Set the option's ``for`` variables in ``loc``; return the option's compiled tuple."""
+        opt = spec.options[option[0]]
+        for (slot, _fn), value in zip(opt[1], option[1]):
+            loc[slot] = value
+        return opt
+
+    def _label_renderer(self, st: State, fr: list, options: list[tuple[int, tuple]]) -> Any:
+        spec = self.code[fr[0]][fr[1]][1]
+        loc = fr[2]
+
+        def render(i: int) -> str:
+            return self._bind(loc, spec, options[i])[0](st, loc)
+
+        return render
+
+    def _find_option(self, st: State, d: Decision, action: Any) -> tuple[int, tuple] | None:
+        if not isinstance(action, str) or not isinstance(d.labels, Labels):
+            return None
+        try:
+            i = d.labels.find(action)
+        except DuplicateLabel as exc:
+            raise RulelangError(f"two legal actions are both labelled {exc.args[0]!r}", d.span,
+                                hint="make every option's label show what differs between them") from None
+        return None if i is None else d.options[i]
+
+    def public_label(self, st: State, action: str) -> str | None:
+        """How the other players see the pending choice ``action`` (None: exactly as written)."""
+        d = self.pending(st)
+        if d is None or d.kind != "choice" or d.players is not None:
+            return None
+        match = self._find_option(st, d, action)
+        if match is None:
+            return None
+        fr = st.stack[-1]
+        loc = fr[2]
+        saved = list(loc)
+        try:
+            public = self._bind(loc, self.code[fr[0]][fr[1]][1], match)[4]
+            return public(st, loc) if public is not None else None
+        finally:
+            loc[:] = saved
 
     def _answers(self, st: State, spec: Any, loc: list, player: int) -> list[str]:
         loc[spec.var] = player
@@ -226,13 +268,11 @@ class Engine:
                     st.log.append({"type": "answers", "answers": {
                         player_label(p): a for p, a in enumerate(st.answers) if a}})
         elif op == CHOOSE:
-            match = next((o for o in d.options if o[0] == action), None)
+            match = self._find_option(st, d, action)
             if match is None:
                 raise self._illegal(d, action)
-            _label, index, values, public = match
-            opt = ins[1].options[index]
-            for (slot, _fn), value in zip(opt[1], values):
-                loc[slot] = value
+            opt = self._bind(loc, ins[1], match)
+            public = opt[4](st, loc) if opt[4] is not None else None
             if st.log is not None:
                 entry = {"type": "choice", "player": player_label(d.player or 0), "action": action}
                 if public is not None:
@@ -410,10 +450,11 @@ class Engine:
         loc = fr[2]
         saved = list(loc)
         try:
-            for (label, bindings, cond, _pc, _public), (opt_span, cond_span) in zip(spec.options, spec.spans):
-                for _values in _combinations(st, loc, bindings):
-                    if label(st, loc) == action and cond is not None and not cond(st, loc):
-                        return f"{action!r} is not allowed now: its condition is false", cond_span or opt_span
+            for option in self._options(st, spec, loc, check=False):
+                label, _bindings, cond, _pc, _public = self._bind(loc, spec, option)
+                if label(st, loc) == action and cond is not None and not cond(st, loc):
+                    opt_span, cond_span = spec.spans[option[0]]
+                    return f"{action!r} is not allowed now: its condition is false", cond_span or opt_span
         finally:
             loc[:] = saved
         return f"{action!r} is not one of the choices here", d.span
@@ -703,9 +744,11 @@ class Engine:
                 ids = st.zones[z.index]
                 zones[z.name] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
         counters: dict[str, Any] = {}
+        bookkeeping: dict[str, Any] = {}
         for c in model.counters:
             value = st.counters[c.index]
-            counters[c.name] = ({player_label(p): v for p, v in enumerate(value)} if c.per_player else value)
+            shown = {player_label(p): v for p, v in enumerate(value)} if c.per_player else value
+            (counters if c.doc is not None else bookkeeping)[c.name] = shown
         d = self.pending(st)
         obs: dict[str, Any] = {
             "you": player_label(player) if player is not None else None,
@@ -713,6 +756,7 @@ class Engine:
             "turn": st.turn,
             "current": player_label(st.current),
             "counters": counters,
+            "bookkeeping": bookkeeping,
             "zones": zones,
             "over": st.over,
         }
@@ -732,14 +776,15 @@ class Engine:
         return self.code[fr[0]][fr[1]][4]
 
 
-def _combinations(st: State, loc: list, bindings: tuple) -> Any:
+def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple, cond: Any, index: int,
+               out: list) -> None:
     """Bind each ``for`` of an option in turn (later ranges may depend on earlier values)."""
-    if not bindings:
-        yield ()
-        return
-    (slot, values), rest = bindings[0], bindings[1:]
+    slot, values = bindings[depth]
+    last = depth + 1 == len(bindings)
     for v in values(st, loc):
         loc[slot] = v
-        for more in _combinations(st, loc, rest):
-            loc[slot] = v
-            yield (v, *more)
+        if last:
+            if cond is None or cond(st, loc):
+                out.append((index, (*prefix, v)))
+        else:
+            _enumerate(st, loc, bindings, depth + 1, (*prefix, v), cond, index, out)

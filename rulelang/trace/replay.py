@@ -306,7 +306,7 @@ class Replayer:
         if action not in (d.labels or []):
             reason, rule = engine.explain(st, action, seat)
             return self._violation(line, event, reason, rule, who, d.labels)
-        self.public = next((o[3] for o in d.options if o[0] == action), None)
+        self.public = engine.public_label(st, action)
         engine.apply(st, action)
         return None
 
