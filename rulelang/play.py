@@ -29,6 +29,7 @@ def play(
     if narrate:
         state.log = []
     wants_view = [getattr(agent, "needs_observation", True) for agent in agents]
+    by_index = [hasattr(agent, "choose_index") and not wants_view[i] for i, agent in enumerate(agents)]
     is_chance = engine.is_chance
     while not state.over:
         if state.step >= max_steps:
@@ -47,10 +48,15 @@ def play(
             assert d is not None
             seat = d.player if d.player is not None else state.current
             agent = agents[seat]
-            seen = engine.observe(state, seat) if wants_view[seat] else {}
-            action = agent.choose(seen, d.labels or [])
             step = state.step
-            engine.apply(state, action)
+            if by_index[seat] and d.players is None:
+                i = agent.choose_index(len(d.labels or ()))  # type: ignore[attr-defined]
+                action = d.labels[i] if on_event is not None else ""  # type: ignore[index]
+                engine.apply_index(state, i)
+            else:
+                seen = engine.observe(state, seat) if wants_view[seat] else {}
+                action = agent.choose(seen, d.labels or [])
+                engine.apply(state, action, player=seat)
             if on_event is not None:
                 event = {"type": "action", "step": step + 1, "player": player_label(seat), "action": action}
                 on_event(event, state.log or [])

@@ -27,6 +27,10 @@ class RandomAgent:
         """A uniformly random legal action."""
         return legal[self.rng.below(len(legal))]
 
+    def choose_index(self, n: int) -> int:
+        """The same pick as :meth:`choose`, by position: no label needs to be written out."""
+        return self.rng.below(n)
+
 
 class FirstAgent:
     """Always picks the first legal action (useful for scripted, repeatable tests)."""

@@ -492,6 +492,8 @@ class Compiler:
         self.inlining = {rule.index}
         self._block(rule.body, code, rule)
         code.append([RET, None, None, None, rule.span])
+        _thread_jumps(code)
+        code = _fuse(code)
         return [tuple(i) for i in code]
 
     def _block(self, body: tuple, code: list, rule: m.Rule) -> None:
@@ -723,6 +725,8 @@ class Compiler:
                                    "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
             return move_all
         if tbl is not None and limit_fn is None:
+            rows = [tbl[k] for k in kind_of]  # per component: its kind's row of the (kind, face) table
+
             def move_tabled(st: Any, loc: Any) -> None:
                 faces = st.faces
                 moved: list[int] = []
@@ -740,7 +744,7 @@ class Compiler:
                         kept = []
                         n0 = len(moved)
                         for c in lst:
-                            if tbl[kind_of[c]][faces[c] + 1]:
+                            if rows[c][faces[c] + 1]:
                                 moved.append(c)
                             else:
                                 kept.append(c)
@@ -752,7 +756,7 @@ class Compiler:
                         i = len(lst) - 1
                         while i >= 0 and len(taken) < need:
                             c = lst[i]
-                            if tbl[kind_of[c]][faces[c] + 1]:
+                            if rows[c][faces[c] + 1]:
                                 taken.append(lst.pop(i))
                             i -= 1
                         if not taken:
@@ -918,6 +922,66 @@ class Compiler:
             trigger_each=[t.each for t in model.triggers],
             sheets=[(sh.name, [(label, self.expr(e)) for label, e in sh.lines], sh.nlocals) for sh in model.sheets],
         )
+
+
+def _thread_jumps(code: list[list[Any]]) -> None:
+    """Point every jump straight at its final destination (a jump to a jump is followed)."""
+
+    def final(target: int) -> int:
+        seen = set()
+        while code[target][0] == JUMP and target not in seen:
+            seen.add(target)
+            target = code[target][1]
+        return target
+
+    for ins in code:
+        if ins[0] == JUMP:
+            ins[1] = final(ins[1])
+        elif ins[0] in (JUMPF, COUNTDOWN):
+            ins[2] = final(ins[2])
+
+
+def _fuse(code: list[list[Any]]) -> list[list[Any]]:
+    """Merge runs of plain statements (no trigger to check, not a jump target) into one step."""
+    targets: set[int] = set()
+    for ins in code:
+        if ins[0] == JUMP:
+            targets.add(ins[1])
+        elif ins[0] in (JUMPF, COUNTDOWN):
+            targets.add(ins[2])
+        elif ins[0] == CHOOSE:
+            targets.update(opt[3] for opt in ins[1].options)
+            targets.add(ins[1].end)
+    new: list[list[Any]] = []
+    where: dict[int, int] = {}
+    for pc, ins in enumerate(code):
+        prev = new[-1] if new else None
+        if (ins[0] == EXEC and not ins[2] and pc not in targets and prev is not None and prev[0] == EXEC
+                and not prev[2]):
+            first, second = prev[1], ins[1]
+            fused = getattr(first, "steps", (first,)) + (second,)
+
+            def run(st: Any, loc: Any, fused: tuple = fused) -> None:
+                for f in fused:
+                    f(st, loc)
+
+            run.steps = fused  # type: ignore[attr-defined]
+            prev[1] = run
+            where[pc] = len(new) - 1
+            continue
+        where[pc] = len(new)
+        new.append(ins)
+    where[len(code)] = len(new)
+    for ins in new:
+        if ins[0] == JUMP:
+            ins[1] = where[ins[1]]
+        elif ins[0] in (JUMPF, COUNTDOWN):
+            ins[2] = where[ins[2]]
+        elif ins[0] == CHOOSE:
+            spec = ins[1]
+            spec.options = [(*opt[:3], where[opt[3]], *opt[4:]) for opt in spec.options]
+            spec.end = where[spec.end]
+    return new
 
 
 class _NotStatic(Exception):

@@ -459,6 +459,24 @@ class Engine:
             loc[:] = saved
         return f"{action!r} is not one of the choices here", d.span
 
+    def apply_index(self, st: State, i: int) -> None:
+        """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
+        d = self.pending(st)
+        if d is None or d.kind != "choice" or d.players is not None or not 0 <= i < len(d.options):
+            raise IllegalAction(f"there is no option {i} here", d.span if d else None)
+        fr = st.stack[-1]
+        loc = fr[2]
+        opt = self._bind(loc, self.code[fr[0]][fr[1]][1], d.options[i])
+        if st.log is not None:
+            entry = {"type": "choice", "player": player_label(d.player or 0), "action": d.labels[i]}
+            if opt[4] is not None:
+                entry["public"] = opt[4](st, loc)
+            st.log.append(entry)
+        fr[1] = opt[3]
+        st.step += 1
+        st.pending_cache = None
+        self._run(st)
+
     def _kind_index(self, name: str) -> int:
         for k in self.model.kinds:
             if k.name == name:
