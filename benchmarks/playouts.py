@@ -2,7 +2,8 @@
 
     python benchmarks/playouts.py GAME [--games N] [--players P] [--seed S] [--rounds R]
 
-GAME names ``games/GAME.rules`` (``chicken``, ``chicken-eggspansion``). The script
+GAME names ``games/GAME.rules`` (``chicken``, ``chicken-eggspansion``, ``barnyard``,
+``barnyard-2p``). The script
 plays N random games of it through the rulelang engine and N random games of the
 plain-Python baseline of the same rules, in the same process, interleaved in R rounds
 (alternating which side goes first) so that machine noise hits both alike. Game ``i``
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import baseline_chicken  # noqa: E402
+from benchmarks import baseline_barnyard, baseline_chicken  # noqa: E402
 from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -40,6 +41,8 @@ from rulelang.rng import Rng  # noqa: E402
 BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "chicken": (baseline_chicken.playout, {"eggspansion": False}),
     "chicken-eggspansion": (baseline_chicken.playout, {"eggspansion": True}),
+    "barnyard": (baseline_barnyard.playout, {"two_player": False}),
+    "barnyard-2p": (baseline_barnyard.playout, {"two_player": True}),
 }
 
 

@@ -146,7 +146,7 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
     assert state.result is not None
     lines.append(dumps_line(result_line(state)))
     if trace_path:
-        write_atomic(trace_path, "\n".join(lines) + "\n")
+        _write(trace_path, "\n".join(lines) + "\n")
     if as_json:
         click.echo(json.dumps({"game": engine.model.title, "players": n, "seed": seed, "steps": state.step,
                                "turns": state.turn, **state.result}, indent=2))
@@ -158,6 +158,15 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         click.echo(line)
     if trace_path and not quiet:
         click.echo(f"trace written to {trace_path}")
+
+
+def _write(path: str, text: str) -> None:
+    """Write an output file atomically; a path that cannot be written is an error, not a traceback."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        _fail(RulelangError(f"cannot write {path}: {exc.strerror or exc}",
+                            hint="check that the directory exists and can be written"))
 
 
 def _read_position(path: str) -> dict[str, Any]:
@@ -342,8 +351,9 @@ def _print_verdict(v: Verdict) -> None:
 @click.option("--redacted", "redacted_path", type=click.Path(dir_okay=False),
               help="With --view: write the trace as that player saw it here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
+@click.option("--verbose", "-v", is_flag=True, help="With --view: also print every move of a component.")
 def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view: str | None,
-           redacted_path: str | None, as_json: bool) -> None:
+           redacted_path: str | None, as_json: bool, verbose: bool) -> None:
     """Re-run TRACE_FILE and say whether every move kept the rules.
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
@@ -356,14 +366,16 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     except (RulelangError, ErrorList) as exc:
-        _fail(exc)
+        verdict = Verdict("malformed", "the game file does not load:\n" + exc.format())
+        _finish_replay(verdict, as_json, allow_incomplete)
+        return
     players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
     seat = _seat(view, players) if view is not None else None
-    replayer = Replayer(engine, trace, view=seat)
+    replayer = Replayer(engine, trace, view=seat, redact=redacted_path is not None)
     verdict = replayer.run(narrate=view is not None and not as_json)
     verdict.warnings = warnings + verdict.warnings
     if view is not None and not as_json:
-        narrator = Narrator()
+        narrator = Narrator(verbose=verbose)
         click.echo(f"{engine.model.title} as {view.upper()} saw it:")
         for line in narrator.lines(redact_narration(engine, replayer.narration, seat)) + narrator.flush():
             click.echo(line)
@@ -372,7 +384,7 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         if view is None:
             raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
         lines = [redacted_header(engine, trace.header, seat)] + replayer.redacted
-        write_atomic(redacted_path, "\n".join(dumps_line(x) for x in lines) + "\n")
+        _write(redacted_path, "\n".join(dumps_line(x) for x in lines) + "\n")
     _finish_replay(verdict, as_json, allow_incomplete)
 
 

@@ -535,6 +535,9 @@ class Checker:
             where = self.expect(node.where, scope, BOOL, True, "'where' needs a true/false condition")
         if node.quantity == "random" and len(zones) != 1:
             raise self.fail("a random draw comes from exactly one zone", node.span)
+        if node.quantity == "random" and self.zones_by_index[zones[0].zone].ordered:
+            raise self.fail("a random draw needs an unordered zone (a bag, a face-down mix)", node.span,
+                            hint="from an ordered pile, shuffle it and take from the top: move 1 from ZONE")
         count_expr = None
         if node.count_expr is not None:
             count_expr = self.expect(node.count_expr, scope, INT, False, "how many must be a number")

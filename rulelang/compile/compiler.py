@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -443,6 +444,58 @@ class Compiler:
             return lambda st, loc: sorted({kind_of[c] for c in sel(st, loc)})
         return sel
 
+    def label_parser(self, opt: m.OptionIR) -> Any:
+        """Read a label of this option back into its ``for`` values: (regex, converters), or None.
+
+        Possible when every hole of the label shows one of the option's ``for`` variables;
+        replay then checks an action without listing every legal one.
+        """
+        slots = [slot for slot, _it in opt.bindings]
+        pattern = ["^"]
+        holes: list[tuple[int, Fn]] = []
+        for part in opt.label.parts:
+            if isinstance(part, m.SecretPart):
+                part = part.expr
+            if isinstance(part, str):
+                pattern.append(re.escape(part))
+                continue
+            if not isinstance(part, m.Local) or part.slot not in slots:
+                return None
+            convert = self._reader(part.type)
+            if convert is None:
+                return None
+            pattern.append("(.+?)")
+            holes.append((slots.index(part.slot), convert))
+        pattern.append("$")
+        if sorted({i for i, _ in holes}) != list(range(len(slots))):
+            return None
+        return re.compile("".join(pattern), re.S), holes
+
+    def _reader(self, type_: str) -> Fn | None:
+        """Text -> value for a label hole of this type (None if it cannot be read back)."""
+        if type_ == m.PLAYER:
+            def player(text: str) -> int:
+                if text == "nobody":
+                    return -1
+                if not (text.startswith("P") and text[1:].isdigit()):
+                    raise ValueError(text)
+                return int(text[1:]) - 1
+            return player
+        if type_ == m.INT:
+            return int
+        if type_ == m.KIND:
+            displays = [k.display for k in self.model.kinds]
+            if len(set(displays)) != len(displays):
+                return None
+            index = {d: i for i, d in enumerate(displays)}
+            return lambda text: index[text]
+        if type_ == m.COMPONENT:
+            index = {label: c for c, label in enumerate(self.labels)}
+            return lambda text: index[text]
+        if type_ == m.STR:
+            return str
+        return None
+
     def public_template(self, t: m.TemplateIR) -> Fn | None:
         """``f(st, loc)``: a label as the other players see it, or None if it has no secret part."""
         if not any(isinstance(p, m.SecretPart) for p in t.parts):
@@ -657,6 +710,7 @@ class Compiler:
                     self.expr(opt.cond) if opt.cond is not None else None,
                     body_pc,
                     self.public_template(opt.label),
+                    self.label_parser(opt),
                 ))
                 spec.spans.append((opt.span, opt.cond_span))
             for j in jumps:

@@ -79,7 +79,7 @@ class Engine:
         for counter, init in zip(model.counters, self.program.counter_inits):
             value = init(st, [])
             st.counters.append([value] * n if counter.per_player else value)
-        st.armed = [[False] * n if each else False for each in self.program.trigger_each]
+        st.armed = None  # triggers watch play, not setup: armed when the first turn starts
         st.stack = [[self.program.driver, 0, []]]
         if position is not None:
             from rulelang.engine.position import apply_position
@@ -163,7 +163,7 @@ class Engine:
         With ``check`` False the options' conditions are not applied (used to explain).
         """
         out: list[tuple[int, tuple]] = []
-        for index, (_label, bindings, cond, _pc, _public) in enumerate(spec.options):
+        for index, (_label, bindings, cond, _pc, _public, _parser) in enumerate(spec.options):
             if check is False:
                 cond = None
             if not bindings:
@@ -301,6 +301,7 @@ class Engine:
             kind = self._kind_index(action)
             src = spec.source(st, loc)
             pred = spec.pred(st, loc)
+            # the drawn copy is the lowest-numbered one of its kind (copies are alike)
             i = next(i for i, c in enumerate(src) if program.kind_of[c] == kind and (pred is None or pred(c)))
             c = src.pop(i)
             if self.model.zones[spec.dest_zone].unrolled:
@@ -451,13 +452,104 @@ class Engine:
         saved = list(loc)
         try:
             for option in self._options(st, spec, loc, check=False):
-                label, _bindings, cond, _pc, _public = self._bind(loc, spec, option)
+                label, _bindings, cond, _pc, _public, _parser = self._bind(loc, spec, option)
                 if label(st, loc) == action and cond is not None and not cond(st, loc):
                     opt_span, cond_span = spec.spans[option[0]]
                     return f"{action!r} is not allowed now: its condition is false", cond_span or opt_span
         finally:
             loc[:] = saved
         return f"{action!r} is not one of the choices here", d.span
+
+    def try_roll(self, st: State, die_label: str, face_name: str) -> bool:
+        """Apply a recorded roll if it is exactly the pending one and possible; False otherwise.
+
+        The fast path of replay: no Decision is built. On False nothing changed, and
+        ``apply`` (or ``explain``) says what is wrong.
+        """
+        if st.over:
+            return False
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != ROLL:
+            return False
+        loc = fr[2]
+        program = self.program
+        dice = loc[ins[1]]
+        die = dice[loc[ins[2]]]
+        if program.component_labels[die] != die_label:
+            return False
+        face = program.face_index[program.kind_of[die]].get(face_name)
+        if face is None:
+            return False
+        st.faces[die] = face
+        if st.log is not None:
+            st.log.append({"type": "roll", "component": die_label, "face": self.model.faces[face].display,
+                           "places": [self.place_of(st, die)]})
+        loc[ins[2]] += 1
+        st.step += 1
+        st.pending_cache = None
+        done = loc[ins[2]] >= len(dice)
+        if done:
+            fr[1] += 1
+        if (ins[3] and self._check_triggers(st, ins[3])) or done:
+            self._run(st)
+        return True
+
+    def apply_label(self, st: State, action: str, player: int) -> bool:
+        """Apply ``player``'s choice ``action`` if it is legal, reading the label back into the
+        option's values instead of listing every legal action; False (nothing changed) when
+        it cannot tell, and ``apply`` or ``explain`` then says what is wrong.
+        """
+        if st.over:
+            return False
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != CHOOSE:
+            return False
+        spec = ins[1]
+        loc = fr[2]
+        chooser = spec.player(st, loc) if spec.player is not None else st.current
+        if chooser != player:
+            return False
+        for index, (label, bindings, cond, _pc, _public, parser) in enumerate(spec.options):
+            if not bindings:
+                if label(st, loc) == action and (cond is None or cond(st, loc)):
+                    return self._take(st, fr, spec, (index, ()), action, chooser)
+                continue
+            if parser is None:
+                return False  # a label we cannot read back: let apply() list the options
+            m = parser[0].match(action)
+            if m is None:
+                continue
+            try:
+                parsed = [None] * len(bindings)
+                for group, (position, convert) in zip(m.groups(), parser[1]):
+                    parsed[position] = convert(group)
+            except (ValueError, KeyError):
+                continue
+            ok = True
+            for (slot, values), value in zip(bindings, parsed):
+                if value not in values(st, loc):
+                    ok = False
+                    break
+                loc[slot] = value
+            if ok and (cond is None or cond(st, loc)) and label(st, loc) == action:
+                return self._take(st, fr, spec, (index, tuple(parsed)), action, chooser)
+        return False
+
+    def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int) -> bool:
+        loc = fr[2]
+        opt = self._bind(loc, spec, option)
+        if st.log is not None:
+            entry = {"type": "choice", "player": player_label(chooser), "action": action}
+            if opt[4] is not None:
+                entry["public"] = opt[4](st, loc)
+            st.log.append(entry)
+        fr[1] = opt[3]
+        st.step += 1
+        st.pending_cache = None
+        self._run(st)
+        return True
 
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
@@ -575,15 +667,15 @@ class Engine:
                     fr[1] = pc
                     st.pause_at_turn = False
                     return
-                if st.turn == 0:
-                    self.arm_triggers(st)
                 fr[1] = pc + 1
                 st.turn += 1
                 if st.log is not None:
                     st.log.append({"type": "turn", "turn": st.turn, "player": player_label(st.current)})
                 fr = [ins[1], 0, [None] * nlocals[ins[1]]]
                 stack.append(fr)
-                rcode, loc, pc = code[fr[0]], fr[2], 0
+                if st.armed is None and self.arm_triggers(st):
+                    fr = stack[-1]
+                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
             elif op == ADVANCE:
                 pc += 1
                 if st.extra_turn:
@@ -643,17 +735,10 @@ class Engine:
                 return True
         return False
 
-    def arm_triggers(self, st: State) -> None:
-        """Record every trigger condition as it is now: they fire when they next become true."""
-        program = self.program
-        armed = []
-        for cond, each, rule in zip(program.trigger_conds, program.trigger_each, program.trigger_rules):
-            size = max(1, program.nlocals[rule])
-            if each:
-                armed.append([bool(cond(st, [p] + [None] * size)) for p in range(st.players)])
-            else:
-                armed.append(bool(cond(st, [None] * size)))
-        st.armed = armed
+    def arm_triggers(self, st: State) -> bool:
+        """Start watching the triggers; any whose condition already holds fires now."""
+        st.armed = [[False] * st.players if each else False for each in self.program.trigger_each]
+        return self._check_triggers(st, tuple(range(len(st.armed))))
 
     def _check_triggers(self, st: State, which: tuple[int, ...]) -> bool:
         """Fire every trigger whose condition just became true (in declaration order).
@@ -661,7 +746,7 @@ class Engine:
         Triggers watch play, not setup: they are armed when the first turn starts.
         Returns True when a trigger's rule was pushed onto the stack.
         """
-        if st.turn == 0:
+        if st.armed is None:
             return False
         program = self.program
         conds = program.trigger_conds

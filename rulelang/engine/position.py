@@ -50,6 +50,10 @@ def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, 
     names = [z.name for z in model.zones]
     name, _, owner = key.partition(" of ")
     zone = next((z for z in model.zones if z.name == name.strip()), None)
+    if zone is not None and zone.index == 0:
+        raise PositionError("position: the box cannot be named", span,
+                            hint="components not named stay where setup put them; to take one out of play, "
+                                 "name the zones it should not be in")
     if zone is None:
         raise PositionError(f"position: unknown zone {name.strip()!r}", span, hint=_suggest(name.strip(), names))
     if zone.per_player:
@@ -100,6 +104,9 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
                 taken[c] = key
                 resolved.append(c)
                 continue
+            if m and name in by_label:
+                raise PositionError(f"position: {item!r}: a count goes with a kind, not with one component", span,
+                                    hint=f"write {name!r} alone, or a count and a kind like '2 {name.split('#')[0]}'")
             if name not in kinds:
                 raise PositionError(f"position: unknown component {name!r} in {key!r}", span,
                                     hint=_suggest(name, list(kinds) + list(by_label)))
@@ -175,5 +182,5 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
             raise PositionError("position: 'turn' is the number of the turn about to start (1 or more)", span)
         st.turn = turn - 1
-    engine.arm_triggers(st)
+    st.armed = None  # watched again from the first turn played from here: what holds then fires
     st.pending_cache = None

@@ -30,7 +30,7 @@ class State:
         self.counters: list[Any] = []
         self.current = 0
         self.stack: list[list[Any]] = []
-        self.armed: list[bool] = []
+        self.armed: list | None = None
         self.over = False
         self.result: dict[str, Any] | None = None
         self.extra_turn = False
@@ -52,7 +52,7 @@ class State:
         new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
         new.current = self.current
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
-        new.armed = [a[:] if isinstance(a, list) else a for a in self.armed]
+        new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
         new.over = self.over
         new.result = copy.deepcopy(self.result)

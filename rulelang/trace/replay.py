@@ -123,10 +123,13 @@ def _legal_summary(labels: list[str], limit: int = 12) -> list[str]:
 class Replayer:
     """Replays one trace on one engine, event by event."""
 
-    def __init__(self, engine: Engine, trace: Trace, view: int | None = None) -> None:
+    def __init__(self, engine: Engine, trace: Trace, view: int | None = None, redact: bool = False) -> None:
         self.engine = engine
         self.trace = trace
         self.view = view
+        self.redact = redact
+        self.face_names = {f.name for f in engine.model.faces}
+        self.kind_names = {k.name for k in engine.model.kinds}
         self.state: State | None = None
         self.narration: list[dict[str, Any]] = []
         self.redacted: list[dict[str, Any]] = []  # the trace as ``view`` saw it
@@ -140,6 +143,13 @@ class Replayer:
         if not isinstance(players, int) or isinstance(players, bool):
             raise TraceError("the header must say how many players: \"players\": N", _span(self.trace, line))
         position = header.get("position")
+        if header.get("view") is not None:
+            raise TraceError(f"this trace was redacted for {header['view']}: it lacks what that player could not "
+                             "see, so it cannot be checked", _span(self.trace, line),
+                             hint="replay the full trace it was made from")
+        if isinstance(position, dict) and "players" in position and position["players"] != players:
+            raise TraceError(f"the header says {players} players but its position says {position['players']}",
+                             _span(self.trace, line))
         seed = header.get("seed") or 0
         if not isinstance(seed, int):
             raise TraceError("the header's seed must be a whole number", _span(self.trace, line))
@@ -181,14 +191,23 @@ class Replayer:
             if step is not None and step != st.step + 1:
                 return self._malformed(f"step {step} out of order: expected step {st.step + 1}", line)
             if kind == "chance":
-                seen = engine.chance_seen_by(st, self.view)
-                verdict = self._chance(line, event)
-                if verdict is None:
-                    self.redacted.append(redact_chance(_strip(event), seen))
+                if not self.redact:
+                    roll = event.get("roll")
+                    if roll is not None and len(event) <= 4 and engine.try_roll(st, roll, event.get("outcome")):
+                        if narrate and st.log:
+                            self.narration.extend(st.log)
+                            st.log = []
+                        continue
+                    verdict = self._chance(line, event)
+                else:
+                    seen = engine.chance_seen_by(st, self.view)
+                    verdict = self._chance(line, event)
+                    if verdict is None:
+                        self.redacted.append(redact_chance(_strip(event), seen))
             else:
                 self.public = None
                 verdict = self._action(line, event)
-                if verdict is None:
+                if verdict is None and self.redact:
                     shown = _strip(event)
                     if self.public is not None and event.get("player") != (
                             player_label(self.view) if self.view is not None else None):
@@ -201,6 +220,16 @@ class Replayer:
                 st.log = []
         if st.over:
             self.redacted.append({"type": "result", "steps": st.step, "turns": st.turn, **(st.result or {})})
+        if not st.over and recorded_result is not None:
+            line, event = recorded_result
+            d = engine.pending(st)
+            assert d is not None
+            return Verdict("violation", "the trace records a result, but the game is not over", line=line,
+                           step=st.step + 1, steps=st.step, event=_strip(event),
+                           reason="the rules still wait for " + (
+                               f"{player_label(d.player)} to choose" if d.kind == "choice" and d.player is not None
+                               else "a chance outcome"),
+                           rule=str(d.span) if d.span else None)
         if not st.over:
             d = engine.pending(st)
             assert d is not None
@@ -213,12 +242,13 @@ class Replayer:
         assert result is not None
         if recorded_result is not None:
             line, event = recorded_result
-            for key in ("winners", "standings"):
-                if key in event and event[key] != result[key]:
+            actual = {**result, "steps": st.step, "turns": st.turn}
+            for key in ("winners", "standings", "steps", "turns"):
+                if key in event and event[key] != actual[key]:
                     return Verdict(
                         "violation", f"the recorded {key} differ from the replayed game's", line=line,
                         steps=st.step, reason=f"trace says {json.dumps(event[key])}, the rules give "
-                        f"{json.dumps(result[key])}", result=result,
+                        f"{json.dumps(actual[key])}", result=result,
                     )
             if "digest" in event and event["digest"] != st.digest():
                 return self._malformed("the result's digest does not match the replayed final state", line)
@@ -262,11 +292,22 @@ class Replayer:
                                    f"{key} {event[key]}", d.span, None, None)
         outcome = event["outcome"]
         if key == "roll":
-            if not isinstance(outcome, str) or not any(f.name == outcome for f in engine.model.faces):
+            if not isinstance(outcome, str) or outcome not in self.face_names:
                 return self._malformed(f"{outcome!r} is not a face of any die in this game", line,
                                        hint="faces: " + ", ".join(f.name for f in engine.model.faces))
+        elif key == "first_player":
+            players = [player_label(p) for p in range(st.players)]
+            if outcome not in players:
+                return self._malformed(f"{outcome!r} is not a player of this game", line,
+                                       hint="players: " + ", ".join(players))
+        elif key == "shuffle":
+            if not isinstance(outcome, list) or not all(isinstance(x, str) and x in self.kind_names
+                                                        for x in outcome):
+                bad = next((x for x in outcome if x not in self.kind_names), outcome) if isinstance(
+                    outcome, list) else outcome
+                return self._malformed(f"a shuffle lists components by kind; {bad!r} is not one", line)
         elif key == "draw":
-            if not isinstance(outcome, str) or not any(k.name == outcome for k in engine.model.kinds):
+            if not isinstance(outcome, str) or outcome not in self.kind_names:
                 return self._malformed(f"unknown component {outcome!r}", line)
         try:
             engine.apply(st, outcome)
@@ -287,6 +328,8 @@ class Replayer:
         if who not in labels:
             return self._malformed(f"unknown player {who!r}", line, hint="players: " + ", ".join(labels))
         seat = labels.index(who)
+        if not self.redact and engine.apply_label(st, action, seat):
+            return None
         d = engine.pending(st)
         assert d is not None
         if d.kind != "choice":
@@ -306,7 +349,8 @@ class Replayer:
         if action not in (d.labels or []):
             reason, rule = engine.explain(st, action, seat)
             return self._violation(line, event, reason, rule, who, d.labels)
-        self.public = engine.public_label(st, action)
+        if self.redact:
+            self.public = engine.public_label(st, action)
         engine.apply(st, action)
         return None
 
