@@ -24,6 +24,8 @@ class Narrator:
             if kind == "turn":
                 out.append(f"Turn {e['turn']}: {e['player']}")
             elif kind == "choice":
+                if e.get("forced") and not self.verbose:
+                    continue  # the only legal action is no choice worth telling
                 out.append(f"  {e['player']} chooses: {e['action']}")
             elif kind == "say":
                 out.append(f"  {e['text']}")
@@ -32,7 +34,7 @@ class Narrator:
                 delta = e["new"] - e["old"]
                 sign = "+" if delta >= 0 else ""
                 out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']} ({sign}{delta})")
-            elif kind == "answers":
+            elif kind == "answers" and self.verbose:
                 said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
                 out.append(f"  (answered at once) {said}")
             elif kind == "trigger":

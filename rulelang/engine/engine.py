@@ -274,7 +274,8 @@ class Engine:
             opt = self._bind(loc, ins[1], match)
             public = opt[4](st, loc) if opt[4] is not None else None
             if st.log is not None:
-                entry = {"type": "choice", "player": player_label(d.player or 0), "action": action}
+                entry = {"type": "choice", "player": player_label(d.player or 0), "action": action,
+                         "forced": len(d.options) == 1}
                 if public is not None:
                     entry["public"] = public
                 st.log.append(entry)
@@ -541,7 +542,8 @@ class Engine:
         loc = fr[2]
         opt = self._bind(loc, spec, option)
         if st.log is not None:
-            entry = {"type": "choice", "player": player_label(chooser), "action": action}
+            entry = {"type": "choice", "player": player_label(chooser), "action": action,
+                     "forced": len(self._options(st, spec, loc)) == 1}
             if opt[4] is not None:
                 entry["public"] = opt[4](st, loc)
             st.log.append(entry)
@@ -560,7 +562,8 @@ class Engine:
         loc = fr[2]
         opt = self._bind(loc, self.code[fr[0]][fr[1]][1], d.options[i])
         if st.log is not None:
-            entry = {"type": "choice", "player": player_label(d.player or 0), "action": d.labels[i]}
+            entry = {"type": "choice", "player": player_label(d.player or 0), "action": d.labels[i],
+                     "forced": len(d.options) == 1}
             if opt[4] is not None:
                 entry["public"] = opt[4](st, loc)
             st.log.append(entry)
