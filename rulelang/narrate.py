@@ -37,6 +37,8 @@ class Narrator:
             elif kind == "answers" and self.verbose:
                 said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
                 out.append(f"  (answered at once) {said}")
+            elif kind == "reveal":
+                out.append(f"  {e['to']} looks at {e['where']}: {', '.join(e['components']) or 'nothing'}")
             elif kind == "trigger":
                 out.append(f"  ! {e['rule']}")
             elif kind == "move" and self.verbose:

@@ -22,6 +22,9 @@ def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int |
             e = {**e, "components": [f"{n} hidden component{'s' if n != 1 else ''}"]}
         elif e["type"] == "roll" and places and not engine.sees(places[0], player):
             e = {**e, "face": "(hidden)"}
+        elif e["type"] == "reveal" and (player is None or e["to"] != f"P{player + 1}"):
+            n = len(e["components"])
+            e = {**e, "components": [f"{n} component{'s' if n != 1 else ''} (seen by {e['to']} only)"]}
         elif e["type"] == "choice" and "public" in e and (player is None or e["player"] != f"P{player + 1}"):
             e = {**e, "action": e["public"]}
         out.append(e)

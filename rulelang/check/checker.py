@@ -277,7 +277,18 @@ class Checker:
 
     def _zone(self, decl: ast.ZoneDecl) -> None:
         flags = set()
+        per_kind = None
         for flag in decl.flags:
+            if flag.name.startswith("per ") and flag.name != "per player":
+                kind = self.kinds.get(flag.name[4:])
+                if kind is None:
+                    self.error(f"'{flag.name}': unknown component '{flag.name[4:]}'", flag.span,
+                               hint=_suggest(flag.name[4:], self.kinds) or
+                               "'per player', or 'per KIND' for one zone under each component of a kind "
+                               "(declare the kind first)")
+                else:
+                    per_kind = kind.index
+                continue
             if flag.name not in ZONE_FLAGS:
                 self.error(f"unknown zone property '{flag.name}'", flag.span,
                            hint=_suggest(flag.name, ZONE_FLAGS) or "properties: " + ", ".join(sorted(ZONE_FLAGS)))
@@ -292,8 +303,10 @@ class Checker:
         if decl.name == BOX:
             self.error("'box' is built in: every component starts in the box", decl.span)
             return
+        if per_kind is not None and "per player" in flags:
+            self.error("a zone is per player or per component, not both", decl.span)
         zone = m.Zone(len(self.zones), decl.name, decl.display or decl.name, "per player" in flags, visibility,
-                      "ordered" in flags, "unrolled" in flags, decl.span)
+                      "ordered" in flags, "unrolled" in flags, decl.span, per_kind)
         self._declare(self.zones, decl.name, zone, decl.span, "zone")
 
     def _block(self, decl: ast.BlockDecl, section: str | None, is_variant: bool) -> None:
@@ -502,6 +515,13 @@ class Checker:
         if zone is None:
             raise self.fail(f"unknown zone '{ref.name}'", ref.span,
                             hint=_suggest(ref.name, self.zones) or "declare it: zone NAME")
+        if zone.per_kind is not None:
+            kind = self.kinds_by_index[zone.per_kind]
+            if ref.owner is None:
+                raise self.fail(f"zone '{ref.name}' is one per {kind.name}", ref.span,
+                                hint=f"say which: '{ref.name} of b' with b a {kind.name}")
+            owner = self.expect(ref.owner, scope, COMPONENT, False, f"'{ref.name} of' needs a {kind.name}")
+            return m.ZoneSel(zone.index, owner)
         if zone.per_player and ref.owner is None:
             raise self.fail(f"zone '{ref.name}' is per player", ref.span,
                             hint=f"say whose: '{ref.name} of current'")
@@ -680,6 +700,18 @@ class Checker:
             return self._choose(node, scope, ctx)
         if isinstance(node, ast.Ask):
             return self._ask(node, scope)
+        if isinstance(node, ast.GiveTurn):
+            if ctx["kind"] == "setup":
+                raise self.fail("'give turn to' has no meaning during setup", node.span,
+                                hint="use 'pick first player at random' or let P1 start")
+            return m.GiveTurnS(self.expect(node.player, scope, PLAYER, False, "'give turn to' needs a player"),
+                               node.span)
+        if isinstance(node, ast.Reveal):
+            query = self.query(node.query, scope)
+            if query.quantity == "random":
+                raise self.fail("reveal shows components where they are, not a random draw", node.span)
+            return m.RevealS(query, self.expect(node.player, scope, PLAYER, False, "'reveal ... to' needs a player"),
+                             node.span)
         raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
 
     def _zone_by_index(self, index: int) -> m.Zone:

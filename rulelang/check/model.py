@@ -64,6 +64,7 @@ class Zone:
     ordered: bool
     unrolled: bool
     span: Span
+    per_kind: int | None = None  # one such zone for each component of this kind ("under each barn")
 
 
 @attrs.define
@@ -297,6 +298,19 @@ class SayS:
 @attrs.frozen
 class SimpleS:
     what: str
+    span: Span
+
+
+@attrs.frozen
+class GiveTurnS:
+    player: Any
+    span: Span
+
+
+@attrs.frozen
+class RevealS:
+    query: QueryIR
+    player: Any
     span: Span
 
 

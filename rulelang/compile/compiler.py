@@ -54,6 +54,9 @@ class Compiler:
                 self.kind_of.append(kind.index)
                 self.labels.append(f"{kind.name}#{i + 1}" if kind.count > 1 else kind.name)
         self.zones = model.zones
+        self.first_of_kind: dict[int, int] = {}
+        for c, k in enumerate(self.kind_of):
+            self.first_of_kind.setdefault(k, c)
         self.offset = 0  # where the locals of an inlined rule start in its caller's frame
         self.inlining: set[int] = set()
         self.trigger_for_zone = tuple(i for i, t in enumerate(model.triggers) if t.reads_zones)
@@ -226,6 +229,21 @@ class Compiler:
         z = sel.zone
         if sel.owner is None:
             return lambda st, loc: st.zones[z]
+        per_kind = self.zones[z].per_kind
+        if per_kind is not None:
+            base = self.first_of_kind[per_kind]
+            owner_c = self.expr(sel.owner)
+            kind_of = self.kind_of
+            span = self.zones[z].span
+
+            def owned(st: Any, loc: Any) -> list[int]:
+                c = owner_c(st, loc)
+                if kind_of[c] != per_kind:
+                    raise RulelangError(f"{self.labels[c]} has no '{self.zones[z].name}' zone", span,
+                                        hint=f"only each {self.model.kinds[per_kind].name} has one")
+                return st.zones[z][c - base]
+
+            return owned
         if isinstance(sel.owner, m.CurrentPlayer):
             return lambda st, loc: st.zones[z][st.current]
         owner = self.expr(sel.owner)
@@ -251,6 +269,11 @@ class Compiler:
             place = (display, [z, -1])
             return lambda st, loc: place
         owner = self.expr(sel.owner)
+        per_kind = self.zones[z].per_kind
+        if per_kind is not None:
+            base = self.first_of_kind[per_kind]
+            labels = self.labels
+            return lambda st, loc: (f"{display} {labels[owner(st, loc)]}", [z, owner(st, loc) - base])
 
         def name(st: Any, loc: Any) -> tuple[str, list[int]]:
             p = owner(st, loc)
@@ -608,6 +631,28 @@ class Compiler:
             elif s.what == "pick first player at random":
                 self._emit(code, RANDFIRST, None, None, None, s.span)
             # "pass" compiles to nothing
+        elif isinstance(s, m.GiveTurnS):
+            who = self.expr(s.player)
+
+            def give(st: Any, loc: Any) -> None:
+                st.next_player = who(st, loc)
+
+            self._emit(code, EXEC, give, (), None, s.span)
+        elif isinstance(s, m.RevealS):
+            sel = self.selection(s.query)
+            who = self.expr(s.player)
+            labels = self.labels
+            zone_names = [self.zone_namer(z) for z in s.query.zones]
+
+            def reveal(st: Any, loc: Any) -> None:
+                p = who(st, loc)
+                shown = [labels[c] for c in sel(st, loc)]
+                where = ", ".join(name(st, loc)[0] for name in zone_names)
+                st.seen[p].append({"turn": st.turn, "where": where, "components": shown})
+                if st.log is not None:
+                    st.log.append({"type": "reveal", "to": player_label(p), "where": where, "components": shown})
+
+            self._emit(code, EXEC, reveal, (), None, s.span)
         elif isinstance(s, m.CallS):
             callee = self.model.rules[s.rule]
             if not callee.params and s.rule not in self.inlining and len(self.inlining) < MAX_INLINE_DEPTH:

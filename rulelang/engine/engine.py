@@ -72,7 +72,12 @@ class Engine:
                 hint=f"use --players with a number from {model.min_players} to {model.max_players}",
             )
         st = State(n)
-        st.zones = [[[] for _ in range(n)] if z.per_player else [] for z in model.zones]
+        st.zones = [
+            [[] for _ in range(n)] if z.per_player
+            else [[] for _ in range(model.kinds[z.per_kind].count)] if z.per_kind is not None
+            else []
+            for z in model.zones
+        ]
         st.zones[0] = list(range(self.program.component_count))
         st.faces = [-1] * self.program.component_count
         st.counters = []
@@ -840,7 +845,12 @@ class Engine:
 
         zones: dict[str, Any] = {}
         for z in model.zones:
-            if z.per_player:
+            if z.per_kind is not None:
+                first = self.program.kind_of.index(z.per_kind)
+                for i, ids in enumerate(st.zones[z.index]):
+                    key = f"{z.name} of {labels[first + i]}"
+                    zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+            elif z.per_player:
                 for p in range(st.players):
                     ids = st.zones[z.index][p]
                     visible = z.visibility == "public" or (z.visibility == "owner" and p == player)
@@ -866,6 +876,8 @@ class Engine:
             "zones": zones,
             "over": st.over,
         }
+        if player is not None and st.seen[player]:
+            obs["seen"] = st.seen[player]
         if d is not None:
             obs["waiting_for"] = player_label(d.player) if d.kind == "choice" and d.player is not None else "chance"
             if d.kind == "choice" and d.player == player:

@@ -20,7 +20,7 @@ class State:
 
     __slots__ = (
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "answers", "pending_cache", "log", "pause_at_turn",
+        "extra_turn", "next_player", "step", "turn", "answers", "seen", "pending_cache", "log", "pause_at_turn",
     )
 
     def __init__(self, players: int) -> None:
@@ -38,6 +38,7 @@ class State:
         self.step = 0
         self.turn = 0
         self.answers: list[str] = [""] * players  # each player's answer to the last ``ask``
+        self.seen: list[list[dict[str, Any]]] = [[] for _ in range(players)]  # private looks, per player
         # Not part of the state: a cache of the pending decision, and narration sink.
         self.pending_cache: Any = None
         self.log: list[dict[str, Any]] | None = None
@@ -54,6 +55,7 @@ class State:
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
+        new.seen = [list(s) for s in self.seen]
         new.over = self.over
         new.result = copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn
@@ -83,6 +85,7 @@ class State:
             "step": self.step,
             "turn": self.turn,
             "answers": self.answers,
+            "seen": self.seen,
         }
 
     @classmethod
@@ -105,6 +108,7 @@ class State:
         st.step = data["step"]
         st.turn = data["turn"]
         st.answers = data["answers"]
+        st.seen = data["seen"]
         return st
 
     def dumps(self) -> str:

@@ -250,6 +250,23 @@ class Simple:
 
 
 @attrs.frozen
+class GiveTurn:
+    """``give turn to X``: the next turn is X's (the seats in between are skipped)."""
+
+    player: Expr
+    span: Span
+
+
+@attrs.frozen
+class Reveal:
+    """``reveal QUERY to X``: X alone sees those components (a private look)."""
+
+    query: Query
+    player: Expr
+    span: Span
+
+
+@attrs.frozen
 class CallRule:
     """``NAME`` or ``NAME(args)``: run a rule."""
 
@@ -335,7 +352,7 @@ class Ask:
     span: Span
 
 
-Stmt = Ask | Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat | For | Choose
+Stmt = GiveTurn | Reveal | Ask | Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat | For | Choose
 
 # ------------------------------------------------------------------ declarations
 

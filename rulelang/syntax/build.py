@@ -157,6 +157,10 @@ class _Builder(Transformer):
         tok = c[0]
         return ast.Name("per player" if tok.type == "PER_PLAYER" else str(tok), self._tspan(tok))
 
+    def zone_per_kind(self, c):
+        tok = c[0]
+        return ast.Name(f"per {tok}", self._tspan(tok))
+
     def zone_flags(self, c):
         return tuple(c)
 
@@ -268,6 +272,14 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def another_turn_stmt(self, meta, c):
         return ast.Simple("another turn", self._span(meta))
+
+    @v_args(meta=True)
+    def give_turn_stmt(self, meta, c):
+        return ast.GiveTurn(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(c[0], c[1], self._span(meta))
 
     @v_args(meta=True)
     def pass_stmt(self, meta, c):
