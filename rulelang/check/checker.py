@@ -22,7 +22,7 @@ from rulelang.syntax.span import Span, source_line
 
 BOX = "box"
 ZONE_FLAGS = {"per player", "public", "hidden", "owner", "ordered", "unrolled"}
-BUILTINS = {"min": 2, "max": 2, "abs": 1}
+BUILTINS = {"min": 2, "max": 2, "abs": 1, "seat": 1}
 PARAM_TYPES = {"player": PLAYER, "kind": KIND, "number": INT, "text": STR, "truth": BOOL, "component": COMPONENT}
 
 
@@ -418,6 +418,8 @@ class Checker:
             return m.ElemAttr(name, self.attributes[name].type)
         if elem and name in self.kinds:
             return m.ElemIsKind(frozenset([self.kinds[name].index]))
+        if name in self.kinds:
+            return m.Const(self.kinds[name].index, KIND)
         if name in self.counters:
             counter = self.counters[name]
             if counter.per_player:
@@ -481,9 +483,10 @@ class Checker:
         if node.name in BUILTINS:
             if len(args) != BUILTINS[node.name]:
                 raise self.fail(f"{node.name}() takes {BUILTINS[node.name]} argument(s), not {len(args)}", node.span)
+            want = PLAYER if node.name == "seat" else INT
             for a, raw in zip(args, node.args):
-                if a.type != INT:
-                    raise self.fail(f"{node.name}() needs numbers, but this is a {a.type}", raw.span)
+                if a.type not in (want, "any"):
+                    raise self.fail(f"{node.name}() needs a {want}, but this is a {a.type}", raw.span)
             return m.Builtin(node.name, args, INT)
         if node.name in self.blocks:
             raise self.fail(f"'{node.name}' is a rule, not a value", node.span,
@@ -877,7 +880,10 @@ class Checker:
                     continue
             sheets.append(m.Sheet(sheet.name, lines, sheet.span, scope.nslots))
         if self.errors:
-            raise ErrorList(self.errors)
+            unique: dict[tuple[str, str], RulelangError] = {}
+            for err in self.errors:  # an error inside a definition is met at every use
+                unique.setdefault((err.message, str(err.span)), err)
+            raise ErrorList(list(unique.values()))
         assert self.players is not None
         return m.Model(
             title=self.title,

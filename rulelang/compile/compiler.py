@@ -144,6 +144,8 @@ class Compiler:
                 a, b = args
                 return lambda st, loc: max(a(st, loc), b(st, loc))
             (a,) = args
+            if e.func == "seat":
+                return lambda st, loc: a(st, loc) + 1
             return lambda st, loc: abs(a(st, loc))
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
 
