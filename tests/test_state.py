@@ -152,7 +152,8 @@ def test_copy_is_equal_and_independent(engine) -> None:
             for v in frame[2]:
                 if isinstance(v, list):
                     v.append(-1)
-        dup.armed[:] = [not a for a in dup.armed]
+        if dup.armed is not None:
+            dup.armed[:] = [not a for a in dup.armed]
         dup.current = (dup.current + 1) % dup.players
         assert st.dumps() == before
 
