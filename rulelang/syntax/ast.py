@@ -352,7 +352,10 @@ class Ask:
     span: Span
 
 
-Stmt = GiveTurn | Reveal | Ask | Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat | For | Choose
+Stmt = (
+    GiveTurn | Reveal | Ask | Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat
+    | For | Choose
+)
 
 # ------------------------------------------------------------------ declarations
 
