@@ -22,6 +22,7 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
+from rulelang.engine.position import _COUNTED
 from rulelang.views import redact_chance
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
@@ -359,6 +360,17 @@ def _strip(event: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if not k.startswith("_")}
 
 
+def _count_items(items: Any) -> int:
+    """How many components a position's list names ("2 Chicken" counts 2)."""
+    if not isinstance(items, list):
+        return 0
+    total = 0
+    for item in items:
+        m = _COUNTED.match(item) if isinstance(item, str) else None
+        total += int(m.group(1)) if m else 1
+    return total
+
+
 def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
     """The header as ``view`` may see it: no seed (it would reveal every hidden draw)."""
     out = {k: v for k, v in header.items() if not k.startswith("_") and k != "seed"}
@@ -371,7 +383,7 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
             zone = next((z for z in engine.model.zones if z.name == name.strip()), None)
             seat = int(owner.strip()[1:]) - 1 if owner.strip()[1:].isdigit() else -1
             visible = zone is not None and engine.sees([zone.index, seat], view)
-            zones[key] = items if visible else {"hidden": len(items) if isinstance(items, list) else 0}
+            zones[key] = items if visible else {"hidden": _count_items(items)}
         out["position"] = {**position, "zones": zones}
     return out
 
