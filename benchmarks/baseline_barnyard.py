@@ -132,6 +132,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
 
     def scarecrow(p: int) -> None:
         """The last 3 Crows of p's pen go evenly to all the others; the rest leave the game."""
+        pool[SCARECROW] += 1  # back in the mix first: its Crows may earn a token that draws it again
         scared = min(3, pens[p][CROW])
         pens[p][CROW] -= scared
         each = scared // (players - 1)
@@ -140,7 +141,6 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
                 pens[q][CROW] += each
                 reward_crows(q)
         box[CROW] += scared - each * (players - 1)
-        pool[SCARECROW] += 1  # back only now: nobody can draw it while it resolves
 
     # --- Drawing up; an empty deck ends the game at once.
     def draw_up(p: int) -> bool:
