@@ -9,7 +9,7 @@ import click
 
 
 def _group(labels: list[str]) -> str:
-    """'Cow#1, Cow#2, Pig#3' -> 'Cow x2, Pig' (copies of a kind are interchangeable to a player)."""
+    """'Star#1, Star#2, Moon#3' -> 'Star x2, Moon' (copies of a kind are interchangeable to a player)."""
     counts: dict[str, int] = {}
     for label in labels:
         name, _, face = label.partition("=")

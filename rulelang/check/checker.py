@@ -256,7 +256,7 @@ class Checker:
         if decl.cls == "die":
             if not decl.faces and decl.attrs:
                 self.error(f"die '{decl.name}' lists attributes where its faces belong", decl.span,
-                           hint="write the faces: 4 White dice: Chicken, Egg, Fox, ...")
+                           hint="write the faces: 2 Red dice: One, Two, Three, Four, Five, Six")
             if len(decl.faces) < 2:
                 self.error(f"die '{decl.name}' needs at least two faces", decl.span,
                            hint="list its faces after ':' separated by commas")

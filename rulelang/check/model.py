@@ -64,7 +64,7 @@ class Zone:
     ordered: bool
     unrolled: bool
     span: Span
-    per_kind: int | None = None  # one such zone for each component of this kind ("under each barn")
+    per_kind: int | None = None  # one such zone for each component of this kind (a pile under each board card)
 
 
 @attrs.define

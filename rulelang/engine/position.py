@@ -1,16 +1,16 @@
-"""Positions: a game situation written by hand ("Tommy's pen holds 5 Cows, ...").
+"""Positions: a game situation written by hand ("the first player holds 5 red cards, ...").
 
 A position is plain JSON::
 
     {"current": "P2",
-     "zones": {"coop": ["2 Yellow", "Orange"], "held of P2": ["4 White"]},
+     "zones": {"pool": ["2 Red", "Blue"], "hand of P2": ["4 Green"]},
      "counters": {"score": {"P1": 20, "P2": 24}},
-     "faces": {"White#1": "Egg"},
+     "faces": {"Green#1": "Six"},
      "turn": 12}
 
 Every key is optional. A zone named here holds exactly the components it lists, in that
-order; components are written as a label (``White#2``), a kind (``Yellow``: any one of
-them) or a count and a kind (``3 Yellow``). Components not named stay where the game's
+order; components are written as a label (``Green#2``), a kind (``Red``: any one of
+them) or a count and a kind (``3 Red``). Components not named stay where the game's
 setup put them; what setup had put in a named zone goes back to the box. Play goes on
 with the turn of ``current``.
 """

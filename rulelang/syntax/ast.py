@@ -124,7 +124,7 @@ class Secret:
 
 @attrs.frozen
 class ZoneRef:
-    """A zone, ``coop`` or ``held of current``."""
+    """A zone, ``pool`` or ``hand of current``."""
 
     name: str
     owner: Expr | None
@@ -428,7 +428,7 @@ class FaceDecl:
 
 @attrs.frozen
 class ComponentDecl:
-    """``4 White dice "Display": faces`` or ``15 Cow cards: points 5``."""
+    """``4 Red dice "Display": faces`` or ``15 Star cards: points 5``."""
 
     count: int
     name: str

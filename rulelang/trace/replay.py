@@ -361,7 +361,7 @@ def _strip(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def _count_items(items: Any) -> int:
-    """How many components a position's list names ("2 Chicken" counts 2)."""
+    """How many components a position's list names ("2 Star" counts 2)."""
     if not isinstance(items, list):
         return 0
     total = 0
