@@ -17,12 +17,12 @@ import attrs
 
 from rulelang.compile.compiler import player_label
 from rulelang.engine.engine import Engine
+from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
-from rulelang.engine.position import _COUNTED
 from rulelang.views import redact_chance
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
