@@ -575,6 +575,9 @@ class Checker:
             return m.IterIR(node.kind, None, None, None, PLAYER)
         if node.kind == "kinds_where":
             cond = self.expect(node.cond, scope, BOOL, True, "'kinds where' needs a true/false condition")
+            if not _static(cond):
+                raise self.fail("'kinds where' may only test the kinds' own attributes and names", node.span,
+                                hint="for a test that depends on play, add 'if ...' to the option or loop")
             return m.IterIR("kinds_where", None, None, None, KIND, cond)
         if node.kind == "range":
             low = self.expect(node.low, scope, INT, False, "a range needs numbers")
@@ -927,6 +930,17 @@ class Checker:
             except _Skip:
                 continue
         return m.Ranking(keys, scope.nslots, self.rank.span, self.rank_labels)
+
+
+def _static(expr: Any) -> bool:
+    """True when an element expression depends only on a component's kind (and face)."""
+    if isinstance(expr, (m.ElemAttr, m.ElemIsKind, m.Const)):
+        return True
+    if isinstance(expr, m.UnOp):
+        return _static(expr.operand)
+    if isinstance(expr, m.BinOp):
+        return _static(expr.left) and _static(expr.right)
+    return False
 
 
 def _source_text(span: Span) -> str:
