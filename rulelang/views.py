@@ -25,8 +25,11 @@ def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int |
         elif e["type"] == "reveal" and (player is None or e["to"] != f"P{player + 1}"):
             n = len(e["components"])
             e = {**e, "components": [f"{n} component{'s' if n != 1 else ''} (seen by {e['to']} only)"]}
-        elif e["type"] == "choice" and "public" in e and (player is None or e["player"] != f"P{player + 1}"):
-            e = {**e, "action": e["public"]}
+        elif e["type"] == "choice" and (player is None or e["player"] != f"P{player + 1}"):
+            # Whether another player had a real choice can depend on what they hold: say nothing of it.
+            e = {**e, "forced": False}
+            if "public" in e:
+                e["action"] = e["public"]
         out.append(e)
     return out
 

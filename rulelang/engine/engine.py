@@ -545,10 +545,10 @@ class Engine:
 
     def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int) -> bool:
         loc = fr[2]
+        forced = st.log is not None and len(self._options(st, spec, loc)) == 1  # before binding: it rebinds
         opt = self._bind(loc, spec, option)
         if st.log is not None:
-            entry = {"type": "choice", "player": player_label(chooser), "action": action,
-                     "forced": len(self._options(st, spec, loc)) == 1}
+            entry = {"type": "choice", "player": player_label(chooser), "action": action, "forced": forced}
             if opt[4] is not None:
                 entry["public"] = opt[4](st, loc)
             st.log.append(entry)
