@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import baseline_barnyard, baseline_chicken  # noqa: E402
+from benchmarks import baseline_barnyard, baseline_chicken, baseline_roost  # noqa: E402
 from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -43,6 +43,7 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "chicken-eggspansion": (baseline_chicken.playout, {"eggspansion": True}),
     "barnyard": (baseline_barnyard.playout, {"two_player": False}),
     "barnyard-2p": (baseline_barnyard.playout, {"two_player": True}),
+    "rule-the-roost": (baseline_roost.playout, {}),
 }
 
 

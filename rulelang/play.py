@@ -24,42 +24,53 @@ def play(
     on_event: EventSink | None = None,
     narrate: bool = False,
 ) -> State:
-    """Play ``state`` to the end; call ``on_event(trace_event, narration)`` after each step."""
+    """Play ``state`` to the end; call ``on_event(trace_event, narration)`` after each step.
+
+    Dice are rolled as soon as the rules roll them (with the chance stream of ``seed``);
+    every die still gives its own trace event, in order.
+    """
     chance = Rng(seed, stream=0)
     if narrate:
         state.log = []
     wants_view = [getattr(agent, "needs_observation", True) for agent in agents]
     by_index = [hasattr(agent, "choose_index") and not wants_view[i] for i, agent in enumerate(agents)]
     is_chance = engine.is_chance
-    while not state.over:
-        if state.step >= max_steps:
-            raise RulelangError(
-                f"the game did not end within {max_steps} steps", engine.where_span(state),
-                hint="raise --max-steps, or check the rules' end condition",
-            )
-        if is_chance(state):
-            step = state.step
-            sampled = engine.apply_random(state, chance, events=on_event is not None)
-            if on_event is not None:
-                for i, outcome in enumerate(sampled):
-                    on_event({"type": "chance", "step": step + 1 + i, **outcome}, [] if i else (state.log or []))
-        else:
-            d = engine.pending(state)
-            assert d is not None
-            seat = d.player if d.player is not None else state.current
-            agent = agents[seat]
-            step = state.step
-            if by_index[seat] and d.players is None:
-                i = agent.choose_index(len(d.labels or ()))  # type: ignore[attr-defined]
-                action = d.labels[i] if on_event is not None else ""  # type: ignore[index]
-                engine.apply_index(state, i)
+    recording = on_event is not None
+    state.chance_rng = chance
+    state.chance_events = [] if recording else None
+    try:
+        while not state.over:
+            if state.step >= max_steps:
+                raise RulelangError(
+                    f"the game did not end within {max_steps} steps", engine.where_span(state),
+                    hint="raise --max-steps, or check the rules' end condition",
+                )
+            if is_chance(state):
+                events = engine.apply_random(state, chance, events=recording)
             else:
-                seen = engine.observe(state, seat) if wants_view[seat] else {}
-                action = agent.choose(seen, d.labels or [])
-                engine.apply(state, action, player=seat)
-            if on_event is not None:
-                event = {"type": "action", "step": step + 1, "player": player_label(seat), "action": action}
-                on_event(event, state.log or [])
-        if state.log is not None:
-            state.log = []
+                d = engine.pending(state)
+                assert d is not None
+                seat = d.player if d.player is not None else state.current
+                agent = agents[seat]
+                step = state.step
+                if by_index[seat] and d.players is None:
+                    i = agent.choose_index(len(d.labels or ()))  # type: ignore[attr-defined]
+                    action = d.labels[i] if recording else ""  # type: ignore[index]
+                    engine.apply_index(state, i)
+                else:
+                    seen = engine.observe(state, seat) if wants_view[seat] else {}
+                    action = agent.choose(seen, d.labels or [])
+                    engine.apply(state, action, player=seat)
+                events = [{"type": "action", "step": step + 1, "player": player_label(seat), "action": action}]
+            if recording:
+                assert on_event is not None and state.chance_events is not None
+                events += state.chance_events  # dice rolled on the way to the next decision
+                state.chance_events.clear()
+                for i, event in enumerate(events):
+                    on_event(event, (state.log or []) if i == 0 else [])
+            if state.log is not None:
+                state.log = []
+    finally:
+        state.chance_rng = None
+        state.chance_events = None
     return state

@@ -825,6 +825,32 @@ class Compiler:
                                    "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
                                    "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
             return move_all
+        if (tbl is not None and limit is None and limit_fn is None and len(q.zones) == 1 and q.zones[0].owner is None
+                and s.dest.owner is None and q.zones[0].zone != s.dest.zone):
+            rows1 = [tbl[k] for k in kind_of]
+            sz, dz = q.zones[0].zone, s.dest.zone
+
+            def move_shared(st: Any, loc: Any) -> None:
+                """The common case, kept lean: one shared zone to another, filtered by kind and face."""
+                zs = st.zones
+                src = zs[sz]
+                if not src:
+                    return
+                faces = st.faces
+                moved = [c for c in src if rows1[c][faces[c] + 1]]
+                if not moved:
+                    return
+                src[:] = [c for c in src if not rows1[c][faces[c] + 1]]
+                if unrolled:
+                    for c in moved:
+                        faces[c] = -1
+                put(zs[dz], moved)
+                if st.log is not None:
+                    st.log.append({"type": "move", "components": [labels[c] for c in moved],
+                                   "from": src_names[0](st, loc)[0], "to": dest_name(st, loc)[0],
+                                   "places": [src_names[0](st, loc)[1], dest_name(st, loc)[1]]})
+
+            return move_shared
         if tbl is not None and limit_fn is None:
             rows = [tbl[k] for k in kind_of]  # per component: its kind's row of the (kind, face) table
 

@@ -358,42 +358,15 @@ class Engine:
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
         if ins[0] == ROLL:
-            loc = fr[2]
-            program = self.program
-            labels = program.component_labels
-            faces_of = self.die_faces
-            kind_of = program.kind_of
-            model_faces = self.model.faces
-            dice = loc[ins[1]]
-            idx_slot = ins[2]
-            out: list[dict[str, Any]] = []
-            below = rng.below
-            while True:
-                die = dice[loc[idx_slot]]
-                faces = faces_of[kind_of[die]]
-                face = faces[below(len(faces))]
-                st.faces[die] = face
-                st.step += 1
-                if events:
-                    out.append({"roll": labels[die], "outcome": model_faces[face].name})
-                if st.log is not None:
-                    st.log.append({"type": "roll", "component": labels[die], "face": model_faces[face].display,
-                                   "places": [self.place_of(st, die)]})
-                loc[idx_slot] += 1
-                done = loc[idx_slot] >= len(dice)
-                if done:
-                    fr[1] += 1
-                if ins[3]:
-                    self._check_triggers(st, ins[3])
-                if done or st.stack[-1] is not fr:
-                    break
+            out: list[dict[str, Any]] | None = [] if events else None
+            self._roll_dice(st, fr, ins, rng, out)
             st.pending_cache = None
             self._run(st)
-            return out
+            return out or []
         d = self.pending(st)
         assert d is not None and d.kind == "chance"
         outcome = d.sample(rng)
-        event = {**d.event, "outcome": outcome}
+        event = {"type": "chance", "step": st.step + 1, **d.event, "outcome": outcome}
         self.apply(st, outcome)
         return [event]
 
@@ -465,6 +438,38 @@ class Engine:
         finally:
             loc[:] = saved
         return f"{action!r} is not one of the choices here", d.span
+
+    def _roll_dice(self, st: State, fr: list, ins: tuple, rng: Any, out: list[dict[str, Any]] | None) -> None:
+        """Roll the pending dice of a roll with ``rng``, die by die, until done or a trigger fires."""
+        loc = fr[2]
+        program = self.program
+        labels = program.component_labels
+        faces_of = self.die_faces
+        kind_of = program.kind_of
+        model_faces = self.model.faces
+        dice = loc[ins[1]]
+        idx_slot = ins[2]
+        below = rng.below
+        while True:
+            die = dice[loc[idx_slot]]
+            faces = faces_of[kind_of[die]]
+            face = faces[below(len(faces))]
+            st.faces[die] = face
+            st.step += 1
+            if out is not None:
+                out.append({"type": "chance", "step": st.step, "roll": labels[die],
+                            "outcome": model_faces[face].name})
+            if st.log is not None:
+                st.log.append({"type": "roll", "component": labels[die], "face": model_faces[face].display,
+                               "places": [self.place_of(st, die)]})
+            loc[idx_slot] += 1
+            done = loc[idx_slot] >= len(dice)
+            if done:
+                fr[1] += 1
+            if ins[3]:
+                self._check_triggers(st, ins[3])
+            if done or st.stack[-1] is not fr:
+                return
 
     def try_roll(self, st: State, die_label: str, face_name: str) -> bool:
         """Apply a recorded roll if it is exactly the pending one and possible; False otherwise.
@@ -658,6 +663,13 @@ class Engine:
                 fr[1] = pc
                 if self._skip_empty(st, fr, ins):
                     pc = fr[1]
+                    continue
+                if op == ROLL and st.chance_rng is not None:
+                    # Playing with a chance stream attached: roll at once instead of pausing.
+                    self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
+                    st.pending_cache = None
+                    fr = stack[-1]
+                    rcode, loc, pc = code[fr[0]], fr[2], fr[1]
                     continue
                 return
             elif op == END_TURN:

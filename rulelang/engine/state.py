@@ -20,7 +20,7 @@ class State:
 
     __slots__ = (
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "answers", "seen", "pending_cache", "log", "pause_at_turn",
+        "extra_turn", "next_player", "step", "turn", "answers", "seen", "pending_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
     )
 
     def __init__(self, players: int) -> None:
@@ -43,6 +43,8 @@ class State:
         self.pending_cache: Any = None
         self.log: list[dict[str, Any]] | None = None
         self.pause_at_turn = False
+        self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
+        self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -65,6 +67,8 @@ class State:
         new.pending_cache = None
         new.log = None
         new.pause_at_turn = False
+        new.chance_rng = None
+        new.chance_events = None
         return new
 
     def to_json(self) -> dict[str, Any]:
