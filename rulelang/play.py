@@ -45,23 +45,24 @@ def play(
                     f"the game did not end within {max_steps} steps", engine.where_span(state),
                     hint="raise --max-steps, or check the rules' end condition",
                 )
-            if is_chance(state):
+            step = state.step
+            size = engine.choice_size(state)
+            if size is not None and by_index[size[0]]:
+                # A plain choice for an agent that picks by position: no labels, no Decision.
+                seat, i = size[0], agents[size[0]].choose_index(size[1])  # type: ignore[attr-defined]
+                action = engine.pending(state).labels[i] if recording else ""  # type: ignore[union-attr,index]
+                engine.apply_index(state, i)
+                events = [_action_event(step, seat, action)] if recording else []
+            elif is_chance(state):
                 events = engine.apply_random(state, chance, events=recording)
             else:
                 d = engine.pending(state)
                 assert d is not None
                 seat = d.player if d.player is not None else state.current
-                agent = agents[seat]
-                step = state.step
-                if by_index[seat] and d.players is None:
-                    i = agent.choose_index(len(d.labels or ()))  # type: ignore[attr-defined]
-                    action = d.labels[i] if recording else ""  # type: ignore[index]
-                    engine.apply_index(state, i)
-                else:
-                    seen = engine.observe(state, seat) if wants_view[seat] else {}
-                    action = agent.choose(seen, d.labels or [])
-                    engine.apply(state, action, player=seat)
-                events = [{"type": "action", "step": step + 1, "player": player_label(seat), "action": action}]
+                seen = engine.observe(state, seat) if wants_view[seat] else {}
+                action = agents[seat].choose(seen, d.labels or [])
+                engine.apply(state, action, player=seat)
+                events = [_action_event(step, seat, action)]
             if recording:
                 assert on_event is not None and state.chance_events is not None
                 events += state.chance_events  # dice rolled on the way to the next decision
@@ -74,3 +75,7 @@ def play(
         state.chance_rng = None
         state.chance_events = None
     return state
+
+
+def _action_event(step: int, seat: int, action: str) -> dict[str, Any]:
+    return {"type": "action", "step": step + 1, "player": player_label(seat), "action": action}

@@ -120,7 +120,7 @@ class Engine:
         if op == CHOOSE:
             spec = ins[1]
             player = spec.player(st, loc) if spec.player is not None else st.current
-            options = self._options(st, spec, loc)
+            options = st.choice_cache if st.choice_cache is not None else self._options(st, spec, loc)
             d = Decision("choice", player, Labels(len(options), self._label_renderer(st, fr, options)), None, {},
                          ins[4])
             d.options = options
@@ -341,7 +341,7 @@ class Engine:
             st.current = labels.index(action)
             fr[1] += 1
         st.step += 1
-        st.pending_cache = None
+        st.pending_cache = st.choice_cache = None
         self._run(st)
 
     def is_chance(self, st: State) -> bool:
@@ -360,7 +360,7 @@ class Engine:
         if ins[0] == ROLL:
             out: list[dict[str, Any]] | None = [] if events else None
             self._roll_dice(st, fr, ins, rng, out)
-            st.pending_cache = None
+            st.pending_cache = st.choice_cache = None
             self._run(st)
             return out or []
         d = self.pending(st)
@@ -498,7 +498,7 @@ class Engine:
                            "places": [self.place_of(st, die)]})
         loc[ins[2]] += 1
         st.step += 1
-        st.pending_cache = None
+        st.pending_cache = st.choice_cache = None
         done = loc[ins[2]] >= len(dice)
         if done:
             fr[1] += 1
@@ -559,27 +559,46 @@ class Engine:
             st.log.append(entry)
         fr[1] = opt[3]
         st.step += 1
-        st.pending_cache = None
+        st.pending_cache = st.choice_cache = None
         self._run(st)
         return True
 
+    def choice_size(self, st: State) -> tuple[int, int] | None:
+        """(who chooses, how many options) when a ``choose`` is pending; None otherwise (cheap)."""
+        if st.over:
+            return None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != CHOOSE:
+            return None
+        options = st.choice_cache
+        if options is None:
+            options = st.choice_cache = self._options(st, ins[1], fr[2])
+        spec = ins[1]
+        return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
+
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
-        d = self.pending(st)
-        if d is None or d.kind != "choice" or d.players is not None or not 0 <= i < len(d.options):
-            raise IllegalAction(f"there is no option {i} here", d.span if d else None)
+        size = self.choice_size(st)
+        if size is None or not 0 <= i < size[1]:
+            raise IllegalAction(f"there is no option {i} here", self.where_span(st))
         fr = st.stack[-1]
         loc = fr[2]
-        opt = self._bind(loc, self.code[fr[0]][fr[1]][1], d.options[i])
+        spec = self.code[fr[0]][fr[1]][1]
+        options = st.choice_cache
+        assert options is not None
         if st.log is not None:
-            entry = {"type": "choice", "player": player_label(d.player or 0), "action": d.labels[i],
-                     "forced": len(d.options) == 1}
+            label = self._bind(loc, spec, options[i])[0](st, loc)
+        opt = self._bind(loc, spec, options[i])
+        if st.log is not None:
+            entry = {"type": "choice", "player": player_label(size[0]), "action": label,
+                     "forced": size[1] == 1}
             if opt[4] is not None:
                 entry["public"] = opt[4](st, loc)
             st.log.append(entry)
         fr[1] = opt[3]
         st.step += 1
-        st.pending_cache = None
+        st.pending_cache = st.choice_cache = None
         self._run(st)
 
     def _kind_index(self, name: str) -> int:
@@ -667,7 +686,7 @@ class Engine:
                 if op == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
-                    st.pending_cache = None
+                    st.pending_cache = st.choice_cache = None
                     fr = stack[-1]
                     rcode, loc, pc = code[fr[0]], fr[2], fr[1]
                     continue
@@ -722,11 +741,12 @@ class Engine:
         op = ins[0]
         loc = fr[2]
         if op == CHOOSE:
-            d = self.pending(st)
-            if d is not None and not d.labels:
-                st.pending_cache = None
+            options = self._options(st, ins[1], loc)
+            if not options:
+                st.pending_cache = st.choice_cache = None
                 fr[1] = ins[1].end
                 return True
+            st.choice_cache = options
             return False
         if op == ROLL:
             if loc[ins[2]] >= len(loc[ins[1]]):

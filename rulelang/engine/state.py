@@ -20,7 +20,8 @@ class State:
 
     __slots__ = (
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "answers", "seen", "pending_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
+        "extra_turn", "next_player", "step", "turn", "answers", "seen", "pending_cache", "choice_cache", "log", "pause_at_turn",
+        "chance_rng", "chance_events",
     )
 
     def __init__(self, players: int) -> None:
@@ -43,6 +44,7 @@ class State:
         self.pending_cache: Any = None
         self.log: list[dict[str, Any]] | None = None
         self.pause_at_turn = False
+        self.choice_cache: Any = None  # the pending choose's options, before any Decision is built
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
 
@@ -65,6 +67,7 @@ class State:
         new.step = self.step
         new.turn = self.turn
         new.pending_cache = None
+        new.choice_cache = None
         new.log = None
         new.pause_at_turn = False
         new.chance_rng = None
