@@ -20,8 +20,8 @@ class State:
 
     __slots__ = (
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "answers", "seen", "pending_cache", "choice_cache", "log", "pause_at_turn",
-        "chance_rng", "chance_events",
+        "extra_turn", "next_player", "step", "turn", "answers", "seen",
+        "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
     )
 
     def __init__(self, players: int) -> None:
