@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 import operator
 import re
+
+import attrs
 from collections.abc import Callable
 from typing import Any
 
@@ -1038,6 +1040,8 @@ class Compiler:
             face_weights.append(weights)
             face_index.append(index)
         rank_keys = [(d, self.expr(e)) for d, e in model.ranking.keys]
+        rank_sheets = [next((i for i, sh in enumerate(model.sheets) if _same(e, _sheet_total(sh))), None)
+                       for _d, e in model.ranking.keys]
         return Program(
             model=model, code=code, driver=driver, kind_of=self.kind_of, component_labels=self.labels,
             component_count=len(self.kind_of),
@@ -1048,7 +1052,29 @@ class Compiler:
             face_labels=face_labels, face_weights=face_weights, face_index=face_index,
             trigger_each=[t.each for t in model.triggers],
             sheets=[(sh.name, [(label, self.expr(e)) for label, e in sh.lines], sh.nlocals) for sh in model.sheets],
+            rank_sheets=rank_sheets,
         )
+
+
+def _sheet_total(sheet: m.Sheet) -> Any:
+    """The sum of a score sheet's lines, as the checker writes ``NAME of p``."""
+    if not sheet.lines:
+        return None
+    total = sheet.lines[0][1]
+    for _label, expr in sheet.lines[1:]:
+        total = m.BinOp("+", total, expr, m.INT, None)  # type: ignore[arg-type]
+    return total
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Structural equality of IR, ignoring source spans."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if attrs.has(type(a)):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in attrs.fields(type(a)) if f.name != "span")
+    return a == b
 
 
 def _thread_jumps(code: list[list[Any]]) -> None:

@@ -77,3 +77,4 @@ class Program:
     face_index: list[dict[str, int]]  # per kind: face name -> first face index on the die
     trigger_each: list[bool]
     sheets: list[tuple[str, list[tuple[str, Fn]], int]]
+    rank_sheets: list[int | None] = attrs.field(factory=list)  # a ranking key that is a sheet's total

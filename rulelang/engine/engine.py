@@ -831,12 +831,27 @@ class Engine:
     # ------------------------------------------------------------------ results
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
-        keys = self.program.rank_keys
+        program = self.program
+        keys = program.rank_keys
+        sheets: list[dict[str, dict[str, int]]] = []
+        for p in range(st.players):
+            mine: dict[str, dict[str, int]] = {}
+            for name, lines, nlocals in program.sheets:
+                loc = [None] * max(1, nlocals)
+                loc[0] = p
+                mine[name] = {label: fn(st, loc) for label, fn in lines}
+            sheets.append(mine)
         rows = []
         for p in range(st.players):
-            loc = [None] * max(1, self.program.rank_nlocals)
+            loc = [None] * max(1, program.rank_nlocals)
             loc[0] = p
-            values = [fn(st, loc) for _, fn in keys]
+            values = []
+            for k, (_direction, fn) in enumerate(keys):
+                sheet = program.rank_sheets[k] if k < len(program.rank_sheets) else None
+                if sheet is not None:  # the key is a score sheet's total: already added up
+                    values.append(sum(sheets[p][program.sheets[sheet][0]].values()))
+                else:
+                    values.append(fn(st, loc))
             rows.append((p, values))
 
         def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
@@ -852,10 +867,8 @@ class Engine:
                 rank = i + 1
                 prev = k
             entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank, "keys": row[1]}
-            for name, lines, nlocals in self.program.sheets:
-                loc = [None] * max(1, nlocals)
-                loc[0] = row[0]
-                entry.setdefault("sheets", {})[name] = {label: fn(st, loc) for label, fn in lines}
+            if sheets[row[0]]:
+                entry["sheets"] = sheets[row[0]]
             ranking.append(entry)
         winners = [r["player"] for r in ranking if r["rank"] == 1]
         return {"winners": winners, "standings": ranking}
