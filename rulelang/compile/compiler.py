@@ -5,10 +5,10 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-
-import attrs
 from collections.abc import Callable
 from typing import Any
+
+import attrs
 
 from rulelang.check import model as m
 from rulelang.compile.program import (
