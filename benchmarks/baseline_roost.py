@@ -15,7 +15,7 @@ and every ASSUMPTION written there:
   the placer then the thrower draw, and the thrower's turn comes next. Two or more
   cancel: the card is placed, the placer draws, then the throwers clockwise from her,
   and she takes another turn. No egg: the card is placed and she draws. The padlock is
-  egg-proof: it locks the barn, the throwers draw (clockwise), then the player draws.
+  egg-proof: it locks the barn, the player draws, then the throwers (clockwise).
 - A farmer is discarded, then the player chooses among moving one card kind from under
   that barn to another barn (neither of them locked, unless it is the key farmer) and
   moving nothing; then she draws.
@@ -165,9 +165,9 @@ def play_game(players: int, chance: Rng, agent: Rng) -> dict[str, Any]:
         hands[current][PADLOCK] -= 1
         padlocked = b
         throwers = ask_eggs()  # egg-proof: the eggs are wasted
+        draw(current)  # the player they sought to block draws first
         for q in throwers:
             draw(q)
-        draw(current)
         return (current + 1) % players
 
     # --- Turns.

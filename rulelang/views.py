@@ -13,9 +13,12 @@ from rulelang.engine.engine import Engine
 
 
 def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int | None) -> list[dict[str, Any]]:
-    """The narration events as ``player`` saw them."""
+    """The narration events as ``player`` saw them (copies of a kind named by kind only)."""
     out = []
+    names = engine.shown_name
     for e in events:
+        if e["type"] in ("move", "reveal"):
+            e = {**e, "components": [names.get(c, c) for c in e["components"]]}
         places = e.get("places")
         if e["type"] == "move" and places and not any(engine.sees(p, player) for p in places):
             n = len(e["components"])

@@ -647,12 +647,18 @@ class Compiler:
             who = self.expr(s.player)
             labels = self.labels
             zone_names = [self.zone_namer(z) for z in s.query.zones]
+            kind_of = self.kind_of
+            kinds = self.model.kinds
+            is_die = [k.cls == "die" for k in kinds]
 
             def reveal(st: Any, loc: Any) -> None:
                 p = who(st, loc)
-                shown = [labels[c] for c in sel(st, loc)]
+                picked = sel(st, loc)
+                shown = [labels[c] for c in picked]
                 where = ", ".join(name(st, loc)[0] for name in zone_names)
-                st.seen[p].append({"turn": st.turn, "where": where, "components": shown})
+                # the player remembers kinds (see Engine.shown_name), not numbered copies
+                remembered = [labels[c] if is_die[kind_of[c]] else kinds[kind_of[c]].name for c in picked]
+                st.seen[p].append({"turn": st.turn, "where": where, "components": remembered})
                 if st.log is not None:
                     st.log.append({"type": "reveal", "to": player_label(p), "where": where, "components": shown})
 

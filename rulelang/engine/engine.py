@@ -53,6 +53,13 @@ class Engine:
         self.code = program.code
         self.budget = budget
         self.die_faces = [k.faces for k in self.model.kinds]
+        # What a player is shown of a component: dice by their label (each die is its own
+        # object on the table); copies of a card or token only by their kind, since the
+        # numbers of copies follow hidden orders and would tell where the others are.
+        self.shown_name = {
+            label: (label if self.model.kinds[k].cls == "die" else self.model.kinds[k].name)
+            for label, k in zip(program.component_labels, program.kind_of)
+        }
 
     # ------------------------------------------------------------------ creation
     def new_state(self, players: int | None = None, narrate: bool = False, position: Any = None,
@@ -881,11 +888,14 @@ class Engine:
         labels = program.component_labels
         faces = model.faces
 
+        shown_name = self.shown_name
+
         def show(ids: list[int]) -> list[str]:
             out = []
             for c in ids:
                 f = st.faces[c]
-                out.append(f"{labels[c]}={faces[f].name}" if f >= 0 else labels[c])
+                name = shown_name[labels[c]]
+                out.append(f"{name}={faces[f].name}" if f >= 0 else name)
             return out
 
         zones: dict[str, Any] = {}

@@ -56,6 +56,14 @@ def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, 
                                  "name the zones it should not be in")
     if zone is None:
         raise PositionError(f"position: unknown zone {name.strip()!r}", span, hint=_suggest(name.strip(), names))
+    if zone.per_kind is not None:
+        kind = model.kinds[zone.per_kind]
+        first = engine.program.kind_of.index(zone.per_kind)
+        labels = engine.program.component_labels[first : first + kind.count]
+        if owner.strip() not in labels:
+            raise PositionError(f"position: zone '{zone.name}' is one per {kind.name}: say which", span,
+                                hint="write " + ", ".join(f'"{zone.name} of {lb}"' for lb in labels))
+        return zone, st.zones[zone.index][labels.index(owner.strip())]
     if zone.per_player:
         if not owner:
             raise PositionError(f"position: zone '{zone.name}' is per player", span,
