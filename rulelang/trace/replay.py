@@ -167,6 +167,7 @@ class Replayer:
         except TraceError as exc:
             return Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
         self.state = st
+        self.seats = {player_label(p): p for p in range(st.players)}
         if narrate and st.log:
             self.narration.extend(st.log)
             st.log = []
@@ -325,10 +326,10 @@ class Replayer:
         who = event.get("player")
         if not isinstance(action, str) or not isinstance(who, str):
             return self._malformed("an action event needs \"player\" and \"action\" strings", line)
-        labels = [player_label(p) for p in range(st.players)]
-        if who not in labels:
+        seat = self.seats.get(who)
+        if seat is None:
+            labels = [player_label(p) for p in range(st.players)]
             return self._malformed(f"unknown player {who!r}", line, hint="players: " + ", ".join(labels))
-        seat = labels.index(who)
         if not self.redact and engine.apply_label(st, action, seat):
             return None
         d = engine.pending(st)
