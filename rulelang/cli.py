@@ -306,9 +306,10 @@ def _print_verdict(v: Verdict) -> None:
     if v.status == "compliant":
         result = v.result or {}
         standings = ", ".join(f"{r['player']} {'/'.join(map(str, r['keys']))}" for r in result.get("standings", []))
-        winners = ", ".join(result.get("winners", []))
+        winners = result.get("winners", [])
+        who = f"winner {winners[0]}" if len(winners) == 1 else "winners (tied) " + ", ".join(winners)
         click.echo(f"compliant: {v.steps} steps, every event keeps the rules")
-        click.echo(f"  result: winner {winners} ({standings})")
+        click.echo(f"  result: {who} ({standings})")
         return
     if v.status == "malformed":
         click.echo("malformed trace:", err=True)
@@ -321,10 +322,15 @@ def _print_verdict(v: Verdict) -> None:
             click.echo("  legal now: " + ", ".join(json.dumps(x) for x in v.legal), err=True)
         return
     event = v.event or {}
-    what = (f"{event.get('player')} plays {json.dumps(event.get('action'))}" if event.get("type") == "action"
-            else "chance gives " + json.dumps(event.get("outcome")))
     where = f" (trace line {v.line})" if v.line else ""
-    click.echo(f"violation at step {v.step}{where}: {what}", err=True)
+    if event.get("type") == "action":
+        what = f"{event.get('player')} plays {json.dumps(event.get('action'))}"
+    elif event.get("type") == "chance":
+        what = "chance gives " + json.dumps(event.get("outcome"))
+    else:
+        what = v.message
+    at = f" at step {v.step}" if v.step is not None else ""
+    click.echo(f"violation{at}{where}: {what}", err=True)
     if v.reason:
         click.echo(f"  why: {v.reason}", err=True)
     if v.rule:

@@ -316,7 +316,7 @@ def test_rules_override_with_other_rules_finds_the_first_difference(tmp_path: Pa
     verdict = json.loads(result.stdout)
     assert result.exit_code == 1
     assert verdict["status"] == "violation" and verdict["line"] == 2
-    assert verdict["reason"] == "the rules call for chance: first_player True; the trace has draw bag"
+    assert verdict["reason"] == "the rules call for chance: first_player; the trace has draw bag"
     assert verdict["warnings"] == [f"{CHICKEN} has changed since the trace was recorded (sha256 differs)"]
 
 

@@ -448,7 +448,14 @@ class Checker:
         self._define_stack.append(decl.name)
         inner = _RuleScope()
         inner.nslots = scope.nslots
-        for pname, arg in ((split_param(raw)[0], a) for raw, a in zip(decl.params, args)):
+        for raw, arg in zip(decl.params, args):
+            pname, tname = split_param(raw)
+            want = PARAM_TYPES.get(tname) if tname else None
+            if tname and want is None:
+                raise self.fail(f"unknown type '{tname}' for parameter '{pname}'", decl.span,
+                                hint="types: " + ", ".join(PARAM_TYPES))
+            if want is not None and arg.type not in (want, "any"):
+                raise self.fail(f"'{decl.name}' needs a {want} for '{pname}', but this is a {arg.type}", span)
             inner.bind_expr(pname, arg)
         try:
             return self.expr(decl.expr, inner)
@@ -661,6 +668,10 @@ class Checker:
                 return m.LetS(existing.slot, value, node.span)
             return m.LetS(scope.bind(node.name, value.type), value, node.span)
         if isinstance(node, ast.Say):
+            if any(isinstance(p, ast.Secret) for p in node.text.parts):
+                raise self.fail("'secret' hides part of a choice's label from the other players; "
+                                "narration is for everyone", node.span,
+                                hint="say only what every player may know, or put it in a choice label")
             return m.SayS(self.template(node.text, scope), node.span)
         if isinstance(node, ast.Simple):
             if node.what in ("end turn", "another turn") and ctx["kind"] == "setup":
@@ -832,7 +843,10 @@ class Checker:
             types = []
             for raw in decl.params:
                 pname, tname = split_param(raw)
-                if tname is not None and tname not in PARAM_TYPES:
+                if tname is None:
+                    self.error(f"parameter '{pname}' of rule '{name}' needs a type", decl.span,
+                               hint=f"write '{pname}: player' (types: " + ", ".join(PARAM_TYPES) + ")")
+                elif tname not in PARAM_TYPES:
                     self.error(f"unknown type '{tname}' for parameter '{pname}'", decl.span,
                                hint="types: " + ", ".join(PARAM_TYPES))
                     tname = None

@@ -90,7 +90,15 @@ class Compiler:
             owner = self.expr(e.owner)
             if isinstance(e.owner, m.CurrentPlayer):
                 return lambda st, loc: st.counters[i][st.current]
-            return lambda st, loc: st.counters[i][owner(st, loc)]
+            name = self.model.counters[i].name
+
+            def counter_of(st: Any, loc: Any) -> int:
+                p = owner(st, loc)
+                if p < 0:
+                    raise RulelangError(f"nobody has a '{name}'", None, hint="check for 'nobody' first")
+                return st.counters[i][p]
+
+            return counter_of
         if isinstance(e, m.CurrentPlayer):
             return lambda st, loc: st.current
         if isinstance(e, m.After):
@@ -251,7 +259,15 @@ class Compiler:
         if isinstance(sel.owner, m.CurrentPlayer):
             return lambda st, loc: st.zones[z][st.current]
         owner = self.expr(sel.owner)
-        return lambda st, loc: st.zones[z][owner(st, loc)]
+        zone_name = self.zones[z].name
+
+        def of_player(st: Any, loc: Any) -> list[int]:
+            p = owner(st, loc)
+            if p < 0:
+                raise RulelangError(f"nobody has a '{zone_name}'", self.zones[z].span, hint="check for 'nobody' first")
+            return st.zones[z][p]
+
+        return of_player
 
     def zone_group(self, sels: tuple[m.ZoneSel, ...]) -> Fn:
         """``f(st, loc)``: the component lists of several zones, in order."""
@@ -744,8 +760,8 @@ class Compiler:
                 asked = []
                 for p in values(st, loc):
                     loc[var] = p
-                    if cond is None or cond(st, loc):
-                        asked.append(p)
+                    if (cond is None or cond(st, loc)) and any(c is None or c(st, loc) for _label, c in options):
+                        asked.append(p)  # (a player with no allowed answer is not asked)
                 loc[slot] = asked
 
             self._emit(code, EXEC, start_ask, (), None, s.span)

@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.syntax.span import Span
 
@@ -20,9 +21,10 @@ class Labels(Sequence[str]):
     label twice is an error, reported when it is noticed.
     """
 
-    __slots__ = ("_render", "_n", "_cache", "_index", "_full")
+    __slots__ = ("_render", "_n", "_cache", "_index", "_full", "_span")
 
-    def __init__(self, n: int, render: Callable[[int], str]) -> None:
+    def __init__(self, n: int, render: Callable[[int], str], span: Span | None = None) -> None:
+        self._span = span
         self._render = render
         self._n = n
         self._cache: dict[int, str] = {}
@@ -39,7 +41,10 @@ class Labels(Sequence[str]):
             self._cache[i] = label
             other = self._index.setdefault(label, i)
             if other != i:
-                raise DuplicateLabel(label)
+                raise DuplicateLabel(
+                    f"two legal actions are both labelled {label!r}", self._span,
+                    hint="make every option's label show what differs between them",
+                )
         return label
 
     def __getitem__(self, i: Any) -> Any:
@@ -76,8 +81,8 @@ class Labels(Sequence[str]):
         return repr(list(self))
 
 
-class DuplicateLabel(Exception):
-    """Two options of one decision render the same label."""
+class DuplicateLabel(RulelangError):
+    """Two options of one decision render the same label (an error in the rules file)."""
 
 
 @attrs.define(slots=True)

@@ -32,7 +32,7 @@ from rulelang.compile.program import (
     TURN,
     Program,
 )
-from rulelang.engine.decision import Decision, DuplicateLabel, Labels
+from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
@@ -128,8 +128,8 @@ class Engine:
             spec = ins[1]
             player = spec.player(st, loc) if spec.player is not None else st.current
             options = st.choice_cache if st.choice_cache is not None else self._options(st, spec, loc)
-            d = Decision("choice", player, Labels(len(options), self._label_renderer(st, fr, options)), None, {},
-                         ins[4])
+            labels = Labels(len(options), self._label_renderer(st, fr, options), ins[4])
+            d = Decision("choice", player, labels, None, {}, ins[4])
             d.options = options
         elif op == ASK:
             waiting = loc[ins[1].pending_slot]
@@ -204,11 +204,7 @@ class Engine:
     def _find_option(self, st: State, d: Decision, action: Any) -> tuple[int, tuple] | None:
         if not isinstance(action, str) or not isinstance(d.labels, Labels):
             return None
-        try:
-            i = d.labels.find(action)
-        except DuplicateLabel as exc:
-            raise RulelangError(f"two legal actions are both labelled {exc.args[0]!r}", d.span,
-                                hint="make every option's label show what differs between them") from None
+        i = d.labels.find(action)
         return None if i is None else d.options[i]
 
     def public_label(self, st: State, action: str) -> str | None:

@@ -289,7 +289,7 @@ class Replayer:
         key = keys[0]
         expected = d.event
         if key not in expected or expected[key] != event[key]:
-            want = ", ".join(f"{k} {v}" for k, v in expected.items())
+            want = ", ".join(k if v is True else f"{k} {v}" for k, v in expected.items())
             return self._violation(line, event, f"the rules call for chance: {want}; the trace has "
                                    f"{key} {event[key]}", d.span, None, None)
         outcome = event["outcome"]
@@ -336,7 +336,8 @@ class Replayer:
         assert d is not None
         if d.kind != "choice":
             return self._violation(line, event, "the rules call for chance here (" +
-                                   ", ".join(f"{k} {v}" for k, v in d.event.items()) + "), not a player's action",
+                                   ", ".join(k if v is True else f"{k} {v}" for k, v in d.event.items())
+                                   + "), not a player's action",
                                    d.span, who, None)
         if d.players is not None and seat in d.players:
             legal = engine.legal_actions(st, seat)  # an ask: anyone asked may answer, in any order
