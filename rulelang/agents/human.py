@@ -42,15 +42,30 @@ class HumanAgent:
         self.seat = seat
 
     def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
-        """Show the observation and legal actions, read the player's pick."""
+        """Show the observation and legal actions, read the player's pick.
+
+        With many options, typing words instead of a number narrows the list.
+        """
         click.echo("")
         click.echo(render_observation(observation))
-        for i, label in enumerate(legal, start=1):
-            click.echo(f"  {i}. {label}")
+        if observation.get("ask"):
+            click.echo("  (everyone asked answers at once, in secret)")
+        shown = list(enumerate(legal, start=1))
         while True:
+            for i, label in shown[:40]:
+                click.echo(f"  {i}. {label}")
+            if len(shown) > 40:
+                click.echo(f"  ... and {len(shown) - 40} more: type words to narrow the list")
             answer = click.prompt("Your choice", default="1", show_default=True).strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             if answer in legal:
                 return answer
-            click.echo(f"Please type a number from 1 to {len(legal)}.")
+            words = answer.lower().split()
+            narrowed = [(i, label) for i, label in enumerate(legal, start=1)
+                        if all(w in label.lower() for w in words)]
+            if narrowed:
+                shown = narrowed
+                continue
+            click.echo(f"Please type a number from 1 to {len(legal)}, or words from an option.")
+            shown = list(enumerate(legal, start=1))

@@ -931,8 +931,10 @@ class Engine:
             obs["seen"] = st.seen[player]
         if d is not None:
             obs["waiting_for"] = player_label(d.player) if d.kind == "choice" and d.player is not None else "chance"
-            if d.kind == "choice" and d.player == player:
-                obs["legal_actions"] = list(d.labels or [])
+            if d.kind == "choice" and player is not None and (d.player == player or player in (d.players or ())):
+                obs["legal_actions"] = self.legal_actions(st, player)
+                if d.players is not None:
+                    obs["ask"] = True
         if st.result is not None:
             obs["result"] = st.result
         return obs
