@@ -120,7 +120,7 @@ def test_run_human_agent_reads_answers_from_input() -> None:
 def test_run_human_agent_reasks_after_a_bad_answer() -> None:
     result = _invoke("run", CHICKEN, "--agent", "human", "--players", "2", input="x\n99\n" + "1\n" * 500)
     assert result.exit_code == 0, result.output[-2000:]
-    assert "Please type a number from 1 to 2." in result.output
+    assert "Please type a number from 1 to 2, or words from an option." in result.output
 
 
 def test_run_human_agent_out_of_input_is_abandoned_cleanly() -> None:
