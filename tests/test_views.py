@@ -8,7 +8,8 @@ hidden place could be hidden, and there are none), so nothing is hidden there. A
 card game (PEEK) with a hidden, shuffled deck, a hidden face-down mix to draw from at
 random, and hands only their owner sees shows that another player's cards, the deck order
 and what lies in the mix never reach P1's redacted trace or printed view, while P1's own
-cards do.
+cards do. A player is shown a card by its kind ("Cow"), never by its copy number ("Cow#2"):
+the numbers follow the shuffled deck, so they would tell where the other copies are.
 """
 
 from __future__ import annotations
@@ -174,6 +175,12 @@ def _peek_trace(peek: Path, seed: int, players: int = 3) -> tuple[Path, list[dic
 
 
 DRAWN_FROM = {"draw the top card": "the deck", "draw a random card": "a face-down mix"}
+PEEK_COPY = re.compile(r"\b(?:Cow|Pig|Joker)#\d+")  # a numbered copy of a Peek card
+
+
+def kind(label: str) -> str:
+    """``"Cow#2"`` -> ``"Cow"``: what a player is shown of a card."""
+    return label.split("#")[0]
 
 
 def _hands(engine: Engine, events: list[dict[str, Any]]) -> tuple[list[list[tuple[str, str]]], list[str]]:
@@ -244,16 +251,17 @@ def test_peek_printed_view_never_names_another_players_cards(peek: Path) -> None
             others = [(label, source, player_label(q)) for q, hand in enumerate(hands) if q != p
                       for label, source in hand]
             for text in (printed, played):
+                # no copy is ever named: not another player's (it would tell where the others lie), not her own
                 for label, _, _ in others:
-                    assert label not in text, (seed, view, label)
-                assert " ".join(deck) not in text and ", ".join(deck) not in text
+                    assert not re.search(rf"\b{re.escape(label)}(?!\d)", text), (seed, view, label)
+                assert not PEEK_COPY.search(text), (seed, view, PEEK_COPY.search(text))
+                assert ", ".join(kind(label) for label in deck) not in text  # nor the deck's order by kind
                 # in the verbose play-by-play of `run --view` and `replay --view`, each own card is
-                # named, each other card hidden
-                for label, source in hands[p]:
-                    assert re.search(rf"^    {re.escape(label)}: {source} -> {view}'s hand", text, flags=re.M), text
-                hidden = re.findall(r"^    1 hidden component: (the deck|a face-down mix) -> (P\d)'s hand", text,
-                                    flags=re.M)
-                assert sorted(hidden) == sorted((source, q) for _, source, q in others), (seed, view)
+                # named by its kind, each other card hidden; every draw into a hand is one of these
+                draws = re.findall(r"^    (.+): (the deck|a face-down mix) -> (P\d)'s hand", text, flags=re.M)
+                assert sorted(draws) == sorted([(kind(label), source, view) for label, source in hands[p]]
+                                               + [("1 hidden component", source, q) for _, source, q in others]), (
+                    seed, view, draws)
 
 
 def test_replay_view_shows_the_players_own_draws(peek: Path) -> None:
@@ -265,14 +273,15 @@ def test_replay_view_shows_the_players_own_draws(peek: Path) -> None:
     hands, _ = _hands(engine, events)
     assert hands[0]
     printed, _ = replay_view(trace, "P1", trace.parent / "r.jsonl", "-v")
-    for label, _ in hands[0]:
-        assert label in printed, printed
+    for label, source in hands[0]:  # by kind: "Cow", not "Cow#2"
+        assert re.search(rf"^    {kind(label)}: {source} -> P1's hand", printed, flags=re.M), printed
+    assert not PEEK_COPY.search(printed)
     assert "1 hidden component" in printed
     quiet, _ = replay_view(trace, "P1", trace.parent / "r.jsonl")
     assert quiet.startswith("Peek as P1 saw it:\nTurn 1: ")
     assert "P1 chooses: draw the top card" in quiet
-    for label, _ in hands[0]:
-        assert label not in quiet, quiet
+    assert not re.search(r"\b(?:Cow|Pig|Joker)\b", quiet), quiet  # no card named: no move printed
+    assert "-> P1's hand" not in quiet
     assert "hidden component" not in quiet
 
 
@@ -345,13 +354,19 @@ def test_observe_hides_other_hands_and_the_deck(peek: Path) -> None:
         assert seen["zones"]["table"] == []
         for p in range(3):
             zone = seen["zones"][f"hand of P{p + 1}"]
-            assert zone == (held[p] if p == seat else {"hidden": 1}), (seat, p, zone)
+            # her own card by kind ("Joker", not "Joker#1": the number would tell her that
+            # Joker#2 lay above it in the deck), the others' by count only
+            assert zone == ([kind(c) for c in held[p]] if p == seat else {"hidden": 1}), (seat, p, zone)
         text = json.dumps(seen)
+        assert not PEEK_COPY.search(text), text
         for p in range(3):
             if p != seat:
                 assert held[p][0] not in text
         for label in unseen:
             assert label not in text
+        # no kind shows that is not in her own hand (every other card is hidden)
+        for other in {"Cow", "Pig", "Joker"} - {kind(c) for c in held[seat]}:
+            assert not re.search(rf"\b{other}\b", text), (seat, other)
     spectator = engine.observe(st, None)
     assert all(spectator["zones"][f"hand of P{p + 1}"] == {"hidden": 1} for p in range(3))
     assert "legal_actions" not in spectator
