@@ -50,8 +50,11 @@ HIDDEN_COUNT = re.compile(r"^\d+ hidden components?$")
 
 
 def kinds_of(names: list[str]) -> list[str]:
-    """``["Chicken#3", "Fox#1"]`` -> ``["Chicken", "Fox"]``: copies of a kind are alike."""
-    return [re.sub(r"#\d+$", "", name) for name in names]
+    """``["Chicken#3", "Fox#1"]`` -> ``["Chicken", "Fox"]``: copies of a kind are alike.
+
+    The barns keep their numbers: each has its own pile under it, so players tell them apart.
+    """
+    return [name if name.startswith("Barn#") else re.sub(r"#\d+$", "", name) for name in names]
 
 
 def without_copy_numbers(line: str) -> str:

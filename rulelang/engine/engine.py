@@ -56,8 +56,10 @@ class Engine:
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
+        # Components that own zones (one pile under each board card) keep their label too.
+        owners = {z.per_kind for z in self.model.zones if z.per_kind is not None}
         self.shown_name = {
-            label: (label if self.model.kinds[k].cls == "die" else self.model.kinds[k].name)
+            label: (label if self.model.kinds[k].cls == "die" or k in owners else self.model.kinds[k].name)
             for label, k in zip(program.component_labels, program.kind_of)
         }
 
