@@ -61,7 +61,6 @@ class Compiler:
             self.first_of_kind.setdefault(k, c)
         self.offset = 0  # where the locals of an inlined rule start in its caller's frame
         self.inlining: set[int] = set()
-        self.trigger_for_zone = tuple(i for i, t in enumerate(model.triggers) if t.reads_zones)
         self.trigger_for_counter: dict[int, tuple[int, ...]] = {}
         for counter in model.counters:
             self.trigger_for_counter[counter.index] = tuple(
@@ -73,6 +72,10 @@ class Compiler:
         for name, attr in model.attributes.items():
             self.kind_values[name] = [k.values.get(name, attr.default) for k in model.kinds]
             self.face_values[name] = [f.values.get(name) for f in model.faces]
+
+    def triggers_for(self, zones: set[int]) -> tuple[int, ...]:
+        """The triggers to check after a statement that changes these zones."""
+        return tuple(i for i, t in enumerate(self.model.triggers) if t.reads_zones & zones)
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e: Any) -> Fn:
@@ -279,6 +282,9 @@ class Compiler:
             getter = operator.itemgetter(*idx)
             return lambda st, loc: getter(st.zones)
         fns = [self.zone_list(sel) for sel in sels]
+        if len(fns) == 1:
+            only = fns[0]
+            return lambda st, loc: (only(st, loc),)
         return lambda st, loc: [f(st, loc) for f in fns]
 
     def zone_namer(self, sel: m.ZoneSel) -> Fn:
@@ -605,7 +611,8 @@ class Compiler:
             if s.query.quantity == "random":
                 self._draw(s, code, rule)
             else:
-                self._emit(code, EXEC, self._move(s), self.trigger_for_zone, None, s.span)
+                written = {z.zone for z in s.query.zones} | {s.dest.zone}
+                self._emit(code, EXEC, self._move(s), self.triggers_for(written), None, s.span)
         elif isinstance(s, m.RollS):
             sel = self.selection(s.query)
             lst, idx = rule.nlocals, rule.nlocals + 1
@@ -618,9 +625,9 @@ class Compiler:
                 loc[idx] = 0
 
             self._emit(code, EXEC, prepare, (), None, s.span)
-            self._emit(code, ROLL, lst, idx, self.trigger_for_zone, s.span)
+            self._emit(code, ROLL, lst, idx, self.triggers_for({z.zone for z in s.query.zones}), s.span)
         elif isinstance(s, m.ShuffleS):
-            self._emit(code, SHUFFLE, self.zone_list(s.zone), s.zone.zone, self.trigger_for_zone, s.span)
+            self._emit(code, SHUFFLE, self.zone_list(s.zone), s.zone.zone, self.triggers_for({s.zone.zone}), s.span)
         elif isinstance(s, m.AssignS):
             self._emit(code, EXEC, self._assign(s), self.trigger_for_counter.get(s.counter, ()), None, s.span)
         elif isinstance(s, m.LetS):
@@ -782,6 +789,8 @@ class Compiler:
                     body_pc,
                     self.public_template(opt.label),
                     self.label_parser(opt),
+                    # a condition that reads none of the option's `for` variables is checked once
+                    opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
                 ))
                 spec.spans.append((opt.span, opt.cond_span))
             for j in jumps:
@@ -999,7 +1008,8 @@ class Compiler:
             loc[slot] = n if n_fn is None else n_fn(st, loc)
 
         self._emit(code, EXEC, start, (), None, s.span)
-        self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.trigger_for_zone, s.span)
+        self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.triggers_for({sel.zone, s.dest.zone}),
+                   s.span)
 
     def _assign(self, s: m.AssignS) -> Fn:
         i = s.counter
@@ -1076,6 +1086,17 @@ class Compiler:
             sheets=[(sh.name, [(label, self.expr(e)) for label, e in sh.lines], sh.nlocals) for sh in model.sheets],
             rank_sheets=rank_sheets,
         )
+
+
+def _reads_slots(expr: Any, slots: set[int]) -> bool:
+    """Whether an IR expression reads any of these local slots."""
+    if isinstance(expr, m.Local):
+        return expr.slot in slots
+    if isinstance(expr, (tuple, list)):
+        return any(_reads_slots(x, slots) for x in expr)
+    if attrs.has(type(expr)):
+        return any(_reads_slots(getattr(expr, f.name), slots) for f in attrs.fields(type(expr)))
+    return False
 
 
 def _sheet_total(sheet: m.Sheet) -> Any:

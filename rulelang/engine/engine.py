@@ -53,6 +53,7 @@ class Engine:
         self.code = program.code
         self.budget = budget
         self.die_faces = [k.faces for k in self.model.kinds]
+        self._trigger_locals = [[None] * max(1, program.nlocals[rule]) for rule in program.trigger_rules]
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
@@ -177,8 +178,12 @@ class Engine:
         With ``check`` False the options' conditions are not applied (used to explain).
         """
         out: list[tuple[int, tuple]] = []
-        for index, (_label, bindings, cond, _pc, _public, _parser) in enumerate(spec.options):
+        for index, (_label, bindings, cond, _pc, _public, _parser, hoisted) in enumerate(spec.options):
             if check is False:
+                cond = None
+            elif hoisted:
+                if not cond(st, loc):
+                    continue
                 cond = None
             if not bindings:
                 if cond is None or cond(st, loc):
@@ -436,7 +441,7 @@ class Engine:
         saved = list(loc)
         try:
             for option in self._options(st, spec, loc, check=False):
-                label, _bindings, cond, _pc, _public, _parser = self._bind(loc, spec, option)
+                label, _bindings, cond, _pc, _public, _parser, _hoisted = self._bind(loc, spec, option)
                 if label(st, loc) == action and cond is not None and not cond(st, loc):
                     opt_span, cond_span = spec.spans[option[0]]
                     return f"{action!r} is not allowed now: its condition is false", cond_span or opt_span
@@ -527,7 +532,7 @@ class Engine:
         chooser = spec.player(st, loc) if spec.player is not None else st.current
         if chooser != player:
             return False
-        for index, (label, bindings, cond, _pc, _public, parser) in enumerate(spec.options):
+        for index, (label, bindings, cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
             if not bindings:
                 if label(st, loc) == action and (cond is None or cond(st, loc)):
                     return self._take(st, fr, spec, (index, ()), action, chooser)
@@ -795,21 +800,23 @@ class Engine:
             return False
         program = self.program
         conds = program.trigger_conds
+        each = program.trigger_each
+        scratch = self._trigger_locals
         armed = st.armed
         fired: list[tuple[int, int | None]] = []
         for t in which:
-            if program.trigger_each[t]:
+            cond = conds[t]
+            loc = scratch[t]  # the condition's own locals: only read while it is evaluated
+            if each[t]:
                 flags = armed[t]
-                nloc = program.nlocals[program.trigger_rules[t]]
                 for p in range(st.players):
-                    loc = [None] * max(1, nloc)
                     loc[0] = p
-                    now = bool(conds[t](st, loc))
+                    now = bool(cond(st, loc))
                     if now and not flags[p]:
                         fired.append((t, p))
                     flags[p] = now
             else:
-                now = bool(conds[t](st, [None] * max(1, program.nlocals[program.trigger_rules[t]])))
+                now = bool(cond(st, loc))
                 if now and not armed[t]:
                     fired.append((t, None))
                 armed[t] = now
