@@ -832,6 +832,19 @@ class Compiler:
         labels = self.labels
         src_names = [self.zone_namer(z) for z in q.zones]
         dest_name = self.zone_namer(s.dest)
+
+        def land(st: Any, loc: Any, d: list[int], moved: list[int], came_from: list) -> None:
+            """Put the moved components in place, and tell where they came from and went."""
+            if unrolled:
+                faces = st.faces
+                for c in moved:
+                    faces[c] = -1
+            put(d, moved)
+            if st.log is not None:
+                to_name, to_place = dest_name(st, loc)
+                st.log.append({"type": "move", "components": [labels[c] for c in moved],
+                               "from": ", ".join(t for t, _ in came_from), "to": to_name,
+                               "places": [p for _, p in came_from] + [to_place]})
         tbl = self.pred_table(q)
         kind_of = self.kind_of
         takes_all = q.kinds is None and q.where is None and not q.kind_locals and limit is None and limit_fn is None
@@ -846,17 +859,8 @@ class Compiler:
                         lst.clear()
                         if st.log is not None:
                             came_from.append(zname(st, loc))
-                if not moved:
-                    return
-                if unrolled:
-                    faces = st.faces
-                    for c in moved:
-                        faces[c] = -1
-                put(d, moved)
-                if st.log is not None:
-                    st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                                   "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
-                                   "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
+                if moved:
+                    land(st, loc, d, moved, came_from)
             return move_all
         if (tbl is not None and limit is None and limit_fn is None and len(q.zones) == 1 and q.zones[0].owner is None
                 and s.dest.owner is None and q.zones[0].zone != s.dest.zone):
@@ -927,16 +931,8 @@ class Compiler:
                         came_from.append(zname(st, loc))
                     if need == 0:
                         break
-                if not moved:
-                    return
-                if unrolled:
-                    for c in moved:
-                        faces[c] = -1
-                put(d, moved)
-                if st.log is not None:
-                    st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                                   "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
-                                   "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
+                if moved:
+                    land(st, loc, d, moved, came_from)
             return move_tabled
 
         def move(st: Any, loc: Any) -> None:
@@ -975,17 +971,8 @@ class Compiler:
                         came_from.append(zname(st, loc))
                 if need == 0:
                     break
-            if not moved:
-                return
-            if unrolled:
-                faces = st.faces
-                for c in moved:
-                    faces[c] = -1
-            put(d, moved)
-            if st.log is not None:
-                st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                               "from": ", ".join(t for t, _ in came_from), "to": dest_name(st, loc)[0],
-                                   "places": [p for _, p in came_from] + [dest_name(st, loc)[1]]})
+            if moved:
+                land(st, loc, d, moved, came_from)
 
         return move
 

@@ -481,18 +481,24 @@ class Engine:
             if done or st.stack[-1] is not fr:
                 return
 
+    def _paused_at(self, st: State, op: int) -> tuple[list, tuple] | None:
+        """(top frame, instruction) when play is paused at an instruction of kind ``op``."""
+        if st.over:
+            return None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        return (fr, ins) if ins[0] == op else None
+
     def try_roll(self, st: State, die_label: str, face_name: str) -> bool:
         """Apply a recorded roll if it is exactly the pending one and possible; False otherwise.
 
         The fast path of replay: no Decision is built. On False nothing changed, and
         ``apply`` (or ``explain``) says what is wrong.
         """
-        if st.over:
+        paused = self._paused_at(st, ROLL)
+        if paused is None:
             return False
-        fr = st.stack[-1]
-        ins = self.code[fr[0]][fr[1]]
-        if ins[0] != ROLL:
-            return False
+        fr, ins = paused
         loc = fr[2]
         program = self.program
         dice = loc[ins[1]]
@@ -521,12 +527,10 @@ class Engine:
         option's values instead of listing every legal action; False (nothing changed) when
         it cannot tell, and ``apply`` or ``explain`` then says what is wrong.
         """
-        if st.over:
+        paused = self._paused_at(st, CHOOSE)
+        if paused is None:
             return False
-        fr = st.stack[-1]
-        ins = self.code[fr[0]][fr[1]]
-        if ins[0] != CHOOSE:
-            return False
+        fr, ins = paused
         spec = ins[1]
         loc = fr[2]
         chooser = spec.player(st, loc) if spec.player is not None else st.current
