@@ -46,6 +46,7 @@ def play(
                     hint="raise --max-steps, or check the rules' end condition",
                 )
             step = state.step
+            looked = [len(seen) for seen in state.seen] if recording else None
             size = engine.choice_size(state)
             if size is not None and by_index[size[0]]:
                 # A plain choice for an agent that picks by position: no labels, no Decision.
@@ -64,9 +65,13 @@ def play(
                 engine.apply(state, action, player=seat)
                 events = [_action_event(step, seat, action)]
             if recording:
-                assert on_event is not None and state.chance_events is not None
+                assert on_event is not None and state.chance_events is not None and looked is not None
                 events += state.chance_events  # dice rolled on the way to the next decision
                 state.chance_events.clear()
+                for p, before in enumerate(looked):  # private looks the rules gave during this step
+                    for look in state.seen[p][before:]:
+                        events.append({"type": "private", "to": player_label(p),  # not a step of its own
+                                       "where": look["where"], "seen": look["components"]})
                 for i, event in enumerate(events):
                     on_event(event, (state.log or []) if i == 0 else [])
             if state.log is not None:

@@ -26,7 +26,7 @@ from rulelang.trace.format import TRACE_FORMAT
 from rulelang.views import redact_chance
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
-EVENT_TYPES = ("chance", "action", "digest", "result", "comment")
+EVENT_TYPES = ("chance", "action", "private", "digest", "result", "comment")
 
 
 class TraceError(RulelangError):
@@ -168,6 +168,7 @@ class Replayer:
             return Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
         self.state = st
         self.seats = {player_label(p): p for p in range(st.players)}
+        self.private_seen: dict[int, int] = {}
         if narrate and st.log:
             self.narration.extend(st.log)
             st.log = []
@@ -178,6 +179,16 @@ class Replayer:
                 continue
             if recorded_result is not None:
                 return self._malformed("event after the result line", line)
+            if kind == "private":
+                verdict = self._private(line, event)
+                if verdict is not None:
+                    return verdict
+                if self.redact:
+                    shown = _strip(event)
+                    if shown.get("to") != (player_label(self.view) if self.view is not None else None):
+                        shown.pop("seen", None)  # that a player looked is public; what she saw is not
+                    self.redacted.append(shown)
+                continue
             if kind == "result":
                 recorded_result = (line, event)
                 continue
@@ -255,6 +266,25 @@ class Replayer:
             if "digest" in event and event["digest"] != st.digest():
                 return self._malformed("the result's digest does not match the replayed final state", line)
         return Verdict("compliant", "every event keeps the rules", steps=st.step, result=result)
+
+    def _private(self, line: int, event: dict[str, Any]) -> Verdict | None:
+        """A recorded private look must be the next one the rules gave that player."""
+        st = self.state
+        assert st is not None
+        seat = self.seats.get(event.get("to"))  # type: ignore[arg-type]
+        if seat is None:
+            return self._malformed(f"a private event names no player of this game: {event.get('to')!r}", line)
+        done = self.private_seen.get(seat, 0)
+        looks = st.seen[seat]
+        if done >= len(looks):
+            return self._malformed(f"the trace records a private look by {event['to']} that the rules did not "
+                                   "give at this point", line)
+        look = looks[done]
+        if event.get("seen") != look["components"] or ("where" in event and event["where"] != look["where"]):
+            return self._malformed(f"the private look recorded for {event['to']} is not what the rules showed: "
+                                   f"{look['where']}: {', '.join(look['components']) or 'nothing'}", line)
+        self.private_seen[seat] = done + 1
+        return None
 
     def _malformed(self, message: str, line: int, hint: str | None = None) -> Verdict:
         err = TraceError(message, _span(self.trace, line), hint=hint)
