@@ -1,4 +1,6 @@
-"""Shared fixtures: the two Chicken! engines (loaded once, P1 starts) and the scripting helper."""
+"""Shared fixtures: the two Chicken! engines (loaded once, P1 starts), the scripting helper, and
+``at_root`` (a module that runs games and traces by their ``games/...`` paths uses it with
+``pytestmark = pytest.mark.usefixtures("at_root")``)."""
 
 from __future__ import annotations
 
@@ -30,3 +32,10 @@ def chicken():
 def eggspansion():
     """Chicken! with the Eggspansion!, P1 starts."""
     return load(EGGSPANSION)
+
+
+@pytest.fixture
+def at_root(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run the test in the repository root (returned): traces name their game as ``games/...``, relative to it."""
+    monkeypatch.chdir(ROOT)
+    return ROOT

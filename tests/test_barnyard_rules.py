@@ -18,28 +18,24 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from example_support import Examples, ExampleTable, game_engine, rulebook_text
 
-import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.cli import main
 from rulelang.engine.engine import Engine, IllegalAction
-from rulelang.engine.state import State
 from rulelang.play import play
 from rulelang.rng import Rng
-from rulelang.trace.replay import Replayer, Trace, Verdict, load_for_trace, read_trace
+from rulelang.trace.replay import read_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "barnyard"
 BASE = "games/barnyard.rules"
 TWO = "games/barnyard-2p.rules"
-BOOK_PLACES = [ROOT.parent / "shared" / "rulebooks" / "barnyard-roundup.txt",
-               Path("/work/shared/rulebooks/barnyard-roundup.txt")]
 ANIMALS = ["Cow", "Pig", "Sheep", "Goat", "Chicken"]
 CARDS = ANIMALS + ["Crow"]
 TOKENS = ["Robber", "ExcuseMe", "Scarecrow"]
@@ -51,28 +47,20 @@ def lay(n: int | str, kind: str, target: str, claim: str) -> str:
 SHEET = ["Cows", "Pigs", "Sheep", "Goats", "Chickens", "Crows", "Animal Bonus cards", "Set Bonus cards"]
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Traces name their game as ``games/...``, relative to the repository root."""
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 # ---------------------------------------------------------------------- helpers
-@cache
 def engine_for(game: str = BASE, **options: str) -> Engine:
-    return rulelang.load_game(ROOT / game, options or None)
+    return game_engine(game, **options)
 
 
 def position(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / f"{name}.position.json").read_text(encoding="utf-8"))
 
 
-class Table:
+class Table(ExampleTable):
     """A game state with readable accessors and decision helpers that check what is pending."""
-
-    def __init__(self, engine: Engine, state: State) -> None:
-        self.engine = engine
-        self.st = state
 
     @classmethod
     def at(cls, pos: str | dict[str, Any], game: str = BASE, **options: str) -> Table:
@@ -83,38 +71,18 @@ class Table:
         return cls(engine, engine.new_state(pos["players"], position=pos))
 
     # -- reading the table
-    def _ids(self, name: str) -> list[int]:
-        zone_name, _, owner = name.partition(" of ")
-        zone = next(z for z in self.engine.model.zones if z.name == zone_name)
-        content = self.st.zones[zone.index]
-        return content[int(owner[1:]) - 1] if owner else content
-
     def kinds(self, name: str) -> Counter[str]:
         """How many of each kind a zone holds: ``Counter({"Cow": 2})``."""
         program = self.engine.program
-        return Counter(self.engine.model.kinds[program.kind_of[c]].name for c in self._ids(name))
+        return Counter(self.engine.model.kinds[program.kind_of[c]].name for c in self.ids(name))
 
     def count(self, name: str, kind: str | None = None) -> int:
-        return len(self._ids(name)) if kind is None else self.kinds(name)[kind]
+        return len(self.ids(name)) if kind is None else self.kinds(name)[kind]
 
     def counter(self, name: str, player: str | None = None) -> int:
         counter = next(c for c in self.engine.model.counters if c.name == name)
         value = self.st.counters[counter.index]
         return value[int(player[1:]) - 1] if player else value
-
-    def pending(self) -> tuple[str | None, list[str]]:
-        """("P2", labels) for a choice, ("chance", outcomes) for chance, (None, []) once over."""
-        d = self.engine.pending(self.st)
-        if d is None:
-            return None, []
-        if d.kind == "choice":
-            return f"P{(d.player or 0) + 1}", list(d.labels or [])
-        return "chance", list(d.labels or [])
-
-    def asked(self) -> list[str]:
-        """The players an ``ask`` waits for ([] when no ask is pending)."""
-        d = self.engine.pending(self.st)
-        return [f"P{p + 1}" for p in (d.players or [])] if d is not None and d.kind == "choice" else []
 
     def sheet(self, player: str) -> dict[str, int]:
         assert self.st.result is not None
@@ -157,45 +125,12 @@ class Table:
         return self
 
 
-def _marker_line(name: str, marker: str) -> int:
-    for number, raw in enumerate((EXAMPLES / name).read_text(encoding="utf-8").splitlines(), start=1):
-        if raw.lstrip().startswith("//") and marker in raw:
-            return number
-    raise AssertionError(f"{name} has no comment containing {marker!r}")
-
-
-def replay(name: str, marker: str | None = None) -> tuple[Table, Verdict]:
-    """Replay examples/barnyard/NAME (up to the comment containing ``marker``)."""
-    trace = read_trace(EXAMPLES / name)
-    engine, _warnings = load_for_trace(trace, None)
-    if marker is not None:
-        stop = _marker_line(name, marker)
-        trace = Trace(trace.path, trace.header, [(n, e) for n, e in trace.events if n < stop])
-    replayer = Replayer(engine, trace)
-    verdict = replayer.run()
-    assert replayer.state is not None
-    return Table(engine, replayer.state), verdict
-
-
-def finished(name: str) -> Table:
-    """The end of a compliant example trace (its recorded result matches the rules')."""
-    table, verdict = replay(name)
-    assert verdict.status == "compliant", f"{verdict.message}: {verdict.reason}"
-    assert table.st.over
-    return table
-
-
-def checkpoint(name: str, marker: str) -> Table:
-    table, verdict = replay(name, marker)
-    assert verdict.status == "incomplete", verdict.message
-    return table
+EXAMPLE = Examples(EXAMPLES, Table)
+replay, finished, checkpoint = EXAMPLE.replay, EXAMPLE.finished, EXAMPLE.checkpoint
 
 
 def _book() -> str:
-    for place in BOOK_PLACES:
-        if place.exists():
-            return place.read_text(encoding="utf-8")
-    pytest.skip("the rulebook is not available here")
+    return rulebook_text("barnyard-roundup.txt")
 
 
 def _normalize(text: str) -> str:
@@ -446,7 +381,7 @@ def test_robber_finds_nothing() -> None:
     before = Table.at("robber-nothing")
     table = checkpoint("robber-nothing.jsonl", "CHECK robbed")
     assert table.count("pen of P1") == 0
-    assert table._ids("hand of P2") == before._ids("hand of P2")
+    assert table.ids("hand of P2") == before.ids("hand of P2")
     assert table.count("deck") == 1
     assert table.count("held of P1") == 0 and table.count("pool", "Robber") == 3
     finished("robber-nothing.jsonl")

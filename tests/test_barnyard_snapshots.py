@@ -18,14 +18,9 @@ from click.testing import CliRunner
 from rulelang.cli import main
 from rulelang.trace.replay import replay_file
 
-ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"games/barnyard.rules": 4, "games/barnyard-2p.rules": 2}
 SEED = 7
-
-
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 def run_trace(out: Path, game: str, seed: int = SEED) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from baseline_support import CountingAgent, CountingRng
 
 from benchmarks import baseline_barnyard as bb
 from rulelang import load_game
@@ -160,51 +161,20 @@ def test_rejects_bad_player_counts(players: int, two_player: bool) -> None:
         bb.playout(players, Rng(0), Rng(1), two_player)
 
 
-class _CountingAgent:
-    """Picks uniformly like RandomAgent, counting decisions and their options."""
-
-    needs_observation = False
-
-    def __init__(self, seed: int, seat: int, tally: list[int]) -> None:
-        self.rng = Rng(seed, 1 + seat)
-        self.tally = tally
-
-    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
-        self.tally[0] += 1
-        self.tally[1] += len(legal)
-        self.tally[3] += len(legal) == 2
-        return legal[self.rng.below(len(legal))]
-
-
-class _CountingRng(Rng):
-    """The baseline's agent stream: every ``below`` is one decision among n options."""
-
-    __slots__ = ("tally",)
-
-    def __init__(self, seed: int, stream: int, tally: list[int]) -> None:
-        super().__init__(seed, stream)
-        self.tally = tally
-
-    def below(self, n: int) -> int:
-        self.tally[0] += 1
-        self.tally[1] += n
-        self.tally[3] += n == 2
-        return super().below(n)
-
-
 @pytest.mark.parametrize(("rules", "players", "two_player"), [("barnyard", 4, False), ("barnyard-2p", 2, True)])
 def test_baseline_plays_the_same_game_as_the_rules_file(rules: str, players: int, two_player: bool) -> None:
     """Both sides offer the same decisions: per game, as many, with as many options each."""
     engine = load_game(GAMES / f"{rules}.rules")
     games = 150
-    dsl = [0, 0, 0, 0]  # decisions, options, turns, decisions between two options
+    dsl = [0, 0, 0, 0]  # decisions, options, one-option decisions, two-option decisions
     base = [0, 0, 0, 0]
+    dsl_turns = base_turns = 0
     for seed in range(games):
         st = engine.new_state(players)
-        play(engine, st, [_CountingAgent(seed, s, dsl) for s in range(players)], seed)
-        dsl[2] += st.turn
-        base[2] += bb.play_game(players, Rng(seed, 0), _CountingRng(seed, 1, base), two_player)["turns"]
-    assert base[2] / games == pytest.approx(dsl[2] / games, rel=0.03)  # turns per game
+        play(engine, st, [CountingAgent(seed, s, dsl) for s in range(players)], seed)
+        dsl_turns += st.turn
+        base_turns += bb.play_game(players, Rng(seed, 0), CountingRng(seed, 1, base), two_player)["turns"]
+    assert base_turns / games == pytest.approx(dsl_turns / games, rel=0.03)  # turns per game
     assert base[0] / games == pytest.approx(dsl[0] / games, rel=0.04)  # decisions per game
     assert base[1] / base[0] == pytest.approx(dsl[1] / dsl[0], rel=0.03)  # options per decision
     # Decisions between two options are exactly the guesses and the Excuse Me answers.

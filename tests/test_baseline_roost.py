@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from baseline_support import CountingAgent, CountingRng
 
 from benchmarks import baseline_roost as br
 from rulelang import load_game
@@ -113,7 +114,7 @@ def test_the_baseline_scores_the_engine_s_final_barns_as_the_rules_file_does() -
     for players in (2, 4):
         for seed in range(15):
             st = engine.new_state(players)
-            play(engine, st, [_Agent(seed, s, [0, 0, 0, 0]) for s in range(players)], seed)
+            play(engine, st, [CountingAgent(seed, s, [0, 0, 0, 0]) for s in range(players)], seed)
             unders = []
             for ids in st.zones[under_zone]:
                 under = [0] * br.KINDS
@@ -148,40 +149,6 @@ def test_rejects_bad_player_counts(players: int) -> None:
         br.playout(players, Rng(0), Rng(1))
 
 
-class _Agent:
-    """Picks uniformly like RandomAgent, counting decisions and their options."""
-
-    needs_observation = False
-
-    def __init__(self, seed: int, seat: int, tally: list[int]) -> None:
-        self.rng = Rng(seed, 1 + seat)
-        self.tally = tally
-
-    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
-        self.tally[0] += 1
-        self.tally[1] += len(legal)
-        self.tally[2] += len(legal) == 1
-        self.tally[3] += len(legal) == 2
-        return legal[self.rng.below(len(legal))]
-
-
-class _CountingRng(Rng):
-    """The baseline's agent stream: every ``below`` is one decision among n options."""
-
-    __slots__ = ("tally",)
-
-    def __init__(self, seed: int, stream: int, tally: list[int]) -> None:
-        super().__init__(seed, stream)
-        self.tally = tally
-
-    def below(self, n: int) -> int:
-        self.tally[0] += 1
-        self.tally[1] += n
-        self.tally[2] += n == 1
-        self.tally[3] += n == 2
-        return super().below(n)
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_baseline_plays_the_same_game_as_the_rules_file(players: int) -> None:
     """Both sides offer the same decisions: per game, as many, with as many options each."""
@@ -192,10 +159,10 @@ def test_baseline_plays_the_same_game_as_the_rules_file(players: int) -> None:
     dsl_turns = base_turns = dsl_points = base_points = 0
     for seed in range(games):
         st = engine.new_state(players)
-        play(engine, st, [_Agent(seed, s, dsl) for s in range(players)], seed)
+        play(engine, st, [CountingAgent(seed, s, dsl) for s in range(players)], seed)
         dsl_turns += st.turn
         dsl_points += sum(row["keys"][0] for row in st.result["standings"])
-        t = br.play_game(players, Rng(seed, 0), _CountingRng(seed, 1, base))
+        t = br.play_game(players, Rng(seed, 0), CountingRng(seed, 1, base))
         base_turns += t["turns"]
         base_points += sum(br.final_scores(t["under"], players))
     assert base_turns / games == pytest.approx(dsl_turns / games, rel=0.02)

@@ -18,9 +18,7 @@ EGGSPANSION = "games/chicken-eggspansion.rules"
 OK_BASE = "tests/bad_rules/ok_base.rules"
 
 
-@pytest.fixture(autouse=True)
-def _repo_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 def _invoke(*args: str, input: str | None = None):

@@ -52,9 +52,7 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
 SNAPSHOTTED = sorted(EXPECTED)
 
 
-@pytest.fixture(autouse=True)
-def _repo_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 def _check(*files: str):

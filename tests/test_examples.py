@@ -13,24 +13,22 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from example_support import ExampleTable, game_engine, marker_line, replay_example, rulebook_text
 
-import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.play import play
-from rulelang.trace.replay import Replayer, Trace, Verdict, load_for_trace, read_trace, replay_file
+from rulelang.trace.replay import Verdict, read_trace, replay_file
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 TRACES = sorted(p.name for p in EXAMPLES.glob("*.jsonl"))
 POSITIONS = sorted(p.name for p in EXAMPLES.glob("*.position.json"))
-BOOK_PLACES = [ROOT.parent / "shared" / "rulebooks" / "chicken.txt", Path("/work/shared/rulebooks/chicken.txt")]
 
 WHITE = ["White#1", "White#2", "White#3", "White#4"]
 YELLOW = ["Yellow#1", "Yellow#2", "Yellow#3", "Yellow#4"]
@@ -44,18 +42,10 @@ HATCH_HEN = "hatch Mother Hen from the Coop"
 HATCH_BAG = "hatch a random die from the Seed Bag"
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Traces name their game as ``games/...``, relative to the repository root."""
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 # ---------------------------------------------------------------------- helpers
-@cache
-def _engine(file: str, options: tuple[tuple[str, str], ...] = ()) -> Engine:
-    return rulelang.load_game(ROOT / file, dict(options))
-
-
 def _header(name: str) -> dict[str, Any]:
     return read_trace(EXAMPLES / name).header
 
@@ -64,72 +54,39 @@ def _position(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
-@dataclass
-class Seen:
-    """The state a replay reached, with readable accessors."""
+class Seen(ExampleTable):
+    """The state a replay reached (``st``) and its verdict, with readable accessors."""
 
-    engine: Engine
-    state: State
-    verdict: Verdict
-
-    def _zone(self, name: str) -> list[int]:
-        zone_name, _, owner = name.partition(" of ")
-        zone = next(z for z in self.engine.model.zones if z.name == zone_name)
-        content = self.state.zones[zone.index]
-        return content[int(owner[1:]) - 1] if owner else content
+    def __init__(self, engine: Engine, state: State, verdict: Verdict) -> None:
+        super().__init__(engine, state)
+        self.verdict = verdict
 
     def zone(self, name: str) -> list[str]:
         """Labels in a zone: ``"coop"``, ``"held of P2"``, ..."""
-        labels = self.engine.program.component_labels
-        return [labels[c] for c in self._zone(name)]
+        return self.labels(name)
 
     def kinds(self, name: str) -> list[str]:
         """Kinds in a zone, sorted."""
         program = self.engine.program
-        return sorted(self.engine.model.kinds[program.kind_of[c]].name for c in self._zone(name))
+        return sorted(self.engine.model.kinds[program.kind_of[c]].name for c in self.ids(name))
 
     def face(self, label: str) -> str | None:
         """The face a die shows (None: not rolled since it was hatched or returned)."""
-        f = self.state.faces[self.engine.program.component_labels.index(label)]
+        f = self.st.faces[self.engine.program.component_labels.index(label)]
         return None if f < 0 else self.engine.model.faces[f].name
 
     def scores(self) -> dict[str, int]:
         counter = next(c for c in self.engine.model.counters if c.name == "score")
-        return {f"P{p + 1}": v for p, v in enumerate(self.state.counters[counter.index])}
-
-    def pending(self) -> tuple[str | None, list[str]]:
-        """("P2", legal actions) for a choice, ("chance", outcomes) for chance, (None, []) at the end."""
-        d = self.engine.pending(self.state)
-        if d is None:
-            return None, []
-        if d.kind == "choice":
-            return f"P{(d.player or 0) + 1}", list(d.labels or [])
-        return "chance", list(d.labels or [])
+        return {f"P{p + 1}": v for p, v in enumerate(self.st.counters[counter.index])}
 
     def next_roll(self) -> str | None:
-        d = self.engine.pending(self.state)
+        d = self.engine.pending(self.st)
         return None if d is None or d.kind != "chance" else d.event.get("roll")
-
-
-def _marker_line(name: str, marker: str) -> int:
-    """Line number of the first ``//`` comment of the trace that contains ``marker``."""
-    for number, raw in enumerate((EXAMPLES / name).read_text(encoding="utf-8").splitlines(), start=1):
-        if raw.lstrip().startswith("//") and marker in raw:
-            return number
-    raise AssertionError(f"{name} has no comment containing {marker!r}")
 
 
 def replay_to(name: str, marker: str | None = None) -> Seen:
     """Replay ``examples/NAME`` up to the comment containing ``marker`` (None: all of it)."""
-    trace = read_trace(EXAMPLES / name)
-    engine, _ = load_for_trace(trace, None)
-    if marker is not None:
-        stop = _marker_line(name, marker)
-        trace = Trace(trace.path, trace.header, [(n, e) for n, e in trace.events if n < stop])
-    replayer = Replayer(engine, trace)
-    verdict = replayer.run()
-    assert replayer.state is not None
-    return Seen(engine, replayer.state, verdict)
+    return Seen(*replay_example(EXAMPLES / name, marker))
 
 
 def at(name: str, marker: str) -> Seen:
@@ -142,7 +99,7 @@ def at(name: str, marker: str) -> Seen:
 def _violation_line(name: str) -> int:
     """The event line right after the ``// VIOLATION`` comment."""
     lines = (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
-    start = _marker_line(name, "VIOLATION")
+    start = marker_line(EXAMPLES / name, "VIOLATION")
     for number in range(start + 1, len(lines) + 1):
         if lines[number - 1].strip() and not lines[number - 1].lstrip().startswith("//"):
             return number
@@ -248,10 +205,7 @@ def test_trace_starts_from_its_position_file_and_quotes_the_rulebook(name: str) 
 
 
 def _book() -> str:
-    for place in BOOK_PLACES:
-        if place.exists():
-            return _normalize(place.read_text(encoding="utf-8"))
-    pytest.skip("the rulebook (shared/rulebooks/chicken.txt) is not here")
+    return _normalize(rulebook_text("chicken.txt"))
 
 
 @pytest.mark.parametrize("name", POSITIONS + TRACES)
@@ -292,7 +246,7 @@ def test_every_position_is_used_by_a_trace() -> None:
 def test_position_loads_and_plays_to_the_end(name: str) -> None:
     game = _game_of_positions()[name]
     position = _position(name)
-    engine = _engine(game)
+    engine = game_engine(game)
     players = position["players"]
     for seed in (1, 2, 3, 4, 5):
         st = engine.new_state(players, position=position, setup_seed=seed)
@@ -386,7 +340,7 @@ def test_a_double_chicken_is_set_aside_and_worth_two() -> None:
 
 def test_the_game_ends_immediately_at_25() -> None:
     s = replay_to("near-the-end.jsonl")
-    assert s.state.over and s.state.turn == 1  # P2 and P3 never played
+    assert s.st.over and s.st.turn == 1  # P2 and P3 never played
     assert s.zone("held of P2") == s.zone("held of P3") == []
 
 

@@ -15,17 +15,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from scripted import ROOT
 from test_replay import CHICKEN, EGGSPANSION, engine_for
 
 from rulelang.cli import main
 from rulelang.engine.engine import Engine
 from rulelang.engine.position import PositionError
 
-
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 def invoke(*args: Any):

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from scripted import ROOT
 
 from rulelang.cli import main
 from rulelang.trace.replay import replay_file
@@ -20,9 +19,7 @@ from rulelang.trace.replay import replay_file
 GAME = "games/rule-the-roost.rules"
 
 
-@pytest.fixture(autouse=True)
-def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)  # traces name games/... relative to the repository
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 def _trace(tmp_path: Path, seed: int = 3) -> tuple[Path, list[dict]]:

@@ -36,9 +36,7 @@ GAMES = [CHICKEN, EGGSPANSION]
 TRACES = ROOT / "tests" / "traces"
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 # ------------------------------------------------------------------ helpers (also used by test_tamper, test_views)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_support import random_action
 
 import rulelang
 from rulelang.engine.engine import Engine
@@ -105,17 +106,8 @@ def play_random(seed: int, players: int, on_step: Any = None) -> State:
     if on_step:
         on_step(st)
     while not st.over:
-        d = eng.pending(st)
-        assert d is not None
-        if d.kind == "chance":
-            eng.apply(st, d.sample(rng))
-        elif d.players is not None:  # the egg question: everyone asked answers, in a random order
-            who = d.players[rng.below(len(d.players))]
-            answers = eng.legal_actions(st, who)
-            eng.apply(st, answers[rng.below(len(answers))], player=who)
-        else:
-            labels = d.labels or []
-            eng.apply(st, labels[rng.below(len(labels))])
+        # a chance outcome, a choice, or the egg question (everyone asked answers, in a random order)
+        eng.apply(st, *random_action(eng, st, rng))
         if on_step:
             on_step(st)
         assert st.step < MAX_STEPS, "the game does not end"

@@ -24,57 +24,40 @@ import copy
 import json
 import re
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from example_support import Examples, ExampleTable, game_engine, random_action, rulebook_text, seat
 
-import rulelang
 from rulelang.cli import main
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import State
 from rulelang.rng import Rng
-from rulelang.trace.replay import Replayer, Trace, Verdict, load_for_trace, read_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "roost"
 GAME = "games/rule-the-roost.rules"
-BOOK_PLACES = [ROOT.parent / "shared" / "rulebooks" / "rule-the-roost.txt",
-               Path("/work/shared/rulebooks/rule-the-roost.txt")]
 TRACES = sorted(p.name for p in EXAMPLES.glob("*.jsonl"))
 POSITIONS = sorted(p.name for p in EXAMPLES.glob("*.position.json"))
 # a numbered copy of a card that is ever held or face down (the barns, public, keep their numbers)
 COPY_LABEL = re.compile(r"\b(?:Red|Blue|Green|Yellow)Rooster#\d+|\b(?:Chicken|Fox|Egg|Pitchfork)#\d+")
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Traces name their game as ``games/...``, relative to the repository root."""
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 # ---------------------------------------------------------------------- helpers
-@cache
 def engine() -> Engine:
-    return rulelang.load_game(ROOT / GAME)
+    return game_engine(GAME)
 
 
 def position(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / f"{name}.position.json").read_text(encoding="utf-8"))
 
 
-def seat(player: str) -> int:
-    return int(player[1:]) - 1
-
-
-class Table:
+class Table(ExampleTable):
     """A game state with readable accessors and decision helpers that check what is pending."""
-
-    def __init__(self, eng: Engine, state: State) -> None:
-        self.engine = eng
-        self.st = state
 
     @classmethod
     def at(cls, pos: str | dict[str, Any]) -> Table:
@@ -84,23 +67,6 @@ class Table:
         return cls(engine(), engine().new_state(pos["players"], position=pos))
 
     # -- reading the table
-    def ids(self, name: str) -> list[int]:
-        """Component ids in ``deck``, ``discard``, ``placing``, ``hand of P2``, ``under of Barn#1``, ..."""
-        zone_name, _, owner = name.partition(" of ")
-        zone = next(z for z in self.engine.model.zones if z.name == zone_name)
-        content = self.st.zones[zone.index]
-        if zone.per_player:
-            return list(content[seat(owner)])
-        if zone.per_kind is not None:
-            labels = self.engine.program.component_labels
-            first = self.engine.program.kind_of.index(zone.per_kind)
-            return list(content[labels.index(owner) - first])
-        return list(content)
-
-    def labels(self, name: str) -> list[str]:
-        labels = self.engine.program.component_labels
-        return [labels[c] for c in self.ids(name)]
-
     def kinds(self, name: str) -> Counter[str]:
         """How many of each kind a zone holds: ``Counter({"Chicken": 2})``."""
         program = self.engine.program
@@ -109,20 +75,6 @@ class Table:
     @property
     def current(self) -> str:
         return f"P{self.st.current + 1}"
-
-    def pending(self) -> tuple[str | None, list[str]]:
-        """("P2", labels) for a choice (the first asked player for an ask), (None, []) once over."""
-        d = self.engine.pending(self.st)
-        if d is None:
-            return None, []
-        if d.kind == "choice":
-            return f"P{(d.player or 0) + 1}", list(d.labels or [])
-        return "chance", list(d.labels or [])
-
-    def asked(self) -> list[str]:
-        """The players an egg question still waits for ([] when none is pending)."""
-        d = self.engine.pending(self.st)
-        return [f"P{p + 1}" for p in (d.players or [])] if d is not None and d.kind == "choice" else []
 
     def options(self, player: str) -> list[str]:
         return self.engine.legal_actions(self.st, seat(player))
@@ -156,45 +108,12 @@ class Table:
         return self
 
 
-def _marker_line(name: str, marker: str) -> int:
-    for number, raw in enumerate((EXAMPLES / name).read_text(encoding="utf-8").splitlines(), start=1):
-        if raw.lstrip().startswith("//") and marker in raw:
-            return number
-    raise AssertionError(f"{name} has no comment containing {marker!r}")
-
-
-def replay(name: str, marker: str | None = None) -> tuple[Table, Verdict]:
-    """Replay examples/roost/NAME (up to the comment containing ``marker``)."""
-    trace = read_trace(EXAMPLES / name)
-    eng, _warnings = load_for_trace(trace, None)
-    if marker is not None:
-        stop = _marker_line(name, marker)
-        trace = Trace(trace.path, trace.header, [(n, e) for n, e in trace.events if n < stop])
-    replayer = Replayer(eng, trace)
-    verdict = replayer.run()
-    assert replayer.state is not None, verdict.message
-    return Table(eng, replayer.state), verdict
-
-
-def finished(name: str) -> Table:
-    """The end of a compliant example trace (its recorded result matches the rules')."""
-    table, verdict = replay(name)
-    assert verdict.status == "compliant", f"{verdict.message}: {verdict.reason}"
-    assert table.st.over
-    return table
-
-
-def checkpoint(name: str, marker: str) -> Table:
-    table, verdict = replay(name, marker)
-    assert verdict.status == "incomplete", verdict.message
-    return table
+EXAMPLE = Examples(EXAMPLES, Table)
+replay, finished, checkpoint = EXAMPLE.replay, EXAMPLE.finished, EXAMPLE.checkpoint
 
 
 def _book() -> str:
-    for place in BOOK_PLACES:
-        if place.exists():
-            return place.read_text(encoding="utf-8")
-    pytest.skip("the rulebook is not available here")
+    return rulebook_text("rule-the-roost.txt")
 
 
 def _run(*args: str) -> tuple[int, str]:
@@ -793,18 +712,7 @@ def _names(labels: list[str]) -> str:
 
 def _random_move(table: Table, rng: Rng) -> None:
     """One step of seeded random play: a chance outcome, an egg answer or a choice."""
-    eng, st = table.engine, table.st
-    d = eng.pending(st)
-    assert d is not None
-    if d.kind == "chance":
-        eng.apply(st, d.sample(rng))
-    elif d.players is not None:
-        who = d.players[rng.below(len(d.players))]
-        answers = eng.legal_actions(st, who)
-        eng.apply(st, answers[rng.below(len(answers))], player=who)
-    else:
-        labels = d.labels or []
-        eng.apply(st, labels[rng.below(len(labels))])
+    table.engine.apply(table.st, *random_action(table.engine, table.st, rng))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

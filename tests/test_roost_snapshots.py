@@ -25,21 +25,19 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from example_support import game_engine, random_action
 
-import rulelang
 from rulelang.cli import main
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.rng import Rng
 from rulelang.trace.replay import replay_file
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = "games/rule-the-roost.rules"
 SEED = 7
 # a copy of a card that can lie face down (in a hand, the deck, under a barn), named with its number
@@ -62,14 +60,11 @@ def without_copy_numbers(line: str) -> str:
     return FACE_DOWN_LABEL.sub(lambda m: m.group(0).split("#")[0], line)
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
-@cache
 def engine() -> Engine:
-    return rulelang.load_game(ROOT / GAME)
+    return game_engine(GAME)
 
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -148,19 +143,12 @@ def _play_and_observe(seed: int, players: int) -> int:
             return checked
         d = eng.pending(st)
         assert d is not None
-        if d.kind == "chance":
-            eng.apply(st, d.sample(rng))
-        elif d.players is not None:
-            who = d.players[rng.below(len(d.players))]
-            answers = eng.legal_actions(st, who)
-            eng.apply(st, answers[rng.below(len(answers))], player=who)
-        else:
-            options = d.labels or []
-            action = options[rng.below(len(options))]
+        action, who = random_action(eng, st, rng)
+        if d.kind == "choice" and d.players is None:
             m = re.fullmatch(r"play (?:a|the) Farmer with (?:pitchfork|key) and look under Barn#(\d)", action)
             if m:
                 looks[d.player or 0].append([labels[c] for c in st.zones[under][int(m.group(1)) - 1]])
-            eng.apply(st, action)
+        eng.apply(st, action, who)
 
 
 def _check_observations(eng: Engine, st: State, players: int, looks: list[list[list[str]]]) -> None:

@@ -33,7 +33,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from scripted import ROOT
 from test_replay import CHICKEN, EGGSPANSION, engine_for, make_trace, trace_text
 
 from rulelang.cli import main
@@ -48,9 +47,7 @@ PICKS = 5  # mutations of each kind per source trace
 Event = dict[str, Any]
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 # ------------------------------------------------------------------ an independent replay

@@ -11,18 +11,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from scripted import ROOT
 
 from rulelang import load_game
 from rulelang.cli import main
 
 GAME_FILES = ["games/chicken.rules", "games/chicken-eggspansion.rules"]
-
-
-@pytest.fixture
-def at_root(monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(ROOT)
-    return ROOT
 
 
 def run_trace(out: Path, game: str, seed: int, players: int = 3) -> str:

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from scripted import ROOT
 from test_replay import CHICKEN, EGGSPANSION, engine_for, make_trace, write_trace
 
 from rulelang import ErrorList, load_game
@@ -63,9 +62,7 @@ rank p by highest sum(points of all in hand of p)
 """
 
 
-@pytest.fixture(autouse=True)
-def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative to the repository root
 
 
 def invoke(*args: Any):

@@ -1,0 +1,48 @@
+"""Counting both sides of a hand-written baseline (benchmarks/baseline_*.py) against its rules file.
+
+Each side adds to a tally ``[decisions, options, one-option decisions, two-option decisions]``:
+the rules file through ``CountingAgent`` (one per seat, picking uniformly like RandomAgent),
+the baseline through ``CountingRng`` as its agent stream (every ``below(n)`` is one decision
+among ``n`` options).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.rng import Rng
+
+
+def _count(tally: list[int], options: int) -> None:
+    tally[0] += 1
+    tally[1] += options
+    tally[2] += options == 1
+    tally[3] += options == 2
+
+
+class CountingAgent:
+    """Picks uniformly like RandomAgent, counting decisions and their options."""
+
+    needs_observation = False
+
+    def __init__(self, seed: int, seat: int, tally: list[int]) -> None:
+        self.rng = Rng(seed, 1 + seat)
+        self.tally = tally
+
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
+        _count(self.tally, len(legal))
+        return legal[self.rng.below(len(legal))]
+
+
+class CountingRng(Rng):
+    """The baseline's agent stream: every ``below`` is one decision among n options."""
+
+    __slots__ = ("tally",)
+
+    def __init__(self, seed: int, stream: int, tally: list[int]) -> None:
+        super().__init__(seed, stream)
+        self.tally = tally
+
+    def below(self, n: int) -> int:
+        _count(self.tally, n)
+        return super().below(n)
