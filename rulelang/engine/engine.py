@@ -562,9 +562,12 @@ class Engine:
                 return self._take(st, fr, spec, (index, tuple(parsed)), action, chooser)
         return False
 
-    def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int) -> bool:
+    def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int,
+              forced: bool | None = None) -> bool:
+        """Play a legal option of the pending choice: bind its values, narrate it, go on."""
         loc = fr[2]
-        forced = st.log is not None and len(self._options(st, spec, loc)) == 1  # before binding: it rebinds
+        if forced is None:
+            forced = st.log is not None and len(self._options(st, spec, loc)) == 1  # before binding: it rebinds
         opt = self._bind(loc, spec, option)
         if st.log is not None:
             entry = {"type": "choice", "player": player_label(chooser), "action": action, "forced": forced}
@@ -597,23 +600,11 @@ class Engine:
         if size is None or not 0 <= i < size[1]:
             raise IllegalAction(f"there is no option {i} here", self.where_span(st))
         fr = st.stack[-1]
-        loc = fr[2]
         spec = self.code[fr[0]][fr[1]][1]
         options = st.choice_cache
         assert options is not None
-        if st.log is not None:
-            label = self._bind(loc, spec, options[i])[0](st, loc)
-        opt = self._bind(loc, spec, options[i])
-        if st.log is not None:
-            entry = {"type": "choice", "player": player_label(size[0]), "action": label,
-                     "forced": size[1] == 1}
-            if opt[4] is not None:
-                entry["public"] = opt[4](st, loc)
-            st.log.append(entry)
-        fr[1] = opt[3]
-        st.step += 1
-        st.pending_cache = st.choice_cache = None
-        self._run(st)
+        label = self._bind(fr[2], spec, options[i])[0](st, fr[2]) if st.log is not None else ""
+        self._take(st, fr, spec, options[i], label, size[0], forced=size[1] == 1)
 
     def _kind_index(self, name: str) -> int:
         for k in self.model.kinds:
