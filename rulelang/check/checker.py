@@ -129,11 +129,6 @@ class Checker:
             return
         table[name] = value
 
-    def _all_names(self) -> set[str]:
-        names = set(self.options) | set(self.attributes) | set(self.faces) | set(self.kinds)
-        names |= set(self.zones) | set(self.counters) | set(self.defines) | set(self.blocks)
-        return names
-
     def collect(self) -> None:
         """Gather declarations from every file, base first, applying overrides."""
         box = m.Zone(0, BOX, "the box", False, "hidden", False, False, Span("<builtin>", 1, 1, 1, 1))

@@ -301,15 +301,7 @@ class Engine:
             face = program.face_index[k].get(action) if isinstance(action, str) else None
             if face is None:
                 raise self._illegal(d, action)
-            st.faces[die] = face
-            if st.log is not None:
-                st.log.append({"type": "roll", "component": program.component_labels[die],
-                               "face": self.model.faces[face].display, "places": [self.place_of(st, die)]})
-            loc[ins[2]] += 1
-            if loc[ins[2]] >= len(loc[ins[1]]):
-                fr[1] += 1
-            if ins[3]:
-                self._check_triggers(st, ins[3])
+            self._rolled(st, fr, ins, die, face)
         elif op == DRAW:
             spec = ins[1]
             if not isinstance(action, str) or action not in (d.labels or ()):
@@ -449,6 +441,20 @@ class Engine:
             loc[:] = saved
         return f"{action!r} is not one of the choices here", d.span
 
+    def _rolled(self, st: State, fr: list, ins: tuple, die: int, face: int) -> tuple[bool, bool]:
+        """Show ``face`` on ``die``, the next die of the pending roll; (roll done, trigger fired)."""
+        loc = fr[2]
+        st.faces[die] = face
+        if st.log is not None:
+            st.log.append({"type": "roll", "component": self.program.component_labels[die],
+                           "face": self.model.faces[face].display, "places": [self.place_of(st, die)]})
+        loc[ins[2]] += 1
+        done = loc[ins[2]] >= len(loc[ins[1]])
+        if done:
+            fr[1] += 1
+        fired = bool(ins[3]) and self._check_triggers(st, ins[3])
+        return done, fired
+
     def _roll_dice(self, st: State, fr: list, ins: tuple, rng: Any, out: list[dict[str, Any]] | None) -> None:
         """Roll the pending dice of a roll with ``rng``, die by die, until done or a trigger fires."""
         loc = fr[2]
@@ -464,21 +470,12 @@ class Engine:
             die = dice[loc[idx_slot]]
             faces = faces_of[kind_of[die]]
             face = faces[below(len(faces))]
-            st.faces[die] = face
             st.step += 1
             if out is not None:
                 out.append({"type": "chance", "step": st.step, "roll": labels[die],
                             "outcome": model_faces[face].name})
-            if st.log is not None:
-                st.log.append({"type": "roll", "component": labels[die], "face": model_faces[face].display,
-                               "places": [self.place_of(st, die)]})
-            loc[idx_slot] += 1
-            done = loc[idx_slot] >= len(dice)
-            if done:
-                fr[1] += 1
-            if ins[3]:
-                self._check_triggers(st, ins[3])
-            if done or st.stack[-1] is not fr:
+            done, fired = self._rolled(st, fr, ins, die, face)
+            if done or fired:
                 return
 
     def _paused_at(self, st: State, op: int) -> tuple[list, tuple] | None:
@@ -508,17 +505,10 @@ class Engine:
         face = program.face_index[program.kind_of[die]].get(face_name)
         if face is None:
             return False
-        st.faces[die] = face
-        if st.log is not None:
-            st.log.append({"type": "roll", "component": die_label, "face": self.model.faces[face].display,
-                           "places": [self.place_of(st, die)]})
-        loc[ins[2]] += 1
         st.step += 1
         st.pending_cache = st.choice_cache = None
-        done = loc[ins[2]] >= len(dice)
-        if done:
-            fr[1] += 1
-        if (ins[3] and self._check_triggers(st, ins[3])) or done:
+        done, fired = self._rolled(st, fr, ins, die, face)
+        if done or fired:
             self._run(st)
         return True
 

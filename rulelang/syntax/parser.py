@@ -95,8 +95,8 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
             err = RulelangError("the expression in {...} ends too early", err.span,
                                 hint="complete the expression between the braces")
         raise err from None
-    except DedentError as exc:
-        line = _dedent_line(text, str(exc))
+    except DedentError:
+        line = _dedent_line(text)
         raise RulelangError(
             "indentation does not match any outer block",
             Span(path, line, 1, line, 2),
@@ -104,7 +104,7 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
         ) from None
 
 
-def _dedent_line(text: str, message: str) -> int:
+def _dedent_line(text: str) -> int:
     """Find the first line whose indentation matches no open block."""
     stack = [0]
     for number, raw in enumerate(text.splitlines(), start=1):
