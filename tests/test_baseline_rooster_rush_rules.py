@@ -374,6 +374,37 @@ def test_hundreds_of_games_end_with_every_card_in_one_place_after_every_step(pla
         assert all(len(t["tickets"][p]) < 3 for p in still)
 
 
+class EarlyCounting(Rng):
+    """A random agent that counts, per round, the decisions taken while the chips spin."""
+
+    def __init__(self, seed: int, stream: int) -> None:
+        super().__init__(seed, stream)
+        self.table: dict[str, Any] = {}
+        self.early: Counter[int] = Counter()
+        self.still_in: dict[int, int] = {}
+
+    def watch(self, t: dict[str, Any]) -> None:
+        self.table = t
+
+    def below(self, n: int) -> int:
+        t = self.table
+        if t["showing"] == -1:  # the chips still spin
+            self.early[t["rounds"]] += 1
+            self.still_in[t["rounds"]] = t["out"].count(False)
+            assert n == len(t["laid"]) + 2  # every card laid, the push button, wait
+        return super().below(n)
+
+
+def test_every_player_still_in_is_asked_once_while_the_chips_spin() -> None:
+    fewer = 0
+    for seed in range(30):
+        agent = EarlyCounting(seed, 1)
+        t = rr.play_game(4, Rng(seed, 0), agent, on_step=agent.watch)
+        assert agent.early == agent.still_in and len(agent.early) == t["rounds"]
+        fewer += any(n < 4 for n in agent.still_in.values())
+    assert fewer > 0  # some rounds were played after a drop-out, and those asked fewer players
+
+
 def test_options_and_seeds() -> None:
     a = [rr.playout_scores(4, Rng(s, 0), Rng(s, 1)) for s in range(30)]
     assert a == [rr.playout_scores(4, Rng(s, 0), Rng(s, 1)) for s in range(30)]
