@@ -325,7 +325,9 @@ def test_dropped_out_players_do_not_count_for_points() -> None:
     four = [c for c, (pts, _, _) in enumerate(rr.CARDS) if pts == 4]
     t["kept"][0] = four[:4]  # 16, but out
     t["out"][0] = True
-    t["kept"][1] = four[4:7]  # 12
+    t["kept"][1] = four[4:6]  # 8: P1's 16 points do not make anyone win
+    assert rr.check_winner(t) is None
+    t["kept"][1].append(four[6])  # 12
     assert rr.check_winner(t) == [1]
 
 
