@@ -194,7 +194,7 @@ def stop_chips(t: dict[str, Any], chance: Rng) -> None:
 
 
 # --- Step 5. Securing cards: the race.
-def _presses(t: dict[str, Any], pressers: list[int], free: list[int], agent: Rng) -> dict[int, list[int]]:
+def _presses(pressers: list[int], free: list[int], agent: Rng) -> dict[int, list[int]]:
     """Each presser at once picks a free target or declines (the last option); target -> claimants."""
     claims: dict[int, list[int]] = {}
     n = len(free)
@@ -226,7 +226,7 @@ def secure_cards(t: dict[str, Any], chance: Rng, agent: Rng, early_retry: bool =
     pressers = [p for p in range(t["players"]) if not t["out"][p]]
     waiting: list[int] = []
     while pressers and free:  # early: "press {card} while the chips spin" / "wait until the chips stop"
-        claims = _presses(t, pressers, free, agent)
+        claims = _presses(pressers, free, agent)
         pressed = {p for claimants in claims.values() for p in claimants}
         waiting.extend(p for p in pressers if p not in pressed)
         losers = _settle(t, claims, free, chance)
@@ -237,7 +237,7 @@ def secure_cards(t: dict[str, Any], chance: Rng, agent: Rng, early_retry: bool =
     stop_chips(t, chance)
     pressers = sorted(p for p in waiting if t["held"][p] is None)
     while pressers and free:  # late: "press {card}" / "secure nothing" (final)
-        claims = _presses(t, pressers, free, agent)
+        claims = _presses(pressers, free, agent)
         pressers = _settle(t, claims, free, chance)
 
 
