@@ -183,6 +183,8 @@ def test_extending_a_collection() -> None:
     assert [a for a in hk.actions(t, 0) if a[0] == LAY] == [(LAY, RED, 0)]  # ... and is the last card
     hk.do_action(t, 0, (LAY, RED, 0), True, "first_face_up", True)
     assert t["colls"][0][0]["colour"] == RED and t["collected"][0] == {BLUE, RED}
+    # "de kleur van de gedekte kaart niet overeen hoeft te komen": a White chest, a Red row.
+    assert hk.KIND[t["colls"][0][0]["chest"]] != RED
 
 
 def test_the_fox_enters_with_the_last_player_to_lay_a_first_face_up_card() -> None:
