@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -144,3 +145,10 @@ def chooser(engine: Engine, st: State) -> int:
     d = engine.pending(st)
     assert d is not None and d.kind == "choice" and d.player is not None
     return d.player
+
+
+def choice_labels(engine: Engine, st: State) -> tuple[int, Sequence[str]]:
+    """(the seat that decides now, its legal actions); the labels are rendered only when read."""
+    d = engine.pending(st)
+    assert d is not None and d.kind == "choice" and d.player is not None and d.labels is not None
+    return d.player, d.labels

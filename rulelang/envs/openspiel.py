@@ -24,7 +24,7 @@ import attrs
 
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
-from rulelang.envs.common import GameSpec, check_bound, chooser, load_spec, rank_payoffs, seat_label
+from rulelang.envs.common import GameSpec, check_bound, choice_labels, chooser, load_spec, rank_payoffs, seat_label
 from rulelang.envs.encoding import ObservationEncoder
 from rulelang.errors import RulelangError
 from rulelang.views import redact_narration
@@ -112,10 +112,10 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
     )
     first = engine.new_state(spec.players, narrate=True)
     encoder = ObservationEncoder(engine, spec.players, engine.observe(first, 0))
-    initial = _Progress(first, spec.players)
-    drain(engine, initial)
+    initial = _Progress(first)
+    drain(initial)
     if not first.over and not engine.is_chance(first):
-        check_bound(len(engine.legal_actions(first, chooser(engine, first))), spec, first)
+        check_bound(len(choice_labels(engine, first)[1]), spec, first)
     full = {"path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),
             "max_actions": spec.max_actions, "max_game_length": max_game_length}
     loaded = _Loaded(spec, encoder, initial, max_game_length, info, full)
@@ -177,14 +177,14 @@ def _shared_game(params: dict[str, Any]) -> _Shared:
 
 
 class _Progress:
-    """The part of a game in progress that a clone copies: the engine state and the records."""
+    """The part of a game in progress that a clone copies: the engine state and the record."""
 
-    def __init__(self, st: State, players: int) -> None:
+    def __init__(self, st: State) -> None:
         self.st = st
         self.shuffled: list[str] = []  # a shuffle is dealt position by position: the kinds so far
         self.length = 0  # actions applied, chance included
         self.cut = False  # stopped at max_game_length
-        self.seen: list[Any] = [None] * players  # per player, a chain (earlier, events) shared by copies
+        self.told: _Told | None = None  # the narration so far, shared by copies
 
     def __deepcopy__(self, memo: dict) -> _Progress:
         new = _Progress.__new__(_Progress)
@@ -193,32 +193,81 @@ class _Progress:
         new.shuffled = list(self.shuffled)
         new.length = self.length
         new.cut = self.cut
-        new.seen = list(self.seen)
+        new.told = self.told
         return new
 
     def __reduce__(self) -> tuple:
-        return (_progress_from, (self.st.to_json(), self.shuffled, self.length, self.cut, self.seen))
+        events = self.told.all() if self.told is not None else []
+        return (_progress_from, (self.st.to_json(), self.shuffled, self.length, self.cut, events))
 
 
-def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bool, seen: list[Any]) -> _Progress:
+def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bool,
+                   events: list[dict[str, Any]]) -> _Progress:
     """Unpickle a game in progress."""
-    progress = _Progress(State.from_json(st), len(seen))
+    progress = _Progress(State.from_json(st))
     progress.st.log = []
-    progress.shuffled, progress.length, progress.cut, progress.seen = list(shuffled), length, cut, list(seen)
+    progress.shuffled, progress.length, progress.cut = list(shuffled), length, cut
+    progress.told = _Told(None, tuple(events)) if events else None
     return progress
 
 
+class _Told:
+    """One step's narration, linked to what came before; each player's redacted JSON lines cached."""
+
+    __slots__ = ("earlier", "events", "lines")
+
+    def __init__(self, earlier: _Told | None, events: tuple[dict[str, Any], ...]) -> None:
+        self.earlier = earlier
+        self.events = events
+        self.lines: dict[int, tuple[str, ...]] = {}
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every event so far, in order."""
+        chunks = []
+        node: _Told | None = self
+        while node is not None:
+            chunks.append(node.events)
+            node = node.earlier
+        return [e for chunk in reversed(chunks) for e in chunk]
+
+    def lines_for(self, engine: Engine, player: int) -> list[str]:
+        """The narration so far as ``player`` saw it, one JSON text per event."""
+        chunks = []
+        node: _Told | None = self
+        while node is not None:
+            lines = node.lines.get(player)
+            if lines is None:
+                me = seat_label(player)
+                mine = [e for e in node.events if e["type"] != "answered" or e["player"] == me]
+                lines = node.lines[player] = tuple(
+                    json.dumps(e, sort_keys=True) for e in redact_narration(engine, mine, player))
+            chunks.append(lines)
+            node = node.earlier
+        return [line for chunk in reversed(chunks) for line in chunk]
+
+
+def drain(progress: _Progress, actor: int | None = None, answer: str | None = None) -> None:
+    """Move the engine's narration into the record.
+
+    ``answer`` is ``actor``'s own answer to an ``ask``: only she is told it until all
+    have answered (the engine narrates the answers together then).
+    """
+    st = progress.st
+    events = st.log or []
+    st.log = []
+    if answer is not None and actor is not None:
+        events = [{"type": "answered", "player": seat_label(actor), "answer": answer}, *events]
+    if events:
+        progress.told = _Told(progress.told, tuple(events))
+
+
 class RulelangState(pyspiel.State):
-    """A game in progress: the engine's state, plus what each player has seen so far."""
+    """A game in progress: the engine's state, plus what each player has been told so far."""
 
     def __init__(self, game: RulelangGame) -> None:
         super().__init__(game)
         self._shared = _Shared(game)
-        self._progress = copy.deepcopy(game.loaded.initial)
-
-    @property
-    def _game(self) -> RulelangGame:
-        return self._shared.value
+        self._progress = copy.deepcopy(self._shared.loaded.initial)
 
     @property
     def _engine(self) -> Engine:
@@ -228,25 +277,10 @@ class RulelangState(pyspiel.State):
     def _st(self) -> State:
         return self._progress.st
 
-    # ---------------------------------------------------------------- bookkeeping
-    def _drain(self, actor: int | None = None, answer: str | None = None) -> None:
-        """Move the engine's narration into each player's record, as that player saw it."""
-        drain(self._engine, self._progress, actor, answer)
-
-    def _check(self) -> None:
-        st = self._st
-        if not st.over and not self._engine.is_chance(st):
-            seat = chooser(self._engine, st)
-            check_bound(len(self._engine.legal_actions(st, seat)), self._shared.loaded.spec, st)
-
     def history_lines(self, player: int) -> list[str]:
-        """Everything ``player`` has been told so far (redacted narration and own answers), as JSON lines."""
-        chunks = []
-        node = self._progress.seen[player]
-        while node is not None:
-            chunks.append(node[1])
-            node = node[0]
-        return [line for chunk in reversed(chunks) for line in chunk]
+        """Everything ``player`` has been told so far (redacted narration, own answers), as JSON texts."""
+        told = self._progress.told
+        return told.lines_for(self._engine, player) if told is not None else []
 
     def history_of(self, player: int) -> list[dict[str, Any]]:
         """Everything ``player`` has been told so far (redacted narration and own answers), in order."""
@@ -270,9 +304,10 @@ class RulelangState(pyspiel.State):
         return self._st.over or self._progress.cut
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.is_terminal() or self._engine.is_chance(self._st) or player != chooser(self._engine, self._st):
+        if self.is_terminal() or self._engine.is_chance(self._st):
             return []
-        return list(range(len(self._engine.legal_actions(self._st, player))))
+        seat, labels = choice_labels(self._engine, self._st)
+        return list(range(len(labels))) if player == seat else []
 
     def _outcomes(self) -> list[tuple[str, int]]:
         """The pending chance's outcomes as (label, weight); for a shuffle, the next position's kinds."""
@@ -282,7 +317,7 @@ class RulelangState(pyspiel.State):
             left = list(d.pool)
             for kind in self._progress.shuffled:
                 left.remove(kind)
-            return [(kind, left.count(kind)) if kind in left else (kind, 0) for kind in sorted(set(d.pool))]
+            return [(kind, left.count(kind)) for kind in sorted(set(d.pool))]
         assert d.labels is not None and d.weights is not None
         return list(zip(d.labels, d.weights))
 
@@ -293,7 +328,8 @@ class RulelangState(pyspiel.State):
         return [(i, w / total) for i, (_label, w) in enumerate(outcomes) if w > 0]
 
     def _apply_action(self, action: int) -> None:
-        st = self._st
+        progress = self._progress
+        st = progress.st
         engine = self._engine
         if engine.is_chance(st):
             outcomes = self._outcomes()
@@ -303,66 +339,53 @@ class RulelangState(pyspiel.State):
             d = engine.pending(st)
             assert d is not None
             if d.pool is not None:
-                self._progress.shuffled.append(label)
-                if len(self._progress.shuffled) < len(d.pool):
-                    self._progress.length += 1
+                progress.shuffled.append(label)
+                if len(progress.shuffled) < len(d.pool):
+                    progress.length += 1
                     return
-                order, self._progress.shuffled = self._progress.shuffled, []
+                order, progress.shuffled = progress.shuffled, []
                 engine.apply(st, order)
             else:
                 engine.apply(st, label)
-            self._drain()
+            drain(progress)
         else:
-            seat = chooser(engine, st)
+            seat, labels = choice_labels(engine, st)
+            if not 0 <= action < len(labels):
+                raise RulelangError(f"{seat_label(seat)} has no legal action {action}: there are {len(labels)}")
             d = engine.pending(st)
-            legal = engine.legal_actions(st, seat)
-            if not 0 <= action < len(legal):
-                raise RulelangError(f"{seat_label(seat)} has no legal action {action}: there are {len(legal)}")
             asked = d is not None and d.players is not None
-            engine.apply(st, legal[action], player=seat)
-            self._drain(seat, legal[action] if asked else None)
-        self._progress.length += 1
-        if not st.over and self._progress.length >= self._shared.loaded.max_game_length:
-            self._progress.cut = True
-        self._check()
+            label = labels[action]
+            engine.apply(st, label, player=seat)
+            drain(progress, seat, label if asked else None)
+        progress.length += 1
+        if not st.over and progress.length >= self._shared.loaded.max_game_length:
+            progress.cut = True
+        if not st.over and not engine.is_chance(st):
+            check_bound(len(choice_labels(engine, st)[1]), self._shared.loaded.spec, st)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            outcomes = self._outcomes()
+            outcomes = self._outcomes() if not self.is_terminal() and self._engine.is_chance(self._st) else []
             return outcomes[action][0] if 0 <= action < len(outcomes) else f"outcome {action}"
-        legal = self._engine.legal_actions(self._st, player) if player == self.current_player() else []
-        return legal[action] if 0 <= action < len(legal) else f"action {action}"
+        if not self.is_terminal() and not self._engine.is_chance(self._st):
+            seat, labels = choice_labels(self._engine, self._st)
+            if seat == player and 0 <= action < len(labels):
+                return labels[action]
+        return f"action {action}"
 
     def returns(self) -> list[float]:
         """Each player's payoff from the final ranking (0 for everyone before the end, or if cut)."""
+        players = self._shared.loaded.spec.players
         if self._st.over:
             assert self._st.result is not None
-            return rank_payoffs(self._st.result, self._shared.loaded.spec.players)
-        return [0.0] * self._shared.loaded.spec.players
+            return rank_payoffs(self._st.result, players)
+        return [0.0] * players
 
     def __str__(self) -> str:
-        view = self._engine.observe(self._st, None)
-        text = json.dumps(view, sort_keys=True)
+        text = json.dumps(self._engine.observe(self._st, None), sort_keys=True)
         if self._progress.shuffled:
             text += " shuffled so far: " + ",".join(self._progress.shuffled)
         return text
-
-
-def drain(engine: Engine, progress: _Progress, actor: int | None = None, answer: str | None = None) -> None:
-    """Move the engine's narration into each player's record, as that player saw it.
-
-    ``answer`` is ``actor``'s own answer to an ``ask``, which only she knows until all
-    have answered.
-    """
-    st = progress.st
-    events = st.log or []
-    st.log = []
-    for p in range(st.players):
-        mine = redact_narration(engine, events, p) if events else []
-        if answer is not None and p == actor:
-            mine = [{"type": "answered", "answer": answer}, *mine]
-        if mine:
-            progress.seen[p] = (progress.seen[p], tuple(json.dumps(e, sort_keys=True) for e in mine))
 
 
 class RulelangObserver:

@@ -22,7 +22,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from rulelang.engine.engine import IllegalAction
 from rulelang.engine.state import State
-from rulelang.envs.common import GameSpec, check_bound, chooser, load_spec, rank_payoffs, seat_label, settle
+from rulelang.envs.common import GameSpec, check_bound, choice_labels, load_spec, rank_payoffs, seat_label, settle
 from rulelang.envs.encoding import ObservationEncoder
 from rulelang.rng import Rng
 
@@ -122,13 +122,14 @@ class RulelangEnv(AECEnv):
         st = self.game_state
         assert st is not None
         seat = self._seat[agent]
-        legal = self.engine.legal_actions(st, seat)
+        legal = choice_labels(self.engine, st)[1]
         if action is None or isinstance(action, bool) or not 0 <= int(action) < len(legal):
             raise IllegalAction(
                 f"{agent} ({seat_label(seat)}) has no legal action {action!r}: "
                 f"the action mask allows 0 to {len(legal) - 1}",
                 self.engine.where_span(st),
-                hint="legal actions: " + ", ".join(f"{i}: {label}" for i, label in enumerate(legal[:12])),
+                hint="legal actions: " + ", ".join(f"{i}: {label}" for i, label in enumerate(legal[:12]))
+                     + (" ..." if len(legal) > 12 else ""),
             )
         self.engine.apply(st, legal[int(action)], player=seat)
         settle(self.engine, st, self._chance)
@@ -151,8 +152,8 @@ class RulelangEnv(AECEnv):
             for a in self.agents:
                 self.truncations[a] = True
         else:
-            seat = chooser(self.engine, st)
-            check_bound(len(self.engine.legal_actions(st, seat)), self.spec_, st)
+            seat, labels = choice_labels(self.engine, st)
+            check_bound(len(labels), self.spec_, st)
             self.agent_selection = agent_name(seat)
         if st.over or (self.max_steps is not None and self.decisions >= self.max_steps):
             if self.agent_selection not in self.agents:
@@ -172,7 +173,7 @@ class RulelangEnv(AECEnv):
         vector = np.asarray(self.encoder.encode(self.engine.observe(st, seat)), dtype=np.float32)
         mask = np.zeros(self.spec_.max_actions, dtype=np.int8)
         if not st.over and agent == self.agent_selection and not self.truncations.get(agent, False):
-            mask[: len(self.engine.legal_actions(st, seat))] = 1
+            mask[: len(choice_labels(self.engine, st)[1])] = 1
         return {"observation": vector, "action_mask": mask}
 
     def render(self) -> str | None:
