@@ -101,7 +101,8 @@ def test_an_information_state_holds_only_what_the_player_was_told() -> None:
             swapped = list(base)
             swapped[i], swapped[j] = swapped[j], swapped[i]
             other = dealt(swapped)
-            if engine.observe(other.engine_state(), 0) == view[0] and engine.observe(other.engine_state(), 1) != view[1]:
+            now = other.engine_state()
+            if engine.observe(now, 0) == view[0] and engine.observe(now, 1) != view[1]:
                 assert other.information_state_string(0) == start.information_state_string(0)
                 assert other.observation_string(0) == start.observation_string(0)
                 assert other.information_state_string(1) != start.information_state_string(1)

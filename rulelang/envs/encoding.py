@@ -26,8 +26,9 @@ class ObservationEncoder:
     is awaited (one-hot over seats and chance), the turn number, game over, an ``ask``
     pending; every counter value (one slot per player for per-player counters); for
     each zone, whether its contents are visible, how many components it holds, and how
-    many of each shown name ("Cow", "White#1", "White#1=Egg") it holds; the number of
-    private looks and the names seen in the latest one.
+    many of each shown name it holds (a copy of a card by its kind, "Card"; a die by
+    its label, "Red#1", or with the face it shows, "Red#1=Six"); the number of private
+    looks and the names seen in the latest one.
     """
 
     def __init__(self, engine: Engine, players: int, template: dict[str, Any]) -> None:

@@ -1,6 +1,6 @@
 """A rulebook as an OpenSpiel game (extra ``rulelang[openspiel]``, package ``open_spiel``).
 
-``load("games/chicken.rules", players=2)`` returns a ``pyspiel.Game`` written in
+``load("games/my-game.rules", players=2)`` returns a ``pyspiel.Game`` written in
 Python; ``pyspiel.load_game("python_rulelang", {"path": ..., "players": 2})`` gives the
 same game by name. Player actions are indices into the legal actions; chance nodes list
 their outcomes with exact probabilities (a shuffle is dealt one position at a time).

@@ -1,6 +1,6 @@
 """A rulebook as a PettingZoo AEC environment (extra ``rulelang[pettingzoo]``).
 
-``env("games/chicken.rules", players=2)`` returns an ``AECEnv`` whose agents
+``env("games/my-game.rules", players=2)`` returns an ``AECEnv`` whose agents
 ``player_0``, ``player_1``, ... are the seats P1, P2, ... of the rules. An action is an
 index into the legal actions of the agent to move (their labels are in
 ``infos[agent]["observation"]["legal_actions"]``), checked against the action mask.
