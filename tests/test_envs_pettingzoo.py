@@ -204,3 +204,31 @@ def test_an_earlier_answer_to_an_ask_is_not_seen_by_the_next_player_asked() -> N
                 assert np.array_equal(o1["action_mask"], o2["action_mask"])
         return
     pytest.fail("no ask with two players to answer was reached")
+
+
+def test_counters_may_be_hidden_fractions_or_players_and_anything_else_is_an_error() -> None:
+    """Counter values as observe() may show them: numbers, fractions as text, seats, hidden."""
+    from rulelang.envs.encoding import EncodingError, ObservationEncoder
+
+    engine = load_game(ROOT / "games" / "barnyard.rules")
+    st = engine.new_state(3)
+    template = engine.observe(st, 0)
+    encoder = ObservationEncoder(engine, 3, template)
+    slot = {name: i for i, name in enumerate(encoder.names)}
+    shared = next(name for name, value in template["bookkeeping"].items() if not isinstance(value, dict))
+    per_player = next(name for name, value in template["counters"].items() if isinstance(value, dict))
+    obs = engine.observe(st, 0)
+    obs["bookkeeping"][shared] = {"hidden": True}
+    obs["counters"][per_player] = {"P1": "7/2", "P2": "P3", "P3": "nobody"}
+    vector = encoder.encode(obs)
+    assert vector[slot[f"{shared}: hidden"]] == 1.0 and vector[slot[shared]] == 0.0
+    assert vector[slot[f"{per_player} of P1"]] == 3.5 and vector[slot[f"{per_player} of P1: hidden"]] == 0.0
+    assert vector[slot[f"{per_player} of P2"]] == 3.0  # a seat counts from P1 = 1
+    assert vector[slot[f"{per_player} of P3"]] == 0.0  # nobody
+    obs["counters"][per_player] = {"P1": "lots", "P2": 0, "P3": 0}
+    with pytest.raises(EncodingError, match="'lots'"):
+        encoder.encode(obs)
+    obs = engine.observe(st, 0)
+    obs["zones"][next(iter(obs["zones"]))] = ["Unicorn"]
+    with pytest.raises(EncodingError, match="Unicorn"):
+        encoder.encode(obs)

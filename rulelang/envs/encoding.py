@@ -8,6 +8,7 @@ the layout has no slot for is an error, never dropped.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from rulelang.engine.engine import Engine
@@ -24,7 +25,8 @@ class ObservationEncoder:
 
     Slots, in order: who observes (one-hot over seats), whose turn it is (one-hot), who
     is awaited (one-hot over seats and chance), the turn number, game over, an ``ask``
-    pending; every counter value (one slot per player for per-player counters); for
+    pending; every counter (one per player for per-player counters): its value (a seat
+    as its number, P1 is 1 and nobody 0) and whether it is hidden from this player; for
     each zone, whether its contents are visible, how many components it holds, and how
     many of each shown name it holds (a copy of a card by its kind, "Card"; a die by
     its label, "Red#1", or with the face it shows, "Red#1=Six"); the number of private
@@ -49,19 +51,20 @@ class ObservationEncoder:
                     tokens.append(token)
         self.tokens = tokens
         self.token_index = {t: i for i, t in enumerate(tokens)}
+        self.seats = [seat_label(p) for p in range(players)]
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
-        self.seats = [seat_label(p) for p in range(players)]
         self.head = 3 * players + 1 + 3  # you, current, waiting (+ chance), turn, over, ask
         self.zone_width = 2 + len(tokens)
-        self.size = self.head + len(self.counter_keys) + len(self.zone_keys) * self.zone_width + 1 + len(tokens)
+        self.size = self.head + 2 * len(self.counter_keys) + len(self.zone_keys) * self.zone_width + 1 + len(tokens)
         self.names = self._slot_names()
 
     def _counter_keys(self, obs: dict[str, Any]) -> list[tuple[str, str, str | None]]:
         keys: list[tuple[str, str, str | None]] = []
+        seats = {seat_label(p) for p in range(self.players)}
         for group in ("counters", "bookkeeping"):
             for name, value in obs[group].items():
-                if isinstance(value, dict):
+                if isinstance(value, dict) and set(value) == seats:  # one value per player
                     keys.extend((group, name, who) for who in value)
                 else:
                     keys.append((group, name, None))
@@ -70,7 +73,9 @@ class ObservationEncoder:
     def _slot_names(self) -> list[str]:
         names = [f"you={s}" for s in self.seats] + [f"current={s}" for s in self.seats]
         names += [f"waiting_for={s}" for s in [*self.seats, "chance"]] + ["turn", "over", "ask"]
-        names += [name if who is None else f"{name} of {who}" for _g, name, who in self.counter_keys]
+        for _group, name, who in self.counter_keys:
+            shown = name if who is None else f"{name} of {who}"
+            names += [shown, f"{shown}: hidden"]
         for zone in self.zone_keys:
             names += [f"{zone}: visible", f"{zone}: count"] + [f"{zone}: {t}" for t in self.tokens]
         names += ["looks"] + [f"last look: {t}" for t in self.tokens]
@@ -99,8 +104,11 @@ class ObservationEncoder:
             value = obs[group][name]
             if who is not None:
                 value = value[who]
-            out[i] = self._number(value, name)
-            i += 1
+            if isinstance(value, dict) and value.get("hidden") is True and len(value) == 1:
+                out[i + 1] = 1.0
+            else:
+                out[i] = self._number(value, name)
+            i += 2
         zones = obs["zones"]
         if len(zones) != len(self.zone_keys):
             raise EncodingError("an observation's zones differ from the game's",
@@ -134,8 +142,17 @@ class ObservationEncoder:
             raise EncodingError(f"{token!r} in an observation has no slot in the encoding")
         return index
 
-    @staticmethod
-    def _number(value: Any, name: str) -> float:
-        if isinstance(value, bool | int | float):
+    def _number(self, value: Any, name: str) -> float:
+        """A counter's value as a number: a seat as its number (P1 is 1, nobody 0), "7/3" as 7/3."""
+        if isinstance(value, bool | int | float | Fraction):
             return float(value)
-        raise EncodingError(f"counter {name!r} holds {value!r}, which is not a number")
+        if isinstance(value, str):
+            if value in self.seats:
+                return float(self.seats.index(value) + 1)
+            if value == "nobody":
+                return 0.0
+            try:
+                return float(Fraction(value))
+            except (ValueError, ZeroDivisionError):
+                pass
+        raise EncodingError(f"counter {name!r} holds {value!r}, which the encoding cannot read as a number")
