@@ -1,7 +1,7 @@
 """OpenSpiel's MCTS plays a rulelang game against random players.
 
     pip install -e '.[openspiel]'
-    python examples/openspiel_mcts.py games/chicken.rules --games 4 --simulations 50
+    python examples/openspiel_mcts.py games/chicken.rules --games 2 --simulations 20
 
 Each game, seat P1 is OpenSpiel's Monte-Carlo tree search bot (UCT with random
 rollouts) and every other seat picks uniformly at random; the script prints each game's
@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rules", help="a .rules file")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--simulations", type=int, default=50, help="MCTS simulations per move")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--simulations", type=int, default=20, help="MCTS simulations per move")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
