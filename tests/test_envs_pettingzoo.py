@@ -21,6 +21,7 @@ from rulelang.envs.common import ActionSpaceError, rank_payoffs  # noqa: E402
 from rulelang.envs.pettingzoo import env  # noqa: E402
 from rulelang.errors import RulelangError  # noqa: E402
 from rulelang.play import play  # noqa: E402
+from rulelang.trace.replay import replay_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.rules"))  # every game, including ones added later
@@ -232,3 +233,27 @@ def test_counters_may_be_hidden_fractions_or_players_and_anything_else_is_an_err
     obs["zones"][next(iter(obs["zones"]))] = ["Unicorn"]
     with pytest.raises(EncodingError, match="Unicorn"):
         encoder.encode(obs)
+
+
+@pytest.mark.parametrize("path", [ROOST, ROOT / "games" / "barnyard.rules"], ids=lambda p: p.stem)
+def test_a_game_played_in_the_environment_replays_as_compliant(path: Path, tmp_path: Path) -> None:
+    """The environment's trace, checked by rulelang's own replay: every event keeps the rules."""
+    e = env(path, players=3)
+    e.reset(seed=9)
+    rng = np.random.default_rng(9)
+    _play_out(e, lambda _a, obs: int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    trace = tmp_path / "game.jsonl"
+    e.write_trace(trace)
+    verdict = replay_file(trace)
+    assert verdict.status == "compliant", verdict.to_json()
+    assert verdict.result is not None and verdict.result["winners"] == e.game_state.result["winners"]
+    assert verdict.steps == e.game_state.step
+
+
+def test_a_trace_from_an_unfinished_game_is_incomplete(tmp_path: Path) -> None:
+    e = env(CHICKEN, players=2)
+    e.reset(seed=1)
+    for _ in range(5):
+        e.step(0)
+    e.write_trace(tmp_path / "part.jsonl")
+    assert replay_file(tmp_path / "part.jsonl").status == "incomplete"

@@ -134,10 +134,16 @@ def rank_payoffs(result: dict[str, Any], players: int) -> list[float]:
     ]
 
 
-def settle(engine: Engine, st: State, chance: Rng) -> None:
-    """Resolve chance with ``chance`` until a player must decide or the game is over."""
+def settle(engine: Engine, st: State, chance: Rng, events: list[dict[str, Any]] | None = None) -> None:
+    """Resolve chance with ``chance`` until a player must decide or the game is over.
+
+    With ``events``, the chance events are appended to it as trace events.
+    """
     while not st.over and engine.is_chance(st):
-        engine.apply_random(st, chance, events=False)
+        if events is None:
+            engine.apply_random(st, chance, events=False)
+        else:
+            events.extend(engine.apply_random(st, chance, events=True))
 
 
 def chooser(engine: Engine, st: State) -> int:

@@ -24,9 +24,12 @@ from rulelang.engine.engine import IllegalAction
 from rulelang.engine.state import State
 from rulelang.envs.common import GameSpec, check_bound, choice_labels, load_spec, rank_payoffs, seat_label, settle
 from rulelang.envs.encoding import ObservationEncoder
+from rulelang.errors import RulelangError
 from rulelang.rng import Rng
+from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 
 DEFAULT_MAX_STEPS = 100_000
+_SEED_MASK = (1 << 64) - 1  # rulelang's generator reads a seed modulo 2**64
 
 
 def env(path: str | Path, players: int | None = None, options: dict[str, Any] | None = None,
@@ -78,6 +81,7 @@ class RulelangEnv(AECEnv):
         self._next_seed = secrets.randbits(63)
         self.seed: int | None = None
         self.decisions = 0
+        self.events: list[dict[str, Any]] = []  # this game's trace events, chance and actions
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The observation space of ``agent`` (one object per agent, the same for all)."""
@@ -101,7 +105,8 @@ class RulelangEnv(AECEnv):
         self._next_seed = self.seed + 1
         self._chance = Rng(self.seed, stream=0)
         st = self.engine.new_state(self.spec_.players)
-        settle(self.engine, st, self._chance)
+        self.events = []
+        settle(self.engine, st, self._chance, self.events)
         self.game_state = st
         self.decisions = 0
         self.agents = list(self.possible_agents)
@@ -131,8 +136,10 @@ class RulelangEnv(AECEnv):
                 hint="legal actions: " + ", ".join(f"{i}: {label}" for i, label in enumerate(legal[:12]))
                      + (" ..." if len(legal) > 12 else ""),
             )
-        self.engine.apply(st, legal[int(action)], player=seat)
-        settle(self.engine, st, self._chance)
+        label = legal[int(action)]
+        self.events.append({"type": "action", "step": st.step + 1, "player": seat_label(seat), "action": label})
+        self.engine.apply(st, label, player=seat)
+        settle(self.engine, st, self._chance, self.events)
         self.decisions += 1
         self._cumulative_rewards[agent] = 0.0
         self._after_move()
@@ -164,6 +171,22 @@ class RulelangEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def trace(self) -> list[dict[str, Any]]:
+        """The game so far as rulelang trace lines (header, events, and the result once over).
+
+        ``rulelang replay`` checks such a trace against the rules; see docs/traces.md.
+        """
+        st = self.game_state
+        if st is None:
+            raise RulelangError("no game yet: call reset() first")
+        head = header(self.engine, self.spec_.path, self.spec_.players, (self.seed or 0) & _SEED_MASK,
+                      ["pettingzoo"] * self.spec_.players, self.spec_.options or {})
+        return [head, *self.events, *([result_line(st)] if st.over else [])]
+
+    def write_trace(self, path: str | Path) -> None:
+        """Write :meth:`trace` to ``path`` as JSON Lines, atomically."""
+        write_atomic(path, "".join(dumps_line(line) + "\n" for line in self.trace()))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s view as a fixed-size vector, and the mask of its legal actions."""
