@@ -1,0 +1,181 @@
+"""The OpenSpiel adapter: OpenSpiel's random simulation test on every game in games/, and
+what the adapter promises (exact chance probabilities, shuffles dealt position by
+position, information states that hold only what the player was told, clone,
+serialisation, returns from the ranking)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from rulelang import load_game  # noqa: E402
+from rulelang.envs.openspiel import SHORT_NAME, load  # noqa: E402
+from rulelang.errors import RulelangError  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.rules"))  # every game, including ones added later
+CHICKEN = ROOT / "games" / "chicken.rules"
+ROOST = ROOT / "games" / "rule-the-roost.rules"
+
+
+def _players(path: Path) -> int:
+    return min(3, load_game(path).model.max_players)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_openspiel_random_simulation_test_passes(path: Path) -> None:
+    game = load(path, players=_players(path))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def _random_until(state, rng: np.random.RandomState, stop) -> None:
+    while not state.is_terminal() and not stop(state):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_a_die_roll_is_a_chance_node_with_the_faces_probabilities() -> None:
+    game = load(CHICKEN, players=2, options={"random_first_player": False})
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["Go For It!", "Chicken Out!"]
+    state.apply_action(0)
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes] == \
+        ["Chicken", "Egg", "Fox", "Blank"]  # White die: Chicken, Chicken, Egg, Egg, Fox, Blank
+    assert [p for _, p in outcomes] == pytest.approx([2 / 6, 2 / 6, 1 / 6, 1 / 6])
+
+
+def test_a_shuffle_is_dealt_one_position_at_a_time_and_lands_as_the_engine_would() -> None:
+    game = load(ROOST, players=2)
+    state = game.new_initial_state()
+    engine = load_game(ROOST)
+    direct = engine.new_state(2)
+    pool = list(engine.pending(direct).pool)
+    first = state.chance_outcomes()
+    kinds = sorted(set(pool))
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in first] == kinds
+    assert [p for _, p in first] == pytest.approx([pool.count(k) / len(pool) for k in kinds])
+    order = []
+    rng = np.random.RandomState(4)
+    for _ in pool:
+        assert state.is_chance_node()
+        actions, probs = zip(*state.chance_outcomes())
+        a = int(rng.choice(actions, p=probs))
+        order.append(state.action_to_string(pyspiel.PlayerId.CHANCE, a))
+        state.apply_action(a)
+    assert sorted(order) == sorted(pool)
+    engine.apply(direct, order)
+    assert state.engine_state().digest() == direct.digest()
+
+
+def test_an_information_state_holds_only_what_the_player_was_told() -> None:
+    """Two deals that differ only inside P2's hand: P1 cannot tell them apart, P2 can."""
+    game = load(ROOST, players=2)
+    engine = load_game(ROOST)
+    pool = list(engine.pending(engine.new_state(2)).pool)
+
+    def dealt(order):
+        state = game.new_initial_state()
+        for kind in order:
+            ids = {state.action_to_string(pyspiel.PlayerId.CHANCE, a): a for a, _ in state.chance_outcomes()}
+            state.apply_action(ids[kind])
+        return state
+
+    base = sorted(pool)
+    start = dealt(base)
+    view = [engine.observe(start.engine_state(), p) for p in (0, 1)]
+    for i in range(len(base)):
+        for j in range(i + 1, len(base)):
+            if base[i] == base[j]:
+                continue
+            swapped = list(base)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            other = dealt(swapped)
+            now = other.engine_state()
+            if engine.observe(now, 0) == view[0] and engine.observe(now, 1) != view[1]:
+                assert other.information_state_string(0) == start.information_state_string(0)
+                assert other.observation_string(0) == start.observation_string(0)
+                assert other.information_state_string(1) != start.information_state_string(1)
+                assert str(other) == str(start)  # the spectator sees no difference either
+                return
+    pytest.fail("no two deals differing only in P2's hand were found")
+
+
+def test_an_earlier_answer_to_an_ask_is_not_in_the_next_players_information_state() -> None:
+    game = load(ROOST, players=3)
+    engine = game.engine
+    rng = np.random.RandomState(2)
+
+    def at_ask(state) -> bool:
+        if state.is_chance_node():
+            return False
+        d = engine.pending(state.engine_state())
+        return d.players is not None and len(d.players) >= 2 and len(d.labels) >= 2
+
+    for _ in range(40):
+        state = game.new_initial_state()
+        _random_until(state, rng, at_ask)
+        if state.is_terminal():
+            continue
+        first = state.current_player()
+        one, two = state.clone(), state.clone()
+        one.apply_action(0)
+        two.apply_action(1)
+        nxt = one.current_player()
+        assert nxt == two.current_player() and nxt not in (first, pyspiel.PlayerId.CHANCE)
+        assert one.information_state_string(nxt) == two.information_state_string(nxt)
+        assert one.observation_tensor(nxt) == two.observation_tensor(nxt)
+        assert one.information_state_string(first) != two.information_state_string(first)
+        return
+    pytest.fail("no ask with two players to answer was reached")
+
+
+def test_clone_is_independent_and_returns_are_zero_sum() -> None:
+    game = load(CHICKEN, players=3)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    _random_until(state, rng, lambda s: len(s.history()) >= 25)
+    copy = state.clone()
+    before = (str(state), state.history())
+    _random_until(copy, rng, lambda s: False)
+    assert (str(state), state.history()) == before
+    assert copy.is_terminal() and not state.is_terminal()
+    assert sum(copy.returns()) == pytest.approx(0.0)
+    assert max(copy.returns()) == 1.0
+    assert state.returns() == [0.0, 0.0, 0.0]
+
+
+def test_the_game_loads_by_name_and_a_state_survives_serialisation() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"path": str(CHICKEN), "players": 2})
+    assert game.num_players() == 2 and game.num_distinct_actions() == 4
+    state = game.new_initial_state()
+    _random_until(state, np.random.RandomState(1), lambda s: len(s.history()) >= 30)
+    text = pyspiel.serialize_game_and_state(game, state)
+    _game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.history() == state.history()
+    assert str(state2) == str(state)
+    assert state2.information_state_string(0) == state.information_state_string(0)
+
+
+def test_a_missing_rules_file_is_a_clear_error() -> None:
+    with pytest.raises(RulelangError):
+        load(ROOT / "games" / "no-such-game.rules")
+
+
+def test_the_mcts_example_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", ROOT / "examples" / "openspiel_mcts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main([str(CHICKEN), "--games", "1", "--simulations", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "game 1: returns" in out and "MCTS (P1) mean return over 1 games" in out
