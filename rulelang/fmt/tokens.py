@@ -1,0 +1,105 @@
+"""The lexical level of a .rules file, for layout: tokens grouped into physical lines.
+
+This knows only token *types* (names, numbers, strings, operators, brackets, comments),
+never the grammar's rules, so constructs added to the grammar need no change here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+OPEN = "([{"
+CLOSE = ")]}"
+
+_TOKEN = re.compile(
+    r"""
+    (?P<NEWLINE>\r?\n)
+  | (?P<CONT>\\[ \t]*\r?\n)
+  | (?P<WS>[ \t]+)
+  | (?P<COMMENT>\#[^\r\n]*)
+  | (?P<STRING>"(?:[^"\\\r\n]|\\.)*")
+  | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<INT>[0-9]+)
+  | (?P<OP>==|!=|<=|>=|\+=|-=|[-+*/%<>=])
+  | (?P<OPEN>[(\[{])
+  | (?P<CLOSE>[)\]}])
+  | (?P<COMMA>,)
+  | (?P<COLON>:)
+  | (?P<OTHER>.)
+    """,
+    re.VERBOSE,
+)
+
+
+@attrs.frozen
+class Token:
+    """One token: its type, its text, and whether white space preceded it on its line."""
+
+    kind: str  # NAME, INT, STRING, OP, OPEN, CLOSE, COMMA, COLON, OTHER
+    text: str
+    gap: bool
+
+
+@attrs.define
+class PhysicalLine:
+    """One line of the source: its indentation width, tokens, trailing comment, and a trailing ``\\``."""
+
+    width: int
+    tokens: list[Token] = attrs.field(factory=list)
+    comment: str | None = None
+    continued: bool = False
+    depth: int = 0  # open brackets before the line's first token
+
+    @property
+    def blank(self) -> bool:
+        """True if the line holds neither code nor a comment."""
+        return not self.tokens and self.comment is None and not self.continued
+
+
+def indent_width(indent: str) -> int:
+    """The width of leading white space as the parser's indenter counts it (a tab is 4)."""
+    return indent.count(" ") + 4 * indent.count("\t")
+
+
+def physical_lines(text: str) -> list[PhysicalLine]:
+    """Split ``text`` into physical lines of tokens; brackets are tracked across lines."""
+    lines: list[PhysicalLine] = []
+    depth = 0
+    current: PhysicalLine | None = None
+    gap = False
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        assert m is not None  # OTHER matches any character but a newline, NEWLINE the rest
+        kind, value = m.lastgroup or "OTHER", m.group()
+        if current is None:
+            if kind == "WS":
+                current = PhysicalLine(indent_width(value), depth=depth)
+                pos = m.end()
+                gap = True
+                continue
+            current = PhysicalLine(0, depth=depth)
+            gap = False
+        pos = m.end()
+        if kind == "WS":
+            gap = True
+            continue
+        if kind in ("NEWLINE", "CONT"):
+            current.continued = kind == "CONT"
+            lines.append(current)
+            current = None
+            continue
+        if kind == "COMMENT":
+            current.comment = value.rstrip()
+            continue
+        if kind == "OPEN":
+            depth += 1
+        elif kind == "CLOSE":
+            depth = max(0, depth - 1)
+        current.tokens.append(Token(kind, value, gap))
+        gap = False
+    if current is not None:
+        lines.append(current)
+    return lines
