@@ -14,15 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-pytest.importorskip("pygls")
+from rulelang.cli import main
+from rulelang.errors import ErrorList
+from rulelang.game import load_game
 
-from lsprotocol import types  # noqa: E402
-from pygls.lsp.client import LanguageClient  # noqa: E402
-from pygls.uris import from_fs_path  # noqa: E402
+try:
+    from lsprotocol import types
+    from pygls.lsp.client import LanguageClient
+    from pygls.uris import from_fs_path
+except ImportError:  # the rulelang[lsp] extra is not installed: the protocol tests skip
+    HAVE_PYGLS = False
+else:
+    HAVE_PYGLS = True
 
-from rulelang.errors import ErrorList  # noqa: E402
-from rulelang.game import load_game  # noqa: E402
+needs_pygls = pytest.mark.skipif(not HAVE_PYGLS, reason="pygls is not installed (pip install 'rulelang[lsp]')")
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 30.0
@@ -183,6 +190,7 @@ def _checker_errors(path: Path) -> list[Any]:
     return []
 
 
+@needs_pygls
 def test_diagnostics_as_typed_match_the_checker_and_go_away_when_fixed(lsp: Any, tmp_path: Path) -> None:
     broken = BASE.replace("score of current += total_pips", "score of current += total_pip")
     (tmp_path / "base.rules").write_text(broken, encoding="utf-8")
@@ -218,6 +226,7 @@ def test_diagnostics_as_typed_match_the_checker_and_go_away_when_fixed(lsp: Any,
     _run(lsp, scenario)
 
 
+@needs_pygls
 def test_hover_shows_declaration_and_documentation(lsp: Any, tmp_path: Path) -> None:
     (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
 
@@ -241,6 +250,7 @@ def test_hover_shows_declaration_and_documentation(lsp: Any, tmp_path: Path) -> 
     _run(lsp, scenario)
 
 
+@needs_pygls
 def test_definition_of_rules_zones_counters_and_defines(lsp: Any, tmp_path: Path) -> None:
     (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
     (tmp_path / "variant.rules").write_text(VARIANT, encoding="utf-8")
@@ -272,6 +282,7 @@ def test_definition_of_rules_zones_counters_and_defines(lsp: Any, tmp_path: Path
     _run(lsp, scenario)
 
 
+@needs_pygls
 def test_errors_in_extends_are_shown_on_the_extends_line(lsp: Any, tmp_path: Path) -> None:
     (tmp_path / "base.rules").write_text(BASE.replace("players 2 to 2", "players 2 to"), encoding="utf-8")
     missing = VARIANT.replace("base.rules", "nowhere.rules")
@@ -290,6 +301,7 @@ def test_errors_in_extends_are_shown_on_the_extends_line(lsp: Any, tmp_path: Pat
     _run(lsp, scenario)
 
 
+@needs_pygls
 def test_completion_and_formatting(lsp: Any, tmp_path: Path) -> None:
     (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
     messy = BASE.replace("  roll all in middle", "    roll   all in middle").replace("  add_up\n", "    add_up\n")
@@ -314,3 +326,49 @@ def test_completion_and_formatting(lsp: Any, tmp_path: Path) -> None:
         assert {sym.name for sym in symbols or []} >= {"add_up", "middle", "score", "total_pips", "Red"}
 
     _run(lsp, scenario)
+
+
+def test_lsp_without_pygls_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "rulelang.lsp.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    result = CliRunner().invoke(main, ["lsp"])
+    assert result.exit_code == 1
+    assert "needs pygls" in result.output and "pip install 'rulelang[lsp]'" in result.output
+    assert "Traceback" not in result.output
+
+
+# ------------------------------------------------------------------ colouring (no pygls needed)
+
+
+def test_the_textmate_grammar_is_the_generated_one() -> None:
+    from rulelang.lsp.textmate import grammar_json
+
+    committed = (REPO / "editors" / "vscode" / "syntaxes" / "rulelang.tmLanguage.json").read_text(encoding="utf-8")
+    assert committed == grammar_json(), (
+        "editors/vscode/syntaxes/rulelang.tmLanguage.json is stale: run "
+        "'python -m rulelang.lsp.textmate > editors/vscode/syntaxes/rulelang.tmLanguage.json'")
+
+
+def test_every_keyword_of_the_grammar_is_coloured_as_a_keyword() -> None:
+    from rulelang.lsp.analysis import keywords
+    from rulelang.lsp.textmate import scopes_of
+
+    for word in keywords():
+        [(_, scope)] = scopes_of(word)
+        assert scope.split(".")[0] in ("keyword", "storage", "constant", "support"), (word, scope)
+    assert scopes_of("score of current >= 10") == [
+        ("score", "variable.other.rulelang"), ("of", "keyword.other.rulelang"),
+        ("current", "constant.language.rulelang"), ("10", "constant.numeric.integer.rulelang")]
+
+
+def test_the_vscode_extension_declares_the_language_and_grammar() -> None:
+    import json
+
+    folder = REPO / "editors" / "vscode"
+    package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    [language] = package["contributes"]["languages"]
+    assert language["extensions"] == [".rules"]
+    [grammar] = package["contributes"]["grammars"]
+    assert (folder / grammar["path"]).is_file() and (folder / language["configuration"]).is_file()
+    assert (folder / package["main"]).is_file()
+    json.loads((folder / language["configuration"]).read_text(encoding="utf-8"))
