@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 
@@ -69,6 +70,33 @@ def test_files_that_do_not_parse_are_refused_with_a_place(path: Path, tmp_path: 
     assert re.search(r":\d+:\d+: error: ", result.output), result.output
     assert "left unchanged" in result.output
     assert copy.read_bytes() == data
+
+
+def _perturb(text: str, seed: int) -> str:
+    """The same file laid out worse: wider indentation (tabs for some), more spaces, more blank lines."""
+    rng = random.Random(seed)
+    out = []
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        indent = " " * (2 * (len(line) - len(body)))
+        if seed % 2 and indent:
+            indent = indent.replace("    ", "\t")
+        parts = re.split(r'("(?:[^"\\\n]|\\.)*"|#.*)', body)  # keep strings and comments as they are
+        for i in range(0, len(parts), 2):
+            parts[i] = re.sub(r"(?<=\S) (?=\S)", lambda _m: " " * rng.randint(1, 4), parts[i])
+        out.append((indent + "".join(parts)).rstrip() + " " * rng.randint(0, 2))
+        if not line.strip():
+            out.extend([""] * rng.randint(0, 2))
+    return "\r\n".join(out) + "\n" * rng.randint(0, 3)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_a_worse_layout_formats_to_the_same_canonical_text(path: Path, seed: int) -> None:
+    text = _read(path)
+    worse = _perturb(text, seed)
+    assert worse != text
+    assert format_text(worse, str(path)) == format_text(text, str(path))
 
 
 MESSY = """\

@@ -17,7 +17,16 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from rulelang.errors import RulelangError
 from rulelang.fmt import format_text
-from rulelang.lsp.analysis import Analysis, Problem, Symbol, analyse, functions, keywords, word_at
+from rulelang.lsp.analysis import (
+    Analysis,
+    Problem,
+    Symbol,
+    analyse,
+    display_path,
+    functions,
+    keywords,
+    word_at,
+)
 from rulelang.syntax.span import Span, source_line
 
 DEBOUNCE_SECONDS = 0.2
@@ -66,7 +75,12 @@ class RulesServer(LanguageServer):
         """Analyse the buffer ``uri`` now and publish its diagnostics."""
         document = self.workspace.get_text_document(uri)
         fs_path = to_fs_path(uri) if uri.startswith("file:") else None
-        result = analyse(Path(fs_path) if fs_path else None, document.source)
+        try:
+            result = analyse(Path(fs_path) if fs_path else None, document.source)
+        except Exception as exc:  # a bug in rulelang must not stop the server: say so where the user looks
+            message = f"rulelang could not check this file (internal error: {type(exc).__name__}: {exc})"
+            result = Analysis(display_path(Path(fs_path) if fs_path else None),
+                              (Problem(message + "\nhint: please report it", None, "error"),), None)
         self.analyses[uri] = result
         if result.symbols is not None:
             self.indexed[uri] = result
