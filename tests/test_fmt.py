@@ -184,9 +184,12 @@ def test_the_canonical_layout() -> None:
     assert same_meaning(build_file(MESSY, "a.rules"), build_file(CANONICAL, "a.rules"))
 
 
-def test_calls_keep_their_parenthesis_and_keywords_keep_their_space() -> None:
-    text = 'turn:\n  move (2) Red from box to middle\n  act(1)\n'
+def test_calls_hold_their_parenthesis_and_other_keywords_stand_apart() -> None:
+    text = 'turn:\n  move (2) Red from box to middle\n  act(1)\n  let n = count(all in middle)\n'
     assert format_text(text, "t.rules") == text
+    squeezed = 'turn:\n  move(2) Red from box to middle\n  act (1)\n  if(count (all in middle) > 0):\n    pass\n'
+    assert format_text(squeezed, "t.rules") == (
+        'turn:\n  move (2) Red from box to middle\n  act(1)\n  if (count(all in middle) > 0):\n    pass\n')
 
 
 def test_crlf_and_bom_become_plain_lines() -> None:

@@ -15,6 +15,7 @@ import attrs
 from rulelang.errors import RulelangError
 from rulelang.fmt.meaning import same_meaning
 from rulelang.fmt.tokens import PhysicalLine, Token, physical_lines
+from rulelang.fmt.words import call_keywords, keywords
 from rulelang.syntax.build import build_file
 from rulelang.syntax.span import Span, register_source
 
@@ -218,8 +219,11 @@ def _space(prev: Token | None, tok: Token, prev_unary: bool) -> bool:
         return False
     if prev.kind in ("COMMA", "COLON"):
         return True
+    if tok.kind == "OPEN" and prev.kind == "NAME":
+        # a call is written f(x) and so is count(...); any other keyword is a word before a bracket
+        return prev.text in keywords() and prev.text not in call_keywords()
     if tok.kind == "OPEN":
-        return tok.gap if prev.kind in ("NAME", "CLOSE") else True
+        return tok.gap if prev.kind == "CLOSE" else True
     if tok.kind == "OTHER" or prev.kind == "OTHER":
         return tok.gap
     return True

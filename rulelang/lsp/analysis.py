@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 from pathlib import Path
 
 import attrs
@@ -18,10 +17,10 @@ import attrs
 from rulelang.check.checker import BUILTINS, check_sources
 from rulelang.compile.compiler import compile_model
 from rulelang.errors import ErrorList, RulelangError
+from rulelang.fmt.words import keywords as grammar_keywords
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
 from rulelang.syntax.loader import SourceFile, load_sources
-from rulelang.syntax.parser import grammar_text
 from rulelang.syntax.span import Span, source_line
 
 UNTITLED = "untitled.rules"
@@ -213,13 +212,9 @@ def word_at(line: str, col: int) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1)
 def keywords() -> tuple[str, ...]:
     """The language's keywords, read from the grammar (so new ones are known without a change here)."""
-    words = set(re.findall(r'"([a-z]+)"', grammar_text()))
-    words |= {"dice", "die", "cards", "card", "tokens", "token", "pieces", "piece", "override", "highest", "lowest",
-              "random", "top", "bottom", "per"}
-    return tuple(sorted(words))
+    return tuple(sorted(grammar_keywords()))
 
 
 def functions() -> tuple[str, ...]:

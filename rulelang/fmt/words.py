@@ -1,0 +1,26 @@
+"""The language's keywords, read from the grammar text (so words added to the grammar are known at once)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from rulelang.syntax.parser import grammar_text
+
+
+@lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """Every reserved word: the grammar's quoted words and the words of its word-only terminals."""
+    text = grammar_text()
+    words = set(re.findall(r'"([a-z]+)"', text))
+    for line in text.splitlines():
+        m = re.match(r"\s*[A-Z_]+(?:\.\d+)?\s*:\s*/(.*)/\s*$", line)
+        if m:
+            words |= set(re.findall(r"[a-z]{2,}", m.group(1)))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def call_keywords() -> frozenset[str]:
+    """Keywords written like a call, directly followed by '(' in the grammar (``count(...)``)."""
+    return frozenset(re.findall(r'"([a-z]+)"\s+"\("', grammar_text()))
