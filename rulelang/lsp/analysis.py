@@ -164,7 +164,17 @@ def _symbol(decl: ast.Decl) -> Symbol | None:
         return None
     span = decl.span
     first = source_line(span.file, span.line) or ""
-    return Symbol(name, kind, _name_span(span, first, name), first.strip(), doc, _comment_above(span))
+    code, trailing = _split_comment(first)
+    comments = [c for c in (_comment_above(span), trailing) if c]
+    return Symbol(name, kind, _name_span(span, first, name), code.strip(), doc, "\n".join(comments) or None)
+
+
+def _split_comment(line: str) -> tuple[str, str | None]:
+    """A line's code and its trailing comment (without the '#'), if it has one."""
+    for m in _STRING_OR_COMMENT.finditer(line):
+        if m.group().startswith("#"):
+            return line[: m.start()].rstrip(), m.group()[1:].strip()
+    return line, None
 
 
 def _name_span(span: Span, line: str, name: str) -> Span:
