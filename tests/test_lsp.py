@@ -50,7 +50,7 @@ face Two: pips 2
 
 counter score per player = 0 "points"
 
-zone middle "the middle"
+zone middle "the middle"  # where the die is rolled
 
 define total_pips = sum(pips of all in middle)
 
@@ -244,6 +244,8 @@ def test_hover_shows_declaration_and_documentation(lsp: Any, tmp_path: Path) -> 
         assert counter is not None and "*counter* `score`: points" in counter
         hole = await s.hover(uri, _pos(BASE, "target", nth=1))
         assert hole is not None and "*option* `target`: points to win" in hole
+        zone = await s.hover(uri, _pos(BASE, "middle", nth=2))
+        assert zone is not None and 'zone middle "the middle"\n' in zone and "where the die is rolled" in zone
         assert await s.hover(uri, _pos(BASE, "A tiny game")) is None  # a comment
         assert await s.hover(uri, _pos(BASE, "the middle", shift=4)) is None  # plain string text
 
