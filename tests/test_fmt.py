@@ -268,3 +268,32 @@ def test_fmt_one_bad_file_does_not_stop_the_others(tmp_path: Path) -> None:
     assert "unterminated string" in result.output
     assert messy.read_text(encoding="utf-8") == CANONICAL
     assert bad.read_text(encoding="utf-8") == 'game "T\n'
+
+
+@pytest.fixture
+def extended_grammar(monkeypatch: pytest.MonkeyPatch):
+    """The grammar with a construct and an operator the formatter has never seen (as another branch may add)."""
+    from rulelang.fmt import tokens, words
+    from rulelang.syntax import parser
+
+    original = parser.grammar_text()
+    anchor = '| "pass" -> pass_stmt'
+    assert anchor in original
+    extended = original.replace(anchor, anchor + '\n     | "discard" query "->" zone_ref -> discard_stmt')
+    caches = [parser._parser, words.keywords, words.call_keywords, words.symbols, tokens._token_pattern]
+    for cache in caches:
+        cache.cache_clear()
+    monkeypatch.setattr(parser, "grammar_text", lambda: extended)
+    monkeypatch.setattr(words, "grammar_text", lambda: extended)
+    yield
+    monkeypatch.undo()
+    for cache in caches:
+        cache.cache_clear()
+
+
+def test_new_syntax_needs_no_formatter_change(extended_grammar: None) -> None:
+    text = "turn:\n    discard   all in middle->held of current\n"
+    assert format_text(text, "t.rules") == "turn:\n  discard all in middle -> held of current\n"
+    glued = "turn:\n  discard all in middle - > held of current\n"
+    with pytest.raises(RulelangError):  # '- >' is not the new operator: the file does not parse, nothing to do
+        format_text(glued, "t.rules")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+from lark import Token, Tree
 
 from rulelang.syntax.span import Span
 
@@ -19,6 +20,10 @@ def shape(node: Any) -> Any:
             for f in attrs.fields(type(node))
             if not f.name.endswith("span") and f.name != "path"
         )
+    if isinstance(node, Tree):  # a construct the AST builder leaves as a parse tree
+        return ("Tree", str(node.data), shape(node.children))
+    if isinstance(node, Token):
+        return ("Token", node.type, str(node))
     if isinstance(node, tuple | list):
         return tuple(shape(v) for v in node)
     return node

@@ -1,36 +1,47 @@
 """The lexical level of a .rules file, for layout: tokens grouped into physical lines.
 
 This knows only token *types* (names, numbers, strings, operators, brackets, comments),
-never the grammar's rules, so constructs added to the grammar need no change here.
+never the grammar's rules; the operators are read from the grammar's text, so constructs
+and operators added to the grammar need no change here.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import attrs
 
+from rulelang.fmt.words import symbols
+
 OPEN = "([{"
 CLOSE = ")]}"
+DEPTH_OPEN = "(["  # the brackets inside which the parser's indenter ignores line ends
+DEPTH_CLOSE = ")]"
+_PUNCTUATION = {"(": "OPEN", "[": "OPEN", "{": "OPEN", ")": "CLOSE", "]": "CLOSE", "}": "CLOSE", ",": "COMMA",
+                ":": "COLON"}
 
-_TOKEN = re.compile(
-    r"""
-    (?P<NEWLINE>\r?\n)
-  | (?P<CONT>\\[ \t]*\r?\n)
-  | (?P<WS>[ \t]+)
-  | (?P<COMMENT>\#[^\r\n]*)
-  | (?P<STRING>"(?:[^"\\\r\n]|\\.)*")
-  | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<INT>[0-9]+)
-  | (?P<OP>==|!=|<=|>=|\+=|-=|[-+*/%<>=])
-  | (?P<OPEN>[(\[{])
-  | (?P<CLOSE>[)\]}])
-  | (?P<COMMA>,)
-  | (?P<COLON>:)
-  | (?P<OTHER>.)
-    """,
-    re.VERBOSE,
-)
+
+@lru_cache(maxsize=1)
+def _token_pattern() -> re.Pattern[str]:
+    """The lexical pattern; operators are the grammar's own (so a new operator is one token at once)."""
+    operators = [s for s in symbols() if s not in _PUNCTUATION]
+    op = "|".join(re.escape(s) for s in operators) or r"(?!)"
+    return re.compile(
+        r"""
+        (?P<NEWLINE>\r?\n)
+      | (?P<CONT>\\[ \t]*\r?\n)
+      | (?P<WS>[ \t]+)
+      | (?P<COMMENT>\#[^\r\n]*)
+      | (?P<STRING>"(?:[^"\\\r\n]|\\.)*")
+      | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
+      | (?P<INT>[0-9]+)
+      | (?P<OP>""" + op + r""")
+      | (?P<PUNCT>[()\[\]{},:])
+      | (?P<OTHER>.)
+        """,
+        re.VERBOSE,
+    )
 
 
 @attrs.frozen
@@ -70,10 +81,13 @@ def physical_lines(text: str) -> list[PhysicalLine]:
     current: PhysicalLine | None = None
     gap = False
     pos = 0
+    pattern = _token_pattern()
     while pos < len(text):
-        m = _TOKEN.match(text, pos)
+        m = pattern.match(text, pos)
         assert m is not None  # OTHER matches any character but a newline, NEWLINE the rest
         kind, value = m.lastgroup or "OTHER", m.group()
+        if kind == "PUNCT":
+            kind = _PUNCTUATION[value]
         if current is None:
             if kind == "WS":
                 current = PhysicalLine(indent_width(value), depth=depth)
@@ -94,9 +108,9 @@ def physical_lines(text: str) -> list[PhysicalLine]:
         if kind == "COMMENT":
             current.comment = value.rstrip()
             continue
-        if kind == "OPEN":
+        if value in DEPTH_OPEN:
             depth += 1
-        elif kind == "CLOSE":
+        elif value in DEPTH_CLOSE:
             depth = max(0, depth - 1)
         current.tokens.append(Token(kind, value, gap))
         gap = False

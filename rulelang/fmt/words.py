@@ -24,3 +24,12 @@ def keywords() -> frozenset[str]:
 def call_keywords() -> frozenset[str]:
     """Keywords written like a call, directly followed by '(' in the grammar (``count(...)``)."""
     return frozenset(re.findall(r'"([a-z]+)"\s+"\("', grammar_text()))
+
+
+@lru_cache(maxsize=1)
+def symbols() -> tuple[str, ...]:
+    """The grammar's punctuation and operators (``==``, ``+=``, ``(``, ...), longest first."""
+    text = re.sub(r"(?m)^\s*//.*$", "", grammar_text())  # comments
+    text = re.sub(r"/(?:[^/\\\n]|\\.)+/", "", text)  # regular expressions
+    found = set(re.findall(r'"([^"\w\s]+)"', text))
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))
