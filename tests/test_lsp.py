@@ -299,6 +299,16 @@ def test_errors_in_extends_are_shown_on_the_extends_line(lsp: Any, tmp_path: Pat
         assert d.range.start == _pos(VARIANT, '"base.rules"')
         assert "base.rules:3:" in d.message and "unexpected end of line" in d.message
         assert d.related_information and d.related_information[0].location.uri.endswith("/base.rules")
+        # the base is fixed and saved in the editor: the variant is checked again, and is fine
+        base_uri = s.open(tmp_path / "base.rules", BASE.replace("players 2 to 2", "players 2 to"))
+        assert len(await s.next_diagnostics(base_uri)) == 1
+        s.replace(base_uri, 2, BASE)
+        assert await s.next_diagnostics(base_uri) == []
+        (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+        s.client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=base_uri)))
+        assert await s.next_diagnostics(base_uri) == []
+        assert await s.next_diagnostics(uri) == []
 
     _run(lsp, scenario)
 

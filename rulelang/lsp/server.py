@@ -191,8 +191,10 @@ def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams) -> No
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams) -> None:
-    """Check a buffer again when it is saved (a file it extends may have changed)."""
-    ls.refresh(params.text_document.uri)
+    """Check every open buffer again when one is saved (it may be the base another one extends)."""
+    saved = params.text_document.uri
+    for uri in [saved] + [u for u in ls.analyses if u != saved]:
+        ls.refresh(uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
