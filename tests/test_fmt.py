@@ -240,6 +240,16 @@ def test_fmt_rewrites_files_in_place(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["messy.rules", "tidy.rules"]
 
 
+def test_fmt_through_a_symbolic_link_rewrites_the_file_it_points_to(tmp_path: Path) -> None:
+    real = _write(tmp_path, "real.rules", MESSY)
+    link = tmp_path / "link.rules"
+    link.symlink_to(real)
+    result = CliRunner().invoke(main, ["fmt", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink()
+    assert real.read_text(encoding="utf-8") == CANONICAL
+
+
 def test_fmt_check_lists_files_that_would_change_and_writes_nothing(tmp_path: Path) -> None:
     messy = _write(tmp_path, "messy.rules", MESSY)
     tidy = _write(tmp_path, "tidy.rules", CANONICAL)

@@ -53,5 +53,8 @@ def format_path(path: str) -> Outcome:
 
 
 def write_outcome(outcome: Outcome) -> None:
-    """Replace the file with its canonical layout, atomically (readers see the old or the new file)."""
-    write_atomic(outcome.path, outcome.new)
+    """Replace the file with its canonical layout, atomically (readers see the old or the new file).
+
+    A symbolic link stays a link: the file it points to is the one replaced.
+    """
+    write_atomic(Path(outcome.path).resolve(), outcome.new)
