@@ -213,8 +213,15 @@ def test_diagnostics_as_typed_match_the_checker_and_go_away_when_fixed(lsp: Any,
         at = types.Position(line=start.line, character=start.character + len("total_pip"))
         s.edit(uri, 2, at, at, "s")
         assert await s.next_diagnostics(uri) == []
+        # an error on a declaration is underlined on its line only, as the checker's caret is
+        s.replace(uri, 3, BASE.replace("players 2 to 2", "players 3 to 2"))
+        [d] = await s.next_diagnostics(uri)
+        assert d.message.startswith("players must be")
+        line = _pos(BASE, "players 2 to 2").line
+        assert (d.range.start, d.range.end) == (types.Position(line=line, character=0),
+                                                types.Position(line=line, character=len("players 3 to 2")))
         # a syntax error while typing: the checker's syntax message, on its line
-        s.replace(uri, 3, BASE.replace("turn:", "turn"))
+        s.replace(uri, 4, BASE.replace("turn:", "turn"))
         diagnostics = await s.next_diagnostics(uri)
         assert [d.message.split("\n")[0] for d in diagnostics] == ["unexpected end of line"]
         assert "hint: expected ':'" in diagnostics[0].message

@@ -117,13 +117,21 @@ def _range(span: Span) -> types.Range:
                        end=_lsp_position(span.file, span.end_line, span.end_col))
 
 
+def _first_line_range(span: Span) -> types.Range:
+    """The range of a span, cut at the end of its first line (where ``rulelang check`` puts its caret)."""
+    if span.end_line == span.line:
+        return _range(span)
+    end_col = len((source_line(span.file, span.line) or "").rstrip()) + 1
+    return _range(Span(span.file, span.line, span.col, span.line, max(end_col, span.col + 1)))
+
+
 def _diagnostic(problem: Problem) -> types.Diagnostic:
     severity = types.DiagnosticSeverity.Warning if problem.severity == "warning" else types.DiagnosticSeverity.Error
     message = problem.message
     where = problem.span or problem.anchor
     if problem.span is None and problem.elsewhere is not None:
         message = f"{problem.elsewhere}: {message}"
-    rng = _range(where) if where is not None else types.Range(start=types.Position(line=0, character=0),
+    rng = _first_line_range(where) if where is not None else types.Range(start=types.Position(line=0, character=0),
                                                              end=types.Position(line=0, character=1))
     related = None
     if problem.span is None and problem.elsewhere is not None:
