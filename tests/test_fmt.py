@@ -192,6 +192,11 @@ def test_calls_hold_their_parenthesis_and_other_keywords_stand_apart() -> None:
         'turn:\n  move (2) Red from box to middle\n  act(1)\n  if (count(all in middle) > 0):\n    pass\n')
 
 
+def test_a_backslash_before_a_blank_line_is_dropped() -> None:
+    text = 'turn:\n  pass \\\n\n  pass\n'
+    assert format_text(text, "t.rules") == 'turn:\n  pass\n\n  pass\n'
+
+
 def test_crlf_and_bom_become_plain_lines() -> None:
     text = '\ufeffgame "T"\r\nplayers 2 to 2\r\n'
     assert format_text(text, "t.rules") == 'game "T"\nplayers 2 to 2\n'

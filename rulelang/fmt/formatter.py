@@ -107,9 +107,13 @@ def _entries(lines: list[PhysicalLine]) -> list[_Entry]:
         group = [line]
         i += 1
         while i < len(lines) and (group[-1].continued or lines[i].depth > 0):
+            if lines[i].blank and lines[i].depth == 0:
+                break  # a '\' before a blank line continues nothing: the blank line ends the statement
             if not lines[i].blank:
                 group.append(lines[i])
             i += 1
+        if group[-1].continued and (i >= len(lines) or lines[i].blank):
+            group[-1].continued = False
         entries.append(_Entry("code", group))
     return entries
 
