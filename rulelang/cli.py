@@ -306,12 +306,17 @@ def _seat(view: str | None, players: int) -> int | None:
 @main.command("fmt")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change (exit 1).")
-def fmt_command(files: tuple[str, ...], check_only: bool) -> None:
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print what would change as a unified diff.")
+def fmt_command(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     """Rewrite FILES in the canonical layout: indentation, spacing, blank lines.
 
     Comments are kept and the meaning is checked unchanged before a file is written.
     """
+    import difflib
+
     from rulelang.fmt.files import format_path, write_outcome
+
+    check_only = check_only or show_diff
 
     failed = would_change = False
     for path in files:
@@ -331,6 +336,10 @@ def fmt_command(files: tuple[str, ...], check_only: bool) -> None:
         if outcome.changed:
             would_change = True
             click.echo(f"would reformat {path}" if check_only else f"reformatted {path}")
+            if show_diff:
+                click.echo("".join(difflib.unified_diff(outcome.old.splitlines(keepends=True),
+                                                        outcome.new.splitlines(keepends=True),
+                                                        f"{path} (now)", f"{path} (formatted)")), nl=False)
     sys.exit(EXIT_ERROR if failed or (check_only and would_change) else EXIT_OK)
 
 

@@ -267,6 +267,14 @@ def test_fmt_check_lists_files_that_would_change_and_writes_nothing(tmp_path: Pa
     assert ok.exit_code == 0, ok.output
 
 
+def test_fmt_diff_shows_the_change_and_writes_nothing(tmp_path: Path) -> None:
+    path = _write(tmp_path, "t.rules", 'game "T"\nplayers 2 to 2\nturn:\n    pass\n')
+    result = CliRunner().invoke(main, ["fmt", "--diff", str(path)])
+    assert result.exit_code == 1
+    assert "-    pass\n+  pass\n" in result.output
+    assert path.read_text(encoding="utf-8") == 'game "T"\nplayers 2 to 2\nturn:\n    pass\n'
+
+
 def test_fmt_missing_file_and_no_file(tmp_path: Path) -> None:
     missing = CliRunner().invoke(main, ["fmt", str(tmp_path / "nope.rules")])
     assert missing.exit_code == 1
