@@ -391,3 +391,33 @@ def test_the_vscode_extension_declares_the_language_and_grammar() -> None:
     assert (folder / grammar["path"]).is_file() and (folder / language["configuration"]).is_file()
     assert (folder / package["main"]).is_file()
     json.loads((folder / language["configuration"]).read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------ the analysis behind the diagnostics
+
+
+def _check_errors(path: Path) -> list[Any]:
+    from rulelang.errors import RulelangError
+
+    try:
+        load_game(path)
+    except ErrorList as exc:
+        return exc.errors
+    except RulelangError as exc:
+        return [exc]
+    return []
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "tests" / "bad_rules").glob("*.rules")), ids=lambda p: p.name)
+def test_the_analysis_gives_rulelang_checks_messages_and_places(path: Path) -> None:
+    from rulelang.lsp.analysis import analyse
+
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pytest.skip("an editor decodes the buffer itself")
+    expected = _check_errors(path)
+    problems = analyse(path, text).problems
+    assert [p.message for p in problems] == [e.message + (f"\nhint: {e.hint}" if e.hint else "") for e in expected]
+    assert [p.span or p.elsewhere for p in problems] == [e.span for e in expected]
+    assert bool(problems) == (path.name not in ("ok_base.rules", "utf8_bom.rules"))  # the corpus's valid files
