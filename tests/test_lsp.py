@@ -63,6 +63,12 @@ turn:
 
 rule add_up "Add the pips to the score":
   score of current += total_pips
+  bonus(1)
+
+rule bonus(n: number) "Everyone scores n, twice":
+  let twice = n * 2
+  for q in players:
+    score of q += twice
 
 when score of current >= target "a player reaches the target":
   end game
@@ -278,6 +284,17 @@ def test_definition_of_rules_zones_counters_and_defines(lsp: Any, tmp_path: Path
             assert location.uri == uri
             assert location.range.start == declared, (use, declared)
         assert await s.definition(uri, _pos(BASE, "roll")) == []  # a keyword
+        locals_ = [
+            (_pos(BASE, "n * 2"), _pos(BASE, "n: number")),  # a parameter
+            (_pos(BASE, "+= twice", shift=3), _pos(BASE, "twice =")),  # a let
+            (_pos(BASE, "score of q", shift=9), _pos(BASE, "q in players")),  # a for variable
+            (_pos(BASE, "highest score of p", shift=17), _pos(BASE, "p by")),  # the ranking's player
+        ]
+        for use, bound in locals_:
+            [location] = await s.definition(uri, use)
+            assert (location.uri, location.range.start) == (uri, bound), (use, bound)
+        text = await s.hover(uri, _pos(BASE, "score of q", shift=9))
+        assert text is not None and "for q in players:" in text and "*local* `q`" in text
 
         variant_uri = s.open(tmp_path / "variant.rules", VARIANT)
         assert await s.next_diagnostics(variant_uri) == []

@@ -230,3 +230,50 @@ def keywords() -> tuple[str, ...]:
 def functions() -> tuple[str, ...]:
     """The built-in functions an expression may call."""
     return tuple(sorted(set(BUILTINS) | {"max", "min", "total", "count", "any", "sum"}))
+
+
+# ------------------------------------------------------------------ local names
+
+_BINDINGS = (
+    r"\blet\s+(?P<n>NAME)\s*=",  # let x = ...
+    r"\bfor\s+(?P<n>NAME)\s+in\b",  # for x in ... (statements, choose options, max(... for x in ...))
+    r"\bask\s+(?P<n>NAME)\s+in\b",  # ask p in ...
+    r"\bany\s+player\s+(?P<n>NAME)\s+has\b",  # when any player p has ...
+    r"\bsheet\s+NAME\s+for\s+(?P<n>NAME)\s*:",  # sheet s for p:
+    r"\brank\s+(?P<n>NAME)\s+by\b",  # rank p by ...
+)
+_PARAMETER = r"[(,]\s*(?P<n>NAME)\s*(?::\s*[A-Za-z_]\w*\s*)?(?=[,)])"  # rule r(x: number, y)
+_WITH_PARAMETERS = re.compile(r"\s*(?:override\s+)?(?:rule|define)\b")
+
+
+def _blank_strings_and_comments(line: str) -> str:
+    """The line with its strings and comment replaced by spaces (so names in them are not bindings)."""
+    return _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()), line)
+
+
+def _pattern(template: str, name: str) -> re.Pattern[str]:
+    return re.compile(template.replace("(?P<n>NAME)", f"(?P<n>{re.escape(name)})").replace("NAME", r"[A-Za-z_]\w*"))
+
+
+def local_binding(lines: list[str], line: int, name: str) -> tuple[int, int, int] | None:
+    """Where the local ``name`` used on 0-based ``line`` is bound: (line, start, end), 0-based, or None.
+
+    The binding is the nearest one above (or on) the line, within the same top-level
+    declaration: a ``let``, a ``for`` or ``ask`` variable, a rule's or definition's parameter,
+    or the player variable of a trigger, score sheet or ranking.
+    """
+    if not 0 <= line < len(lines):
+        return None
+    start = line
+    while start > 0 and not (lines[start][:1].strip() and not lines[start].startswith("#")):
+        start -= 1
+    patterns = [_pattern(p, name) for p in _BINDINGS]
+    for number in range(line, start - 1, -1):
+        text = _blank_strings_and_comments(lines[number])
+        candidates = patterns + ([_pattern(_PARAMETER, name)] if number == start and _WITH_PARAMETERS.match(text)
+                                 else [])
+        hits = [m for pattern in candidates for m in pattern.finditer(text)]
+        if hits:
+            m = max(hits, key=lambda h: h.start("n"))
+            return number, m.start("n"), m.end("n")
+    return None

@@ -25,6 +25,7 @@ from rulelang.lsp.analysis import (
     display_path,
     functions,
     keywords,
+    local_binding,
     word_at,
 )
 from rulelang.syntax.span import Span, source_line
@@ -217,9 +218,32 @@ def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
+def _local(ls: RulesServer, uri: str, position: types.Position) -> tuple[int, int, int, str] | None:
+    """The binding of the local name under the cursor (line, start, end, the binding line), UTF-16 columns."""
+    name = _word(ls, uri, position)
+    if name is None:
+        return None
+    lines = [line.rstrip("\r\n") for line in ls.workspace.get_text_document(uri).lines]
+    found = local_binding(lines, position.line, name)
+    if found is None:
+        return None
+    number, start, end = found
+    text = lines[number]
+
+    def units(col: int) -> int:
+        return len(text[:col].encode("utf-16-le")) // 2
+
+    return number, units(start), units(end), text.strip()
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
     """The declaration and documentation of the name under the cursor."""
+    local = _local(ls, params.text_document.uri, params.position)
+    if local is not None:
+        name = _word(ls, params.text_document.uri, params.position)
+        value = f"```rules\n{local[3]}\n```\n\n*local* `{name}`, bound on line {local[0] + 1}"
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value))
     found = _lookup(ls, params.text_document.uri, params.position)
     if found is None:
         return None
@@ -230,7 +254,12 @@ def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulesServer, params: types.DefinitionParams) -> list[types.Location] | None:
-    """Where the name under the cursor is declared (a variant's override first, then the base's)."""
+    """Where the name under the cursor is declared (a variant's override first, then the base's) or bound."""
+    local = _local(ls, params.text_document.uri, params.position)
+    if local is not None:
+        line, start, end, _text = local
+        return [types.Location(uri=params.text_document.uri, range=types.Range(
+            start=types.Position(line=line, character=start), end=types.Position(line=line, character=end)))]
     found = _lookup(ls, params.text_document.uri, params.position)
     if found is None:
         return None
