@@ -344,7 +344,8 @@ def fmt_command(files: tuple[str, ...], check_only: bool, show_diff: bool) -> No
 
 
 @main.command("lsp")
-def lsp_command() -> None:
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default; for editors that ask).")
+def lsp_command(stdio: bool) -> None:
     """Run the language server on standard input and output (for editors; needs rulelang[lsp])."""
     try:
         from rulelang.lsp.server import serve
@@ -352,7 +353,13 @@ def lsp_command() -> None:
         click.echo(f"error: the language server needs pygls ({exc.name} is missing)", err=True)
         click.echo("  hint: pip install 'rulelang[lsp]'", err=True)
         sys.exit(EXIT_ERROR)
-    serve()
+    if sys.stdin.isatty():
+        click.echo("rulelang lsp speaks the Language Server Protocol on standard input and output: an editor "
+                   "starts it (see docs/editor.md). Ctrl-C stops it.", err=True)
+    try:
+        serve()
+    except KeyboardInterrupt:
+        sys.exit(EXIT_OK)
 
 
 def _print_verdict(v: Verdict) -> None:
