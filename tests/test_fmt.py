@@ -72,18 +72,33 @@ def test_files_that_do_not_parse_are_refused_with_a_place(path: Path, tmp_path: 
     assert copy.read_bytes() == data
 
 
+def _shape(line: str) -> tuple[int, int]:
+    """A line's indentation and number of space-separated cells (strings and comments as one)."""
+    code = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', line).split("#")[0]
+    return len(line) - len(line.lstrip(" ")), len(code.split())
+
+
 def _perturb(text: str, seed: int) -> str:
-    """The same file laid out worse: wider indentation (tabs for some), more spaces, more blank lines."""
+    """The same (canonical) file laid out worse: wider indentation (tabs for some), more spaces, more blank lines.
+
+    Lines that could form a table with a neighbour (same indentation and number of cells)
+    keep their spacing: widening them at random could line their columns up, which the
+    formatter rightly takes for a table.
+    """
     rng = random.Random(seed)
     out = []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
         body = line.lstrip(" ")
         indent = " " * (2 * (len(line) - len(body)))
         if seed % 2 and indent:
             indent = indent.replace("    ", "\t")
+        neighbours = [lines[n] for n in (number - 1, number + 1) if 0 <= n < len(lines)]
+        tabular = any(_shape(n) == _shape(line) for n in neighbours)
         parts = re.split(r'("(?:[^"\\\n]|\\.)*"|#.*)', body)  # keep strings and comments as they are
         for i in range(0, len(parts), 2):
-            parts[i] = re.sub(r"(?<=\S) (?=\S)", lambda _m: " " * rng.randint(1, 4), parts[i])
+            if not tabular:
+                parts[i] = re.sub(r"(?<=\S) (?=\S)", lambda _m: " " * rng.randint(1, 4), parts[i])
         out.append((indent + "".join(parts)).rstrip() + " " * rng.randint(0, 2))
         if not line.strip():
             out.extend([""] * rng.randint(0, 2))
@@ -93,10 +108,10 @@ def _perturb(text: str, seed: int) -> str:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_a_worse_layout_formats_to_the_same_canonical_text(path: Path, seed: int) -> None:
-    text = _read(path)
-    worse = _perturb(text, seed)
-    assert worse != text
-    assert format_text(worse, str(path)) == format_text(text, str(path))
+    canonical = format_text(_read(path), str(path))
+    worse = _perturb(canonical, seed)
+    assert worse != canonical
+    assert format_text(worse, str(path)) == canonical
 
 
 MESSY = """\
@@ -190,6 +205,20 @@ def test_calls_hold_their_parenthesis_and_other_keywords_stand_apart() -> None:
     squeezed = 'turn:\n  move(2) Red from box to middle\n  act (1)\n  if(count (all in middle) > 0):\n    pass\n'
     assert format_text(squeezed, "t.rules") == (
         'turn:\n  move (2) Red from box to middle\n  act(1)\n  if (count(all in middle) > 0):\n    pass\n')
+
+
+def test_lines_written_as_a_table_stay_in_columns() -> None:
+    rows = [("zone coop      ", '"the Coop":', "ordered"), ("zone middle ", '"the middle":', "ordered"),
+            ("zone held  ", '"dice":', "hidden")]
+    table = "".join((a + b).ljust(30) + c + "\n" for a, b, c in rows)  # the flags in one column
+    # "the Coop" and "the middle" do not start in one column, the flags do: the run is a table
+    assert format_text(table, "t.rules") == ('zone coop   "the Coop":    ordered\n'
+                                             'zone middle "the middle":  ordered\n'
+                                             'zone held   "dice":        hidden\n')
+    loose = 'zone coop "the Coop"\nzone middle "the middle"\n'  # no columns: one space stays one space
+    assert format_text(loose, "t.rules") == loose
+    wide = 'counter a  = 1\ncounter bb = 2\n'
+    assert format_text(wide, "t.rules") == 'counter a  = 1\ncounter bb = 2\n'
 
 
 def test_a_backslash_before_a_blank_line_is_dropped() -> None:

@@ -22,6 +22,7 @@ from rulelang.syntax.span import Span, register_source
 INDENT = "  "
 CONTINUATION = "    "  # extra indentation of a line continued by a trailing backslash
 COMMENT_GAP = 2  # spaces between code and a trailing comment, at least
+COLUMN_GAP = 2  # spaces between columns of lines written as a table, at least
 
 
 class FormatError(RulelangError):
@@ -73,14 +74,15 @@ def layout(text: str) -> str:
     entries = _entries(physical_lines(text))
     _assign_levels(entries)
     entries = _tidy_blanks(entries)
+    widths = _column_widths(entries)
     rows: list[_Row | None] = []
-    for entry in entries:
+    for index, entry in enumerate(entries):
         if entry.kind == "blank":
             rows.append(None)
         elif entry.kind == "comment":
             rows.append(_Row(INDENT * entry.level, entry.lines[0].comment, standalone=True))
         else:
-            rows.extend(_render_code(entry))
+            rows.extend(_render_code(entry, widths.get(index)))
     _align_comments(rows)
     out = []
     for row in rows:
@@ -165,15 +167,52 @@ def _tidy_blanks(entries: list[_Entry]) -> list[_Entry]:
     return out
 
 
-def _render_code(entry: _Entry) -> list[_Row]:
-    """Lay out one logical line, physical line by physical line."""
-    rows: list[_Row] = []
-    tokens = [t for line in entry.lines for t in line.tokens]
-    position = 0
+def _spacing(tokens: list[Token]) -> list[bool]:
+    """For each token of a logical line, whether one space separates it from the token before."""
+    out: list[bool] = []
     prev: Token | None = None
     prev_unary = False
-    opens: list[int] = []  # output columns of the open brackets
+    for index, tok in enumerate(tokens):
+        nxt = tokens[index + 1] if index + 1 < len(tokens) else None
+        out.append(prev is not None and _space(prev, tok, prev_unary))
+        prev, prev_unary = tok, _is_unary(prev, tok, nxt)
+    return out
+
+
+@attrs.frozen
+class _Cell:
+    """Tokens written together (no space between them), with where the first stood in the source."""
+
+    text: str
+    col: int
+    gap: int  # spaces before it in the source (0 for the first cell)
+
+
+def _cells(entry: _Entry) -> list[_Cell]:
+    """The cells of a one-line entry: its tokens grouped by the spaces the layout puts between them."""
+    tokens = entry.lines[0].tokens
+    cells: list[_Cell] = []
+    end = 0
+    for tok, spaced in zip(tokens, _spacing(tokens)):
+        if cells and not spaced:
+            cells[-1] = attrs.evolve(cells[-1], text=cells[-1].text + tok.text)
+        else:
+            cells.append(_Cell(tok.text, tok.col, tok.col - end if cells else 0))
+        end = tok.col + len(tok.text)
+    return cells
+
+
+def _render_code(entry: _Entry, widths: list[int] | None = None) -> list[_Row]:
+    """Lay out one logical line, physical line by physical line (a one-line entry in columns if ``widths``)."""
     base = INDENT * entry.level
+    if widths is not None:
+        cells = [c.text for c in _cells(entry)]
+        code = base + "".join(text.ljust(width) for text, width in zip(cells, widths)) + cells[-1]
+        return [_Row(code, entry.lines[0].comment)]
+    rows: list[_Row] = []
+    tokens = [t for line in entry.lines for t in line.tokens]
+    spacing = iter(_spacing(tokens))
+    opens: list[int] = []  # output columns of the open brackets
     for number, line in enumerate(entry.lines):
         if number == 0:
             code = base
@@ -181,19 +220,14 @@ def _render_code(entry: _Entry) -> list[_Row]:
             code = " " * (opens[-1] + (0 if line.tokens and line.tokens[0].kind == "CLOSE" else 1))
         else:
             code = base + CONTINUATION
-        first = True
-        for tok in line.tokens:
-            nxt = tokens[position + 1] if position + 1 < len(tokens) else None
-            unary = _is_unary(prev, tok, nxt)
-            if not first and _space(prev, tok, prev_unary):
+        for index, tok in enumerate(line.tokens):
+            if next(spacing) and index > 0:
                 code += " "
             if tok.kind == "OPEN":
                 opens.append(len(code))
             elif tok.kind == "CLOSE" and opens:
                 opens.pop()
             code += tok.text
-            prev, prev_unary, first = tok, unary, False
-            position += 1
         if line.continued:
             code += " \\"
         if not line.tokens and line.comment is not None:
@@ -201,6 +235,57 @@ def _render_code(entry: _Entry) -> list[_Row]:
         else:
             rows.append(_Row(code, line.comment))
     return rows
+
+
+def _column_widths(entries: list[_Entry]) -> dict[int, list[int]]:
+    """The column widths (spaces after included) of runs of one-line entries written in aligned columns.
+
+    A run is two or more consecutive one-line entries of the same block with the same
+    number of cells (two at least); it is laid out in columns if, in the source, some
+    column after the first starts at the same place on every line of the run with two
+    spaces or more before it somewhere (a table, say). Otherwise cells are one space apart.
+    A column is followed by two spaces if its widest cell was in the source, else by one.
+    """
+    widths: dict[int, list[int]] = {}
+    index = 0
+    while index < len(entries):
+        cells = _single_line_cells(entries[index])
+        if cells is None or len(cells) < 2:
+            index += 1
+            continue
+        run = [index]
+        rows = [cells]
+        while run[-1] + 1 < len(entries):
+            nxt = entries[run[-1] + 1]
+            more = _single_line_cells(nxt)
+            if more is None or len(more) != len(cells) or nxt.level != entries[index].level:
+                break
+            run.append(run[-1] + 1)
+            rows.append(more)
+        if len(run) >= 2 and _aligned(rows):
+            column = []
+            for j in range(len(cells) - 1):
+                width = max(len(row[j].text) for row in rows)
+                # two spaces after a column if its widest cell had them in the source (a table), else one
+                wide = any(row[j + 1].gap >= COLUMN_GAP for row in rows if len(row[j].text) == width)
+                column.append(width + (COLUMN_GAP if wide else 1))
+            for member in run:
+                widths[member] = column
+        index = run[-1] + 1
+    return widths
+
+
+def _single_line_cells(entry: _Entry) -> list[_Cell] | None:
+    if entry.kind != "code" or len(entry.lines) != 1 or entry.lines[0].continued:
+        return None
+    return _cells(entry)
+
+
+def _aligned(rows: list[list[_Cell]]) -> bool:
+    for j in range(1, len(rows[0])):
+        if len({row[j].col for row in rows}) == 1 and any(row[j].gap >= COLUMN_GAP for row in rows):
+            return True
+    return False
 
 
 def _is_unary(prev: Token | None, tok: Token, nxt: Token | None) -> bool:

@@ -46,11 +46,12 @@ def _token_pattern() -> re.Pattern[str]:
 
 @attrs.frozen
 class Token:
-    """One token: its type, its text, and whether white space preceded it on its line."""
+    """One token: its type, its text, whether white space preceded it on its line, and its column there."""
 
     kind: str  # NAME, INT, STRING, OP, OPEN, CLOSE, COMMA, COLON, OTHER
     text: str
     gap: bool
+    col: int = 0  # characters from the start of its line (0-based)
 
 
 @attrs.define
@@ -81,6 +82,7 @@ def physical_lines(text: str) -> list[PhysicalLine]:
     current: PhysicalLine | None = None
     gap = False
     pos = 0
+    line_start = 0
     pattern = _token_pattern()
     while pos < len(text):
         m = pattern.match(text, pos)
@@ -89,6 +91,7 @@ def physical_lines(text: str) -> list[PhysicalLine]:
         if kind == "PUNCT":
             kind = _PUNCTUATION[value]
         if current is None:
+            line_start = m.start()
             if kind == "WS":
                 current = PhysicalLine(indent_width(value), depth=depth)
                 pos = m.end()
@@ -112,7 +115,7 @@ def physical_lines(text: str) -> list[PhysicalLine]:
             depth += 1
         elif value in DEPTH_CLOSE:
             depth = max(0, depth - 1)
-        current.tokens.append(Token(kind, value, gap))
+        current.tokens.append(Token(kind, value, gap, m.start() - line_start))
         gap = False
     if current is not None:
         lines.append(current)
