@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulelang.cli import main
-from rulelang.errors import ErrorList
+from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 
 try:
@@ -154,8 +154,8 @@ async def _start(cwd: Path) -> Session:
     def _publish(params: types.PublishDiagnosticsParams) -> None:
         session.queue(params.uri).put_nowait(params.diagnostics)
 
-    await client.start_io(sys.executable, "-m", "rulelang", "lsp", cwd=str(cwd),
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    path = os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])  # this checkout's rulelang first
+    await client.start_io(sys.executable, "-m", "rulelang", "lsp", cwd=str(cwd), env={**os.environ, "PYTHONPATH": path})
     await asyncio.wait_for(client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=from_fs_path(str(cwd)))), TIMEOUT)
     client.initialized(types.InitializedParams())
@@ -193,6 +193,8 @@ def _checker_errors(path: Path) -> list[Any]:
         load_game(path)
     except ErrorList as exc:
         return exc.errors
+    except RulelangError as exc:
+        return [exc]
     return []
 
 
@@ -413,18 +415,6 @@ def test_the_vscode_extension_declares_the_language_and_grammar() -> None:
 # ------------------------------------------------------------------ the analysis behind the diagnostics
 
 
-def _check_errors(path: Path) -> list[Any]:
-    from rulelang.errors import RulelangError
-
-    try:
-        load_game(path)
-    except ErrorList as exc:
-        return exc.errors
-    except RulelangError as exc:
-        return [exc]
-    return []
-
-
 @pytest.mark.parametrize("path", sorted((REPO / "tests" / "bad_rules").glob("*.rules")), ids=lambda p: p.name)
 def test_the_analysis_gives_rulelang_checks_messages_and_places(path: Path) -> None:
     from rulelang.lsp.analysis import analyse
@@ -433,7 +423,7 @@ def test_the_analysis_gives_rulelang_checks_messages_and_places(path: Path) -> N
         text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError:
         pytest.skip("an editor decodes the buffer itself")
-    expected = _check_errors(path)
+    expected = _checker_errors(path)
     problems = analyse(path, text).problems
     assert [p.message for p in problems] == [e.message + (f"\nhint: {e.hint}" if e.hint else "") for e in expected]
     assert [p.span or p.elsewhere for p in problems] == [e.span for e in expected]
