@@ -300,6 +300,68 @@ def _seat(view: str | None, players: int) -> int | None:
     return labels.index(view.upper())
 
 
+# ------------------------------------------------------------------ editor support: fmt and lsp
+
+
+@main.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change (exit 1).")
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print what would change as a unified diff.")
+def fmt_command(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
+    """Rewrite FILES in the canonical layout: indentation, spacing, blank lines.
+
+    Comments are kept and the meaning is checked unchanged before a file is written.
+    """
+    import difflib
+
+    from rulelang.fmt.files import format_path, write_outcome
+
+    check_only = check_only or show_diff
+
+    failed = would_change = False
+    for path in files:
+        try:
+            outcome = format_path(path)
+            if outcome.changed and not check_only:
+                write_outcome(outcome)
+        except RulelangError as exc:
+            click.echo(exc.format(), err=True)
+            click.echo(f"{path}: left unchanged", err=True)
+            failed = True
+            continue
+        except OSError as exc:
+            click.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+            failed = True
+            continue
+        if outcome.changed:
+            would_change = True
+            click.echo(f"would reformat {path}" if check_only else f"reformatted {path}")
+            if show_diff:
+                click.echo("".join(difflib.unified_diff(outcome.old.splitlines(keepends=True),
+                                                        outcome.new.splitlines(keepends=True),
+                                                        f"{path} (now)", f"{path} (formatted)")), nl=False)
+    sys.exit(EXIT_ERROR if failed or (check_only and would_change) else EXIT_OK)
+
+
+@main.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the default; for editors that ask).")
+def lsp_command(stdio: bool) -> None:
+    """Run the language server on standard input and output (for editors; needs rulelang[lsp])."""
+    try:
+        from rulelang.lsp.server import serve
+    except ImportError as exc:
+        click.echo(f"error: the language server needs pygls ({exc.name} is missing)", err=True)
+        click.echo("  hint: pip install 'rulelang[lsp]'", err=True)
+        sys.exit(EXIT_ERROR)
+    if sys.stdin.isatty():
+        click.echo("rulelang lsp speaks the Language Server Protocol on standard input and output: an editor "
+                   "starts it (see docs/editor.md). Ctrl-C stops it.", err=True)
+    try:
+        serve()
+    except KeyboardInterrupt:
+        sys.exit(EXIT_OK)
+
+
 def _print_verdict(v: Verdict) -> None:
     for w in v.warnings:
         click.echo(f"warning: {w}", err=True)
