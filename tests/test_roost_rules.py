@@ -48,8 +48,8 @@ pytestmark = pytest.mark.usefixtures("at_root")  # games/... paths are relative 
 
 
 # ---------------------------------------------------------------------- helpers
-def engine() -> Engine:
-    return game_engine(GAME)
+def engine(**options: str) -> Engine:
+    return game_engine(GAME, **options)
 
 
 def position(name: str) -> dict[str, Any]:
@@ -60,11 +60,12 @@ class Table(ExampleTable):
     """A game state with readable accessors and decision helpers that check what is pending."""
 
     @classmethod
-    def at(cls, pos: str | dict[str, Any]) -> Table:
-        """A new game from a position (a name in examples/roost/ or a dict)."""
+    def at(cls, pos: str | dict[str, Any], **options: str) -> Table:
+        """A new game from a position (a name in examples/roost/ or a dict), with rules options."""
         if isinstance(pos, str):
             pos = position(pos)
-        return cls(engine(), engine().new_state(pos["players"], position=pos))
+        game = engine(**options)
+        return cls(game, game.new_state(pos["players"], position=pos))
 
     # -- reading the table
     def kinds(self, name: str) -> Counter[str]:
@@ -356,7 +357,8 @@ def test_padlock_resists_an_egg() -> None:
     assert t.current == "P2"  # not the thrower (P3), and no other turn for P1
     who, labels = t.pending()
     assert who == "P2"
-    assert labels == ["place fox face down under Barn#1", "place fox face down under Barn#3"]
+    # a card may still be placed under the locked barn (the file's ASSUMPTION)
+    assert labels == [f"place fox face down under Barn#{b}" for b in (1, 2, 3)]
 
 
 def test_padlock_result() -> None:
@@ -396,10 +398,28 @@ def test_padlock_player_draws_first_when_the_deck_runs_short() -> None:
     assert t.labels("hand of P3") == []
 
 
-def test_no_card_is_placed_under_a_locked_barn() -> None:
-    """"Once a barn is locked, no cards can be moved to or from it." (The rules read this
-    as: nor placed under it.)"""
+def test_a_card_may_be_placed_under_a_locked_barn() -> None:
+    """"With each turn, a player places one of the five cards in her hands face down under
+    one of the three barn cards [...] Once a barn is locked, no cards can be moved to or from
+    it." (Gameplay; The Padlock card; ASSUMPTION: "moved" is the farmers' word, placing a card
+    from the hand is still allowed, so a barn locked early is not frozen for the game)"""
     t = Table.at("farmer-lock-key")
+    t.choose("P1", "play a Farmer with pitchfork and look under Barn#2").choose("P1", "move nothing")
+    who, labels = t.pending()
+    assert who == "P2"
+    assert "place fox face down under Barn#2" in labels
+    t.choose("P2", "place fox face down under Barn#2").eggs()
+    assert t.kinds("under of Barn#2")["Fox"] == 1
+    assert t.labels("lock of Barn#2") == ["Padlock"]
+    # ... but nothing moves out of it without the key
+    t.choose("P1", "play the Farmer with key and look under Barn#2")
+    assert "move fox from under Barn#2 to under Barn#1" in t.pending()[1]
+
+
+def test_option_no_card_is_placed_under_a_locked_barn() -> None:
+    """"Once a barn is locked, no cards can be moved to or from it." (option
+    place_under_locked = false: nor placed under it)"""
+    t = Table.at("farmer-lock-key", place_under_locked="false")
     t.choose("P1", "play a Farmer with pitchfork and look under Barn#2").choose("P1", "move nothing")
     who, labels = t.pending()
     assert who == "P2"
@@ -408,6 +428,58 @@ def test_no_card_is_placed_under_a_locked_barn() -> None:
 
 
 # ---------------------------------------------------------------------- The farmer cards
+def _farmer_position() -> dict[str, Any]:
+    """P1 holds a pitchfork; P2 and P4 hold an egg each; Barn#1 has a fox to move away."""
+    pos = copy.deepcopy(position("two-eggs"))
+    pos["zones"]["under of Barn#1"] = ["Fox#1", "BlueRooster#2"]
+    pos["zones"]["hand of P1"] = ["RedRooster#1", "Pitchfork#1"]
+    pos["zones"]["hand of P3"] = ["Fox#4"]
+    return pos
+
+
+def test_eggs_do_not_answer_a_farmer() -> None:
+    """"Before a player has finished placing a card under a barn, an opponent can stop her by
+    deploying an egg card. [...] farmer cards [...] have to be played openly and are placed face
+    up on the table." (The Egg card; The farmer cards; ASSUMPTION: eggs answer cards placed at a
+    barn, not a farmer)"""
+    t = Table.at(_farmer_position())
+    t.choose("P1", "play a Farmer with pitchfork and look under Barn#1")
+    assert t.asked() == []
+    assert t.pending()[0] == "P1" and "move nothing" in t.pending()[1]
+
+
+def test_option_one_egg_blocks_a_farmer() -> None:
+    """"If an egg card is played by an opponent, the player must put her card on the discard
+    pile. [...] Both players are now allowed to pick up a new card from the draw pile, and the
+    turn is given to the person who played the egg card." (The Egg card; option
+    eggs_against_farmers = true)"""
+    t = Table.at(_farmer_position(), eggs_against_farmers="true")
+    t.choose("P1", "play a Farmer with pitchfork and look under Barn#1")
+    assert sorted(t.asked()) == ["P2", "P3", "P4"]
+    t.eggs("P4")
+    assert t.observe("P1").get("seen", []) == []  # blocked: P1 looks at nothing
+    assert t.kinds("under of Barn#1") == Counter({"Fox": 1, "BlueRooster": 1})
+    assert t.kinds("discard") == Counter({"Pitchfork": 1, "Egg": 1})
+    assert t.labels("hand of P1") == ["RedRooster#1", "Chicken#4"]  # P1 draws first
+    assert t.labels("hand of P4") == ["Fox#2"]  # then the thrower
+    assert t.current == "P4"
+
+
+def test_option_two_eggs_let_the_farmer_work_and_give_another_turn() -> None:
+    """"If two or more opponents play an egg card at the same time, the player is not blocked:
+    the egg cards cancel each other out. [...] Furthermore, she receives another turn after
+    playing this card." (The Egg card; option eggs_against_farmers = true)"""
+    t = Table.at(_farmer_position(), eggs_against_farmers="true")
+    t.choose("P1", "play a Farmer with pitchfork and look under Barn#1").eggs("P2", "P4")
+    assert t.observe("P1")["seen"][-1]["components"] == ["BlueRooster", "Fox"]
+    t.choose("P1", "move fox from under Barn#1 to under Barn#3")
+    assert t.kinds("under of Barn#3") == Counter({"Fox": 1})
+    assert t.kinds("discard") == Counter({"Pitchfork": 1, "Egg": 2})
+    assert t.labels("hand of P1") == ["RedRooster#1", "Chicken#4"]
+    assert t.labels("hand of P2") == ["Fox#2"] and t.labels("hand of P4") == ["Fox#3"]
+    assert t.current == "P1" and t.pending()[0] == "P1"  # another turn
+
+
 def test_pitchfork_cannot_move_from_a_locked_barn() -> None:
     """"Once a barn is locked, no cards can be moved to or from it. The only exception to
     this, of course, is if someone plays the farmer with key card." A pitchfork may look
