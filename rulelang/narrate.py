@@ -17,9 +17,10 @@ def reading_names(engine: Engine) -> dict[str, str]:
     keep their labels, since each is its own object on the table.
     """
     kinds = engine.model.kinds
+    owners = {z.per_kind for z in engine.model.zones if z.per_kind is not None}
     names: dict[str, str] = {}
     for label, k in zip(engine.program.component_labels, engine.program.kind_of):
-        if engine.shown_name[label] != label or label == kinds[k].name and kinds[k].cls != "die":
+        if kinds[k].cls != "die" and k not in owners:
             names[label] = kinds[k].display
             names[kinds[k].name] = kinds[k].display
     return names

@@ -33,6 +33,7 @@ from example_support import Examples, ExampleTable, game_engine, random_action, 
 
 from rulelang.cli import main
 from rulelang.engine.engine import Engine
+from rulelang.narrate import reading_names
 from rulelang.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -869,3 +870,15 @@ def test_views_never_name_another_players_copies(seed: int, tmp_path: Path) -> N
                     n = [len(what.split(", ")) for what, _ in want]
                     assert moves[who] == [(f"{k} hidden component{'s' if k != 1 else ''}", src)
                                           for k, (_, src) in zip(n, want)], (viewer, who)
+
+
+def test_reading_names_of_the_components() -> None:
+    """"There are two kinds of farmer cards: fifteen in which he is holding a pitchfork and one in
+    which he holds a key." (The farmer cards) Cards read as printed; each barn, its own place on
+    the table, keeps its number."""
+    names = reading_names(engine())
+    assert names["BlueRooster#3"] == names["BlueRooster"] == "blue rooster"
+    assert names["Pitchfork#15"] == "Farmer with pitchfork" and names["Key"] == "Farmer with key"
+    assert "Barn#1" not in names and "Barn" not in names
+    chicken = reading_names(game_engine("games/chicken.rules"))
+    assert "White#1" not in chicken and "Orange#4" not in chicken  # dice keep their labels
