@@ -3,8 +3,9 @@
 Rules follow /work/shared/rulebooks/barnyard-roundup.txt as read by games/barnyard.rules
 and every ASSUMPTION written there (games/barnyard-2p.rules for ``two_player``):
 
-- 15 of each animal and 15 Crows; Animal Bonus cards Cow 10, Pig 8, Sheep 7, Goat 6,
-  Chicken 4 to a sole leader; 10 points per complete set; Crows -5.
+- 15 of each animal and 15 Crows; Animal Bonus cards worth 5 each to a sole leader
+  (``GRADED_BONUS``, Cow 10 ... Chicken 4, is option equal_bonuses = false); 10 points
+  per complete set; Crows -5.
 - Tokens: a Robber and an Excuse Me per player (no Excuse Me in the two-player variant),
   each player draws one, then the Scarecrow is added. Hand of 6 (2-4 players) or 5
   (5-6); the top 8 cards (20 in the two-player variant) leave the game; the first
@@ -14,11 +15,14 @@ and every ASSUMPTION written there (games/barnyard-2p.rules for ``two_player``):
   Excuse Me is asked of every other player, holding one or not (not the
   one deciding) before and again after the guess; the first clockwise from the bluffer
   who says yes decides instead, only one per bluff.
-- Each multiple of 3 Crows in a pen draws one token, once. The Scarecrow resolves when
-  drawn: the last 3 Crows of the drawer's pen are split evenly among all the other
-  players, the leftovers leave the game.
-- The game ends the moment the deck is empty, even while a robbed player draws up;
-  Crows in hand go to the pens, other cards in hand are discarded.
+- Each multiple of 3 Crows reached in a pen draws one token, again after losing Crows,
+  but at most once per turn (Crows lost are forgotten at the end of the turn). The
+  Scarecrow resolves when drawn: the last 3 Crows of the drawer's pen are scared away
+  and the current player chooses, Crow by Crow, the pen of another player (not the
+  drawer) where each lands.
+- The game ends at the end of the turn in which the deck runs out (the current player
+  still bluffs and plays Robbers after a robbed player drew the last card); Crows in
+  hand go to the pens, other cards in hand are discarded.
 
 The code is what a competent engineer would write: ints and count lists, no classes,
 no micro-optimisation. ``chance`` drives the shuffle, token draws and the first player;
@@ -43,7 +47,8 @@ ANIMALS = (COW, PIG, SHEEP, GOAT, CHICKEN)
 NAMES = ("Cow", "Pig", "Sheep", "Goat", "Chicken", "Crow")
 CARDS_PER_KIND = 15
 POINTS = (5, 4, 3, 2, 1, -5)
-ANIMAL_BONUS = (10, 8, 7, 6, 4)
+ANIMAL_BONUS = (5, 5, 5, 5, 5)
+GRADED_BONUS = (10, 8, 7, 6, 4)
 SET_BONUS = 10
 
 # Action tokens (index into the token count lists).
@@ -53,14 +58,14 @@ ROBBER, EXCUSE_ME, SCARECROW = range(3)
 SHEET_LINES = ("Cows", "Pigs", "Sheep", "Goats", "Chickens", "Crows", "Animal Bonus cards", "Set Bonus cards")
 
 
-def score_sheets(pens: list[list[int]]) -> list[dict[str, int]]:
+def score_sheets(pens: list[list[int]], bonus: tuple[int, ...] = ANIMAL_BONUS) -> list[dict[str, int]]:
     """Each player's score sheet from the pens (per-kind counts, Crows last)."""
     sheets = []
     for p, pen in enumerate(pens):
         others = [other for q, other in enumerate(pens) if q != p]
         sheet = {line: POINTS[k] * pen[k] for line, k in zip(SHEET_LINES, range(KINDS))}
         sheet["Animal Bonus cards"] = sum(
-            ANIMAL_BONUS[k] for k in ANIMALS if pen[k] > max(other[k] for other in others)
+            bonus[k] for k in ANIMALS if pen[k] > max(other[k] for other in others)
         )
         sheet["Set Bonus cards"] = SET_BONUS * min(pen[k] for k in ANIMALS)
         sheets.append(sheet)
@@ -83,8 +88,8 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
 
     The table: ``pens``, ``hands``, ``held`` (tokens: [Robber, Excuse Me]), ``pool``
     ([Robber, Excuse Me, Scarecrow]), ``deck`` (kinds, top last), ``box`` (per-kind
-    counts of the cards out of the game: removed at setup, scared away, discarded from
-    hands at the end), ``rewarded`` (multiples of 3 Crows rewarded), ``turns``.
+    counts of the cards out of the game: removed at setup, discarded from hands at the
+    end), ``rewarded`` (multiples of 3 Crows rewarded, as of the end), ``turns``.
     """
     if two_player and players != 2:
         raise ValueError("the two-player variant is for 2 players")
@@ -115,7 +120,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
 
     # --- Crows and the Scarecrow.
     def reward_crows(p: int) -> None:
-        """Draw a token for each new multiple of 3 Crows in p's pen."""
+        """Draw a token for each new multiple of 3 Crows in p's pen (once per turn each)."""
         new = pens[p][CROW] // 3 - rewarded[p]
         if new <= 0:
             return
@@ -131,30 +136,31 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
                 held[p][token] += 1
 
     def scarecrow(p: int) -> None:
-        """The last 3 Crows of p's pen go evenly to all the others; the rest leave the game."""
+        """The last 3 Crows of p's pen are scared away; the current player places each in another's pen."""
         pool[SCARECROW] += 1  # back in the mix first: its Crows may earn a token that draws it again
         scared = min(3, pens[p][CROW])
         pens[p][CROW] -= scared
-        each = scared // (players - 1)
-        for q in range(players):
-            if q != p and each:
-                pens[q][CROW] += each
-                reward_crows(q)
-        box[CROW] += scared - each * (players - 1)
+        targets = [q for q in range(players) if q != p]
+        for _ in range(scared):
+            q = targets[agent.below(len(targets))]  # the current player's choice
+            pens[q][CROW] += 1
+            reward_crows(q)
 
-    # --- Drawing up; an empty deck ends the game at once.
-    def draw_up(p: int) -> bool:
-        """Refill p's hand; True if this emptied the deck (the game is over)."""
+    def forget_lost_crows() -> None:
+        """End of turn: a pen that lost Crows may be rewarded for the same multiple again."""
+        for p in range(players):
+            rewarded[p] = min(rewarded[p], pens[p][CROW] // 3)
+
+    # --- Drawing up (nothing once the deck is empty).
+    def draw_up(p: int) -> None:
+        """Refill p's hand from the deck."""
         hand = hands[p]
         while sum(hand) < hand_limit and deck:
             hand[deck.pop()] += 1
-            if not deck:
-                return True
-        return False
 
     # --- Robbers.
-    def play_tokens() -> bool:
-        """The current player plays Robbers until choosing to stop; True if the game ended."""
+    def play_tokens() -> None:
+        """The current player plays Robbers until choosing to stop."""
         others = [(current + i) % players for i in range(1, players)]
         while True:  # asked even without a Robber, so passing reveals nothing
             options: list[tuple[int, int] | None] = (
@@ -162,7 +168,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
             options.append(None)  # play no more tokens now
             choice = options[agent.below(len(options))]
             if choice is None:
-                return False
+                return
             q, k = choice
             held[current][ROBBER] -= 1
             pool[ROBBER] += 1
@@ -177,9 +183,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
             victim[taken] = 0
             if taken == CROW:
                 reward_crows(current)
-            if draw_up(q):
-                return True
-        return False
+            draw_up(q)
 
     # --- Excuse Me.
     def excuse_me(decider: int, others: list[int]) -> int | None:
@@ -201,6 +205,8 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
         options = [(k, n, q, c)
                    for k in range(KINDS) for n in range(1, hand[k] + 1)
                    for q in others for c in ANIMALS]
+        if not options:  # an empty hand: nothing to bluff with
+            return
         k, n, q, c = options[agent.below(len(options))]
         hand[k] -= n
         decider = q
@@ -226,10 +232,12 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
     turns = 0
     while True:
         turns += 1
-        if play_tokens():
-            break
+        play_tokens()
         bluff()
-        if play_tokens() or draw_up(current):
+        play_tokens()
+        draw_up(current)
+        forget_lost_crows()
+        if not deck:  # the game ends at the end of the turn in which the deck ran out
             break
         current = (current + 1) % players
 

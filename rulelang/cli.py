@@ -16,7 +16,7 @@ from rulelang.agents.human import HumanAgent
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
-from rulelang.narrate import Narrator, standings_lines
+from rulelang.narrate import Narrator, reading_names, standings_lines
 from rulelang.play import play
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
@@ -116,7 +116,7 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         head["position"] = {k: v for k, v in position.items() if k != "players"}
         head["from"] = Path(from_path or "").as_posix()
     lines: list[str] = [dumps_line(head)]
-    narrator = Narrator(verbose=verbose)
+    narrator = Narrator(verbose=verbose, names=reading_names(engine))
 
     def show(narration: list[dict[str, Any]]) -> list[str]:
         if seat is not None or view is not None:
@@ -443,7 +443,7 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
     verdict = replayer.run(narrate=view is not None and not as_json)
     verdict.warnings = warnings + verdict.warnings
     if view is not None and not as_json:
-        narrator = Narrator(verbose=verbose)
+        narrator = Narrator(verbose=verbose, names=reading_names(engine))
         click.echo(f"{engine.model.title} as {view.upper()} saw it:")
         for line in narrator.lines(redact_narration(engine, replayer.narration, seat)) + narrator.flush():
             click.echo(line)

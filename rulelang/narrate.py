@@ -2,15 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulelang.engine.engine import Engine
+
+
+def reading_names(engine: Engine) -> dict[str, str]:
+    """The name a player reads for each component label (and kind name) in narration.
+
+    Copies of a card or token are named by their kind's display name (``BlueRooster#3``
+    and ``BlueRooster`` both read ``blue rooster``); dice and components that own zones
+    keep their labels, since each is its own object on the table.
+    """
+    kinds = engine.model.kinds
+    owners = {z.per_kind for z in engine.model.zones if z.per_kind is not None}
+    names: dict[str, str] = {}
+    for label, k in zip(engine.program.component_labels, engine.program.kind_of):
+        if kinds[k].cls != "die" and k not in owners:
+            names[label] = kinds[k].display
+            names[kinds[k].name] = kinds[k].display
+    return names
 
 
 class Narrator:
     """Formats narration events; consecutive rolls are gathered on one line."""
 
-    def __init__(self, verbose: bool = False) -> None:
+    def __init__(self, verbose: bool = False, names: Mapping[str, str] | None = None) -> None:
         self.verbose = verbose
+        self.names = dict(names or {})  # label or kind name -> the name a player reads
         self._rolls: list[str] = []
+
+    def _named(self, components: list[str]) -> str:
+        return ", ".join(self.names.get(c, c) for c in components)
 
     def lines(self, events: list[dict[str, Any]]) -> list[str]:
         """The lines to print for these events (rolls may wait for the next non-roll event)."""
@@ -38,12 +63,12 @@ class Narrator:
                 said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
                 out.append(f"  (answered at once) {said}")
             elif kind == "reveal":
-                out.append(f"  {e['to']} looks at {e['where']}: {', '.join(e['components']) or 'nothing'}")
+                out.append(f"  {e['to']} looks at {e['where']}: {self._named(e['components']) or 'nothing'}")
             elif kind == "trigger":
                 out.append(f"  ! {e['rule']}")
             elif kind == "move" and self.verbose:
                 how = " at random" if e.get("random") else ""
-                out.append(f"    {', '.join(e['components'])}: {e['from']} -> {e['to']}{how}")
+                out.append(f"    {self._named(e['components'])}: {e['from']} -> {e['to']}{how}")
         return out
 
     def flush(self) -> list[str]:

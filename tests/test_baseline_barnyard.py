@@ -26,7 +26,7 @@ def _table(seed: int, players: int, two_player: bool) -> dict[str, Any]:
 def _by_the_book(pens: list[list[int]]) -> list[int]:
     """Final scores written out from the rulebook, independently of score_sheets."""
     values = {"cow": 5, "pig": 4, "sheep": 3, "goat": 2, "chicken": 1}
-    bonus = {"cow": 10, "pig": 8, "sheep": 7, "goat": 6, "chicken": 4}
+    bonus = {"cow": 5, "pig": 5, "sheep": 5, "goat": 5, "chicken": 5}  # "+10 for 2 Animal Bonus cards"
     names = list(values)
     scores = []
     for p, pen in enumerate(pens):
@@ -98,16 +98,19 @@ def test_tommys_scoring_example_is_70() -> None:
         "Animal Bonus cards": 10, "Set Bonus cards": 20,
     }
     assert sum(sheets[0].values()) == 70
-    # Samantha: 25 + 16 + 9 + 2 + 1 + Pig 8 + Sheep 7 + one set 10 = 78.
-    assert sum(sheets[1].values()) == 78
-    assert sheets[1]["Animal Bonus cards"] == 15
+    # Samantha: 25 + 16 + 9 + 2 + 1 + Pig 5 + Sheep 5 + one set 10 = 73.
+    assert sum(sheets[1].values()) == 73
+    assert sheets[1]["Animal Bonus cards"] == 10
     assert bb.rank([tommy, samantha, other]) == [1, 0, 2]
+    # With the graded values (option equal_bonuses = false), Tommy's Goat 6 + Chicken 4 is still 10.
+    graded = bb.score_sheets([tommy, samantha, other], bb.GRADED_BONUS)
+    assert sum(graded[0].values()) == 70 and graded[1]["Animal Bonus cards"] == 15
 
 
 def test_animal_bonus_goes_to_a_sole_leader_only() -> None:
     pens = [[3, 0, 1, 0, 0, 0], [3, 0, 2, 0, 0, 0], [0, 0, 0, 0, 1, 0]]
     bonuses = [s["Animal Bonus cards"] for s in bb.score_sheets(pens)]
-    assert bonuses == [0, 7, 4]  # Cows tied: nobody; Sheep: seat 1; Chickens: seat 2; Pigs, Goats: nobody
+    assert bonuses == [0, 5, 5]  # Cows tied: nobody; Sheep: seat 1; Chickens: seat 2; Pigs, Goats: nobody
 
 
 def test_tie_breakers() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from scripted import CHICKEN, Script
 
+import rulelang
 from rulelang import IllegalAction
 
 WHITES = ["White#1", "White#2", "White#3", "White#4"]
@@ -333,3 +334,32 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
             s.engine.apply(s.st, bad)
         assert s.st.digest() == before and s.next_roll() == "Orange#1"
     assert s.labels() == ["Chicken", "DoubleChicken", "Fox", "Blank"]
+
+
+@pytest.mark.parametrize("orange_egg", [False, True])
+def test_orange_die_sixth_face_option(orange_egg: bool) -> None:
+    """"4 Orange Dice (1 chicken, 1 double chicken, 2 foxes, 1 blank)" (Components: five faces of six;
+    ASSUMPTION: the sixth is a second Blank; option orange_egg: an Egg, the one face the list does not count)"""
+    engine = rulelang.load_game(CHICKEN, options={"random_first_player": "false",
+                                                  "orange_egg": "true" if orange_egg else "false"})
+    orange = "OrangeEgg" if orange_egg else "Orange"
+    s = Script(engine, players=2)
+    assert s.kinds("coop") == [orange] * 4 + ["Yellow"] * 4
+    s.choose("Go For It!")
+    s.roll("Egg", "Egg", "Egg", "Egg")  # hatches the 4 Yellow dice
+    s.choose("Reroll")
+    s.roll("Egg", "Egg", "Egg", "Egg", "Egg", "Egg", "Egg", "Blank")  # hatches the 4 Orange dice
+    s.choose("Go For It!")
+    s.roll(*["Blank"] * 8)
+    assert s.next_roll() == f"{orange}#1"
+    d = s.decision
+    faces = dict(zip(d.labels or [], d.weights or []))
+    want = {"Chicken": 1, "DoubleChicken": 1, "Fox": 2, "Blank": 1}
+    want["Egg" if orange_egg else "Blank"] = want.get("Egg" if orange_egg else "Blank", 0) + 1
+    assert faces == want
+    if orange_egg:
+        s.roll("Egg")  # an Egg on an Orange die hatches like any Egg: the Coop is empty, so nothing
+        assert s.next_roll() == "OrangeEgg#2"
+    else:
+        with pytest.raises(IllegalAction):
+            s.engine.apply(s.st, "Egg")

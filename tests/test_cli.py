@@ -159,7 +159,7 @@ def test_trace_header_and_result(tmp_path: Path) -> None:
     assert head["sha256"] == hashlib.sha256((REPO / CHICKEN).read_bytes()).hexdigest()
     assert head["players"] == 3
     assert head["seed"] == 3
-    assert head["options"] == {"random_first_player": True}
+    assert head["options"] == {"orange_egg": False, "random_first_player": True}
     assert last["type"] == "result"
     assert last["winners"]
     assert len(last["digest"]) == 16
@@ -234,7 +234,7 @@ def test_option_random_first_player_false_lets_p1_start(tmp_path: Path) -> None:
                          "--trace", str(trace), "--quiet")
         assert result.exit_code == 0, result.output
         events = _read_trace(trace)
-        assert events[0]["options"] == {"random_first_player": False}
+        assert events[0]["options"] == {"orange_egg": False, "random_first_player": False}
         assert not any(e.get("first_player") for e in events)
         first_action = next(e for e in events if e["type"] == "action")
         assert first_action["player"] == "P1"

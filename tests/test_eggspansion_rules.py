@@ -11,6 +11,7 @@ import json
 import pytest
 from scripted import EGGSPANSION, Script
 
+import rulelang
 from rulelang import IllegalAction
 
 WHITES = ["White#1", "White#2", "White#3", "White#4"]
@@ -57,7 +58,9 @@ def test_setup_draws_five_random_dice_into_the_coop() -> None:
     assert s.pending_kind() == "choice"  # exactly 5 draws
     assert s.kinds("coop") == ["Blue", "MotherHen", "Orange", "Orange", "Yellow"]
     assert s.kinds("bag") == ["Orange", "Orange", "Yellow", "Yellow", "Yellow"]
-    assert s.zone("box") == []
+    # only the dice of the options not chosen stay in the box (see test_die_face_options_...)
+    assert s.zone("box") == ["OrangeEgg#1", "OrangeEgg#2", "OrangeEgg#3", "OrangeEgg#4",
+                             "BlueNoBlank", "MotherHenNoBlank"]
     assert s.zone("held", 0) == WHITES and s.zone("held", 1) == []
     assert all(f is None for f in {**s.shown("coop"), **s.shown("bag")}.values())
 
@@ -323,3 +326,40 @@ def test_a_draw_can_only_bring_out_what_is_in_the_bag() -> None:
             s.engine.apply(s.st, bad)
         assert s.st.digest() == before
     assert s.labels() == ["Yellow", "Orange", "MotherHen"]
+
+
+def _faces(s: Script) -> dict[str, int]:
+    """The faces of the die whose roll is pending, with how many sides show each."""
+    d = s.decision
+    assert d.kind == "chance" and "roll" in d.event
+    return dict(zip(d.labels or [], d.weights or []))
+
+
+@pytest.mark.parametrize("no_blank", [False, True])
+def test_die_face_options_for_blue_the_dog_and_mother_hen(no_blank: bool) -> None:
+    """"Blue the Dog has two special results: • Happy Dog • Bark! [...] Mother Hen has two special
+    results: • Chick • Double Chicken" (Blue the Dog; Mother Hen; the faces are not given: ASSUMPTION
+    Happy Dog 2, Bark! 2, Blank 2 and Chick 3, Double Chicken 2, Blank 1; options blue_no_blank and
+    mother_hen_no_blank: 3 and 3, no Blank)"""
+    flag = "true" if no_blank else "false"
+    engine = rulelang.load_game(EGGSPANSION, options={"random_first_player": "false", "blue_no_blank": flag,
+                                                      "mother_hen_no_blank": flag})
+    blue, hen = ("BlueNoBlank", "MotherHenNoBlank") if no_blank else ("Blue", "MotherHen")
+    s = Script(engine, players=2)
+    assert dict(zip(s.decision.labels or [], s.decision.weights or [])) == {"Yellow": 4, "Orange": 4, blue: 1, hen: 1}
+    s.draw(blue, hen, "Yellow", "Orange", "Orange")
+    assert sorted(s.zone("box")) == sorted(["OrangeEgg#1", "OrangeEgg#2", "OrangeEgg#3", "OrangeEgg#4",
+                                            "Blue" if no_blank else "BlueNoBlank",
+                                            "MotherHen" if no_blank else "MotherHenNoBlank"])
+    s.choose("Go For It!")
+    s.roll("Egg", "Egg", "Blank", "Blank")
+    s.choose(HATCH_BLUE)
+    s.choose("hatch Mother Hen from the Coop")
+    s.choose("Reroll")
+    s.roll("Blank", "Blank", "Blank", "Blank")
+    assert s.next_roll() == blue
+    assert _faces(s) == ({"HappyDog": 3, "Bark": 3} if no_blank else {"HappyDog": 2, "Bark": 2, "Blank": 2})
+    s.roll("HappyDog")
+    assert s.next_roll() == hen
+    assert _faces(s) == ({"Chick": 3, "DoubleChicken": 3} if no_blank
+                         else {"Chick": 3, "DoubleChicken": 2, "Blank": 1})

@@ -167,7 +167,7 @@ def test_several_files_report_each() -> None:
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert result.stdout.splitlines() == [
-        "games/chicken.rules: ok (Chicken!; 2-8 players, 12 components, 12 rules)",
+        "games/chicken.rules: ok (Chicken!; 2-8 players, 16 components, 12 rules)",
         "tests/bad_rules/ok_base.rules: ok (Roll High; 2-2 players, 1 components, 3 rules)",
     ]
     stderr = result.stderr

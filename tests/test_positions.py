@@ -178,8 +178,9 @@ def test_named_zone_holds_exactly_its_list_and_the_rest_stays(tmp_path: Path) ->
     assert zone(engine, st, "held", 0) == []
     # what setup had put in the coop and the position does not list goes back to the box
     assert sorted(label for label, z in after.items() if z == "box") == [
-        "Orange#1", "Orange#2", "Orange#4", "Yellow#3", "Yellow#4"]
-    assert all(before[label] == "coop" for label, z in after.items() if z == "box")
+        "Orange#1", "Orange#2", "Orange#4", "OrangeEgg#1", "OrangeEgg#2", "OrangeEgg#3", "OrangeEgg#4",
+        "Yellow#3", "Yellow#4"]  # OrangeEgg: the dice of option orange_egg, unused
+    assert all(before[label] in ("coop", "box") for label, z in after.items() if z == "box")
     scores = st.counters[next(c.index for c in engine.model.counters if c.name == "score")]
     assert scores == [20, 0, 7]
     assert st.current == 1 and st.turn == 12  # turn 12 is under way

@@ -309,6 +309,8 @@ def test_header_sha256_that_differs_warns(tmp_path: Path, seeded: list[dict[str,
 def test_rules_override_with_other_rules_finds_the_first_difference(tmp_path: Path) -> None:
     """An Eggspansion trace checked against the base game breaks at its first Seed Bag draw."""
     events = make_trace(EGGSPANSION, 3, 5)
+    for option in ("blue_no_blank", "mother_hen_no_blank"):  # options the base game does not have
+        del events[0]["options"][option]
     path = _variant(tmp_path, events)
     result = invoke("replay", path, "--rules", CHICKEN, "--json")
     verdict = json.loads(result.stdout)
