@@ -15,8 +15,8 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
-from rulelang.numbers import MAX_NUMBER
 from rulelang.errors import ErrorList, RulelangError
+from rulelang.numbers import MAX_NUMBER
 from rulelang.syntax import ast
 from rulelang.syntax.loader import SourceFile
 from rulelang.syntax.span import Span, source_line

@@ -630,8 +630,8 @@ class Compiler:
             elif part.type == m.BOOL:
                 pieces.append(lambda st, loc, fn=fn: "yes" if fn(st, loc) else "no")
             elif part.type == m.FACE:
-                faces = self.model.faces
-                pieces.append(lambda st, loc, fn=fn: faces[f].display if (f := fn(st, loc)) >= 0 else "no face")
+                shown = [f.display for f in self.model.faces] + ["no face"]  # index -1: not rolled
+                pieces.append(lambda st, loc, fn=fn, shown=shown: shown[fn(st, loc)])
             elif part.type == m.INT:
                 pieces.append(lambda st, loc, fn=fn: format_number(fn(st, loc)))
             else:
