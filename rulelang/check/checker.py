@@ -100,6 +100,7 @@ class Checker:
         self.attributes: dict[str, m.Attribute] = {}
         self.faces: dict[str, m.Face] = {}
         self.kinds: dict[str, m.Kind] = {}
+        self.kind_groups: dict[str, list[int]] = {}  # numbered components: Card -> Card3, Card4, ...
         self.zones: dict[str, m.Zone] = {}
         self.counters: dict[str, m.Counter] = {}
         self.defines: dict[str, ast.DefineDecl] = {}
@@ -305,6 +306,10 @@ class Checker:
         if decl.count < 0:
             self.error("a component count cannot be negative", decl.span)
         self._declare(self.kinds, decl.name, kind, decl.span, "component")
+        if decl.group is not None and self.kinds.get(decl.name) is kind:
+            if decl.group in self.kinds:
+                self.error(f"'{decl.group}' is already a component: numbered ones need another name", decl.span)
+            self.kind_groups.setdefault(decl.group, []).append(kind.index)
 
     def _zone(self, decl: ast.ZoneDecl) -> None:
         flags = set()
@@ -610,6 +615,9 @@ class Checker:
                     raise self.fail(f"'{name.name}' is not a kind of component", name.span)
                 kind_locals.append(local.slot)
                 continue
+            if name.name in self.kind_groups:
+                kinds.update(self.kind_groups[name.name])
+                continue
             kind = self.kinds.get(name.name)
             if kind is None:
                 raise self.fail(f"unknown component '{name.name}'", name.span,
@@ -870,7 +878,8 @@ class Checker:
                 body = self.block(opt.body, scope, ctx)
                 scope.pop()
                 cond_span = opt.cond.span if opt.cond is not None else None
-                options.append(m.OptionIR(label, tuple(bindings), cond, body, opt.span, cond_span))
+                options.append(m.OptionIR(label, tuple(bindings), cond, body, opt.span, cond_span,
+                                          tuple(name for name, _ in opt.bindings)))
             except _Skip:
                 scope.pop()
                 continue

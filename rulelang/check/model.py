@@ -414,6 +414,7 @@ class OptionIR:
     body: tuple
     span: Span
     cond_span: Span | None = None
+    names: tuple = ()  # the names of the ``for`` variables, in order
 
 
 @attrs.frozen

@@ -600,6 +600,20 @@ class Compiler:
             return str
         return None
 
+    def value_text(self, type_: str) -> Fn:
+        """``f(value)``: how a value of this type is written (in labels and messages)."""
+        if type_ == m.PLAYER:
+            return player_label
+        if type_ == m.KIND:
+            kinds = self.model.kinds
+            return lambda v: kinds[v].display
+        if type_ == m.COMPONENT:
+            labels = self.labels
+            return lambda v: labels[v]
+        if type_ == m.INT:
+            return format_number
+        return str
+
     def public_template(self, t: m.TemplateIR) -> Fn | None:
         """``f(st, loc)``: a label as the other players see it, or None if it has no secret part."""
         if not any(isinstance(p, m.SecretPart) for p in t.parts):
@@ -862,6 +876,8 @@ class Compiler:
                     opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
                 ))
                 spec.spans.append((opt.span, opt.cond_span))
+                spec.shown.append(tuple((name, self.value_text(it.type)) for name, (_slot, it)
+                                        in zip(opt.names, opt.bindings)))
             for j in jumps:
                 code[j][1] = len(code)
             spec.end = len(code)

@@ -133,7 +133,8 @@ class Engine:
             spec = ins[1]
             player = spec.player(st, loc) if spec.player is not None else st.current
             options = st.choice_cache if st.choice_cache is not None else self._options(st, spec, loc)
-            labels = Labels(len(options), self._label_renderer(st, fr, options), ins[4])
+            labels = Labels(len(options), self._label_renderer(st, fr, options), ins[4],
+                            self._option_describer(fr, options))
             d = Decision("choice", player, labels, None, {}, ins[4])
             d.options = options
         elif op == ASK:
@@ -209,6 +210,19 @@ class Engine:
             return self._bind(loc, spec, options[i])[0](st, loc)
 
         return render
+
+    def _option_describer(self, fr: list, options: list[tuple[int, tuple]]) -> Any:
+        spec = self.code[fr[0]][fr[1]][1]
+
+        def describe(i: int) -> str:
+            index, values = options[i]
+            span = spec.spans[index][0] if index < len(spec.spans) else None
+            shown = spec.shown[index] if index < len(spec.shown) else ()
+            bound = ", ".join(f"{name} = {text(v)}" for (name, text), v in zip(shown, values))
+            where = f"line {span.line}" if span is not None else f"option {index + 1}"
+            return f"the option at {where}" + (f" with {bound}" if bound else "")
+
+        return describe
 
     def _find_option(self, st: State, d: Decision, action: Any) -> tuple[int, tuple] | None:
         if not isinstance(action, str) or not isinstance(d.labels, Labels):

@@ -438,6 +438,7 @@ class ComponentDecl:
     attrs: tuple[AttrValue, ...]
     faces: tuple[Name, ...]
     span: Span
+    group: str | None = None  # numbered components: the name they share (``Card`` for Card3, Card4, ...)
 
 
 @attrs.frozen

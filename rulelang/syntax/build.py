@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import attrs
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 
@@ -196,7 +197,8 @@ class _Builder(Transformer):
             if body is not None and body[0] == "attrs":
                 attrs_ = ("attrs", tuple(ast.AttrValue(p.name, n if isinstance(p.value, _BulkVar) else p.value, p.span)
                                          for p in body[1]))
-            out.append(self._component(meta, count, f"{name}{n}", cls, shown, attrs_))
+            decl = self._component(meta, count, f"{name}{n}", cls, shown, attrs_)
+            out.append(attrs.evolve(decl, group=str(name)))
         return _Many(out)
 
     def _component(self, meta, count, name, cls, display, body):
