@@ -127,9 +127,10 @@ def _newcomer_slip(err: RulelangError, text: str) -> RulelangError | None:
     found = _ASSIGN.match(line)
     if found and not line.lstrip().startswith(("let ", "option ", "attribute ", "counter ", "define ")):
         name = found.group(1) + (found.group(2) or "")
-        return RulelangError(f"'{name} = ...' is not a statement", here,
-                             hint=f"change a counter with 'set {name} to ...' (or '+=', '-='); "
-                                  f"name a value with 'let {found.group(1)} = ...'")
+        hint = f"change a counter with 'set {name} to ...' (or '+=', '-=')"
+        if not found.group(2):
+            hint += f"; name a value with 'let {name} = ...'"
+        return RulelangError(f"'{name} = ...' is not a statement", here, hint=hint)
     if _STRING_IN_HOLE.search(line):
         return RulelangError("a string cannot go inside {...}", here,
                              hint="put the text outside the braces, or name the value with 'let' first")
