@@ -234,7 +234,7 @@ def test_seat_literals_are_checked_against_the_players(tmp_path: Path) -> None:
     assert "there is no P5: the game takes at most 4 players" in errors[0].message
     engine = game(tmp_path, PLAYERS + "turn:\n  set leader to P3\n  end game\n")
     assert engine.observe(engine.new_state(3), None)["counters"]["leader"] == "P3"
-    with pytest.raises(RulelangError, match="there is no P3 in a game of 2 players") as info:
+    with pytest.raises(RulelangError, match="P3 is not in this game: P1 to P2 play it") as info:
         engine.new_state(2)
     assert info.value.span.line == 9
 

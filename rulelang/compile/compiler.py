@@ -134,8 +134,8 @@ class Compiler:
 
             def seat_lit(st: Any, loc: Any) -> int:
                 if seat >= st.players:
-                    raise RulelangError(f"there is no {player_label(seat)} in a game of {st.players} players", span,
-                                        hint="check 'players' first: if players >= ...")
+                    raise RulelangError(f"{player_label(seat)} is not in this game: P1 to P{st.players} play it",
+                                        span, hint="check how many play first: if players >= ...")
                 return seat
 
             return seat_lit

@@ -668,7 +668,7 @@ class Engine:
                         rcode, loc, pc = code[fr[0]], fr[2], fr[1]
                         budget -= 1  # a trigger that fires again and again is a loop too
                         if budget < 0:
-                            self._runaway(st, ins)
+                            self._runaway(st, ins, triggers=True)
             elif op == JUMPF:
                 pc = pc + 1 if ins[1](st, loc) else ins[2]
             elif op == COUNTDOWN:
@@ -761,9 +761,14 @@ class Engine:
                         rcode, loc, pc = code[fr[0]], fr[2], fr[1]
                         budget -= 1
 
-    def _runaway(self, st: State, ins: tuple, turns: bool = False) -> None:
+    def _runaway(self, st: State, ins: tuple, turns: bool = False, triggers: bool = False) -> None:
         said = [e["text"] for e in st.log or () if e.get("type") == "say"]
         last = f"; the last narration was: {said[-1]!r}" if said else ""
+        if triggers:
+            raise RulelangError(
+                f"triggers fired again and again ({self.budget} steps) without asking for a decision", ins[4],
+                hint="a trigger fires here each time: does its block make its own condition true again?" + last,
+            )
         if turns:
             raise RulelangError(
                 f"turns went on for {self.budget} steps without asking for any decision or ending the game "
