@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from language_support import check_errors, check_errors_with, game, say_lines
+from language_support import HEAD, check_errors, check_errors_with, game, say_lines
 
 from rulelang.agents.base import RandomAgent
 from rulelang.engine.decision import DuplicateLabel
@@ -434,3 +434,66 @@ def test_after_each_step_fires_when_play_next_waits(tmp_path: Path) -> None:
     engine = game(tmp_path, TRAP.format(after=" after each step"))
     st = engine.new_state(2)
     assert st.over and st.result["winners"] == ["P1"]
+
+
+def test_components_from_a_table(tmp_path: Path) -> None:
+    engine = game(tmp_path, """
+attribute points = 0
+attribute animal = false
+cards table:
+  count  name     display       points  animal
+  15     Cow      "Cow"         5       true
+  3      Crow     "a Crow"      -1      false
+  2      Fox      "Red Fox"     0       true
+zone deck
+counter total = 0
+setup:
+  move all from box to deck
+turn:
+  set total to sum(points of all in deck)
+  for k in kinds where animal:
+    say "{k}"
+  end game
+rank p by highest total
+""")
+    assert [(k.name, k.display, k.count, k.values) for k in engine.model.kinds] == [
+        ("Cow", "Cow", 15, {"points": 5, "animal": True}),
+        ("Crow", "a Crow", 3, {"points": -1, "animal": False}),
+        ("Fox", "Red Fox", 2, {"points": 0, "animal": True}),
+    ]
+    st = engine.new_state(2, narrate=True)
+    assert st.counters[0] == 72
+    assert [e["text"] for e in st.log if e["type"] == "say"] == ["Cow", "Red Fox"]
+
+
+@pytest.mark.parametrize("table, message", [
+    ("  count name points\n  3 Cow 5 7\n", "this line has 4 values for 3 columns"),
+    ("  name points\n  Cow 5\n", "needs a 'count' column"),
+    ("  count name points\n  3 Cow many\n", "unknown value 'many' for attribute 'points'"),
+    ("  count name pts\n  3 Cow 5\n", "unknown attribute 'pts' for Cow"),
+])
+def test_a_broken_table_is_an_error_at_its_line(tmp_path: Path, table: str, message: str) -> None:
+    errors = check_errors(tmp_path, "attribute points = 0\ncards table:\n" + table + BASE + "turn:\n  end game\n")
+    assert message in errors[0].message
+    assert errors[0].span.line in (5, 6)
+
+
+def test_a_redacted_trace_hides_owner_counters_of_its_position(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    rules = tmp_path / "s.rules"
+    rules.write_text(HEAD + SECRET)
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps({"counters": {"chips": {"P1": 31, "P2": 32, "P3": 33}, "pot": 77}}))
+    trace, redacted = tmp_path / "t.jsonl", tmp_path / "r.jsonl"
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(rules), "-p", "3", "-q", "--from", str(position),
+                                "--trace", str(trace)]).exit_code == 0
+    result = runner.invoke(main, ["replay", str(trace), "--view", "P2", "--redacted", str(redacted)])
+    assert result.exit_code == 0, result.output
+    header = json.loads(redacted.read_text().splitlines()[0])
+    assert header["position"]["counters"] == {"chips": {"P1": {"hidden": True}, "P2": 32, "P3": {"hidden": True}},
+                                              "pot": {"hidden": True}}
+    assert "31" not in result.output and "77" not in result.output  # (the final standings show the chips)

@@ -215,6 +215,48 @@ class _Builder(Transformer):
             int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta)
         )
 
+    @v_args(meta=True)
+    def table_decl(self, meta, c):
+        """``cards table:``, a header line (count, name, display, attributes) and one line per kind."""
+        cls, head, *rows = c
+        names = [str(t) for t in head.children]
+        head_span = self._tspan(head.children[0])
+        for required in ("count", "name"):
+            if required not in names:
+                raise RulelangError(f"a component table needs a '{required}' column", head_span,
+                                    hint="the header names the columns: count name [display] ATTRIBUTE ...")
+        if len(set(names)) != len(names):
+            raise RulelangError("a column is named twice", head_span)
+        out = []
+        for cells, span in rows:
+            if len(cells) != len(names):
+                raise RulelangError(f"this line has {len(cells)} values for {len(names)} columns", span,
+                                    hint="columns: " + " ".join(names))
+            row = dict(zip(names, cells))
+            count, name, display = row.pop("count"), row.pop("name"), row.pop("display", None)
+            if not (isinstance(count, ast.Lit) and type(count.value) is int):
+                raise RulelangError("'count' is a whole number", span)
+            if not isinstance(name, ast.Name):
+                raise RulelangError("'name' is a name (letters, digits and '_')", span)
+            if display is not None and not (isinstance(display, ast.Lit) and isinstance(display.value, str)):
+                raise RulelangError('\'display\' is a "string"', span)
+            pairs = []
+            for attr, cell in row.items():
+                if not isinstance(cell, ast.Lit):
+                    raise RulelangError(f"unknown value '{cell.name}' for attribute '{attr}'", span,
+                                        hint='a value is a number, true, false or a "string"')
+                pairs.append(ast.AttrValue(attr, cell.value, span))
+            decl = self._component(meta, count.value, name.name, cls, None, ("attrs", tuple(pairs)))
+            out.append(attrs.evolve(decl, display=display.value if display is not None else None, span=span))
+        return _Many(out)
+
+    @v_args(meta=True)
+    def table_row(self, meta, c):
+        return (list(c), self._span(meta))
+
+    def table_name(self, c):
+        return ast.Name(str(c[0]), self._tspan(c[0]))
+
     def zone_flag(self, c):
         tok = c[0]
         return ast.Name("per player" if tok.type == "PER_PLAYER" else str(tok), self._tspan(tok))
