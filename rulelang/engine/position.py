@@ -60,7 +60,8 @@ def _counter_value(engine: Any, st: Any, counter: Any, value: Any, what: str, sp
     elif isinstance(value, int) and not isinstance(value, bool):
         number = value
     else:
-        raise PositionError(f"position: {what} must be a whole number (or a fraction written \"7/3\")", span)
+        raise PositionError(f"position: {what} must be a whole number", span,
+                            hint='or a fraction, written as text: "7/3"')
     if too_big(number):
         raise PositionError(f"position: {what} is beyond the largest number rulelang keeps (10^18)", span)
     return number
