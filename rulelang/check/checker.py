@@ -175,8 +175,10 @@ class Checker:
                 elif isinstance(decl, ast.DefineDecl):
                     self._declare(self.defines, decl.name, decl, decl.span, "definition")
                 elif isinstance(decl, ast.BlockDecl):
+                    self._fixed_title(decl.title, decl.span)
                     self._block(decl, section, is_variant)
                 elif isinstance(decl, ast.TriggerDecl):
+                    self._fixed_title(decl.title, decl.span)
                     self.triggers.append((decl, section))
                 elif isinstance(decl, ast.RankDecl):
                     if self.rank is not None and self.rank_file == index:
@@ -218,6 +220,12 @@ class Checker:
             return raw
         self.error(f"option '{name}' needs a {_type_of_value(current)}, not {raw!r}", None)
         return current
+
+    def _fixed_title(self, title: str | None, span: Span) -> None:
+        """A rule's or trigger's title is shown as written: holes there would print literally."""
+        if title is not None and ("{" in title or "}" in title):
+            self.error("a title is fixed text: '{...}' would not be filled in", span,
+                       hint="narrate values with 'say \"...{x}...\"' in the block")
 
     def _counter_visibility(self, decl: ast.CounterDecl) -> str:
         flag = decl.visibility
@@ -837,6 +845,10 @@ class Checker:
             options = []
             seen: set[str] = set()
             for opt in node.options:
+                if "{" in opt.label or "}" in opt.label:
+                    raise self.fail("an answer of 'ask' is fixed text: '{...}' would not be filled in", opt.span,
+                                    hint="every asked player chooses among the same answers; "
+                                         "say what depends on the player before asking")
                 if opt.label in seen:
                     raise self.fail(f"two answers are both labelled {opt.label!r}", opt.span)
                 seen.add(opt.label)
