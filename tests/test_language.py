@@ -508,3 +508,12 @@ def test_a_redacted_trace_hides_owner_counters_of_its_position(tmp_path: Path) -
 def test_holes_where_text_is_fixed_are_errors_not_literal_braces(tmp_path: Path, text: str, message: str) -> None:
     errors = check_errors(tmp_path, BASE + text)
     assert message in errors[0].message
+
+
+def test_the_human_player_reads_hidden_counters_as_hidden(tmp_path: Path) -> None:
+    from rulelang.agents.human import render_observation
+
+    engine = game(tmp_path, SECRET)
+    text = render_observation(engine.observe(engine.new_state(3), 1))
+    assert "  chips: P1 (hidden), P2 33, P3 (hidden)" in text
+    assert "  pot: (hidden)" in text
