@@ -515,5 +515,5 @@ def test_the_human_player_reads_hidden_counters_as_hidden(tmp_path: Path) -> Non
 
     engine = game(tmp_path, SECRET)
     text = render_observation(engine.observe(engine.new_state(3), 1))
-    assert "  chips: P1 (hidden), P2 33, P3 (hidden)" in text
+    assert "  chips: P1 (hidden), P2 40, P3 (hidden)" in text
     assert "  pot: (hidden)" in text
