@@ -70,3 +70,23 @@ def test_a_narrated_runaway_turn_loop_quotes_the_last_narration(name: str, tmp_p
     result = CliRunner().invoke(main, ["run", f"{RUNS}/{name}", "-p", "2"])
     assert result.exit_code == 1
     assert "the last narration was: 'P" in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_check_deep_finds_the_run_time_error(name: str) -> None:
+    result = CliRunner().invoke(main, ["check", "--deep", "-n", "2", f"{RUNS}/{name}"])
+    assert result.exit_code == 1, result.output
+    head = HEADER.match(result.stderr.splitlines()[0])
+    assert head is not None, result.stderr
+    line, col, fragment = EXPECTED[name]
+    assert (int(head["line"]), int(head["col"])) == (line, col)
+    assert fragment in head["msg"]
+    assert "found in a random game of 2 players, seed 1" in result.stderr
+    assert result.stdout == ""
+
+
+def test_check_deep_passes_a_sound_game() -> None:
+    result = CliRunner().invoke(main, ["check", "--deep", "-n", "3", "games/chicken.rules"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ("games/chicken.rules: ok (Chicken!; 2-8 players, 12 components, 12 rules; "
+                             "21 random games played without a run-time error)\n")
