@@ -24,12 +24,21 @@ def deep_check(engine: Engine, games: int = 20, seed: int = 1,
         for g in range(games):
             game_seed = seed + g
             try:
-                st = engine.new_state(players)
-                agents = [RandomAgent(game_seed, s) for s in range(players)]
-                play(engine, st, agents, game_seed, max_steps=max_steps, on_event=lambda _e, _n: None)
+                _one_game(engine, players, game_seed, max_steps, narrate=False)
             except RulelangError as exc:
+                try:  # the same game again, narrated, so that the error can quote the last narration
+                    _one_game(engine, players, game_seed, max_steps, narrate=True)
+                except RulelangError as narrated:
+                    if narrated.message == exc.message:
+                        exc = narrated
                 where = f"found in a random game of {players} players, seed {game_seed}"
                 exc.hint = f"{exc.hint} ({where})" if exc.hint else where
                 return played, exc
             played += 1
     return played, None
+
+
+def _one_game(engine: Engine, players: int, seed: int, max_steps: int, narrate: bool) -> None:
+    st = engine.new_state(players, narrate=narrate)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    play(engine, st, agents, seed, max_steps=max_steps, on_event=lambda _e, _n: None, narrate=narrate)

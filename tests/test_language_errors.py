@@ -90,3 +90,9 @@ def test_check_deep_passes_a_sound_game() -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ("games/chicken.rules: ok (Chicken!; 2-8 players, 12 components, 12 rules; "
                              "21 random games played without a run-time error)\n")
+
+
+def test_check_deep_quotes_the_last_narration_of_a_runaway_turn_loop() -> None:
+    result = CliRunner().invoke(main, ["check", "--deep", "-n", "1", f"{RUNS}/turn_another_turn.rules"])
+    assert result.exit_code == 1
+    assert "the last narration was: 'P1 plays again' (found in a random game of 2 players, seed 1)" in result.stderr
