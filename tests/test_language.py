@@ -517,3 +517,17 @@ def test_the_human_player_reads_hidden_counters_as_hidden(tmp_path: Path) -> Non
     text = render_observation(engine.observe(engine.new_state(3), 1))
     assert "  chips: P1 (hidden), P2 40, P3 (hidden)" in text
     assert "  pot: (hidden)" in text
+
+
+def test_a_huge_repeat_count_is_bounded_before_it_is_kept_in_the_state(tmp_path: Path) -> None:
+    engine = game(tmp_path, HUGE + BASE + 'turn:\n  repeat c times:\n    choose:\n      "a":\n        end game\n')
+    with pytest.raises(RulelangError, match="grew beyond"):
+        engine.new_state(2)
+
+
+def test_a_huge_argument_is_bounded_before_it_is_kept_in_the_state(tmp_path: Path) -> None:
+    engine = game(tmp_path, HUGE + BASE + 'rule r(n: number):\n  choose:\n    "a":\n      end game\n'
+                  "turn:\n  r(c)\n")
+    with pytest.raises(RulelangError, match="grew beyond") as info:
+        engine.new_state(2)
+    assert (info.value.span.line, info.value.span.col) == (17, 3)  # r(c)

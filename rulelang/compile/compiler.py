@@ -780,7 +780,7 @@ class Compiler:
                 self.inlining.discard(s.rule)
                 self.offset = saved
             else:
-                args = tuple(self.expr(a) for a in s.args)
+                args = tuple(self._stored(a, s.span) for a in s.args)
                 self._emit(code, CALL, s.rule, args, None, s.span)
         elif isinstance(s, m.IfS):
             ends = []
@@ -806,7 +806,7 @@ class Compiler:
             span = s.span
 
             def start(st: Any, loc: Any) -> None:
-                loc[slot] = whole(count(st, loc), span, "how many times to repeat")
+                loc[slot] = whole(bounded(count(st, loc), span), span, "how many times to repeat")
 
             self._emit(code, EXEC, start, (), None, s.span)
             top = len(code)
@@ -883,6 +883,13 @@ class Compiler:
             spec.end = len(code)
         else:  # pragma: no cover
             raise AssertionError(f"cannot compile {s!r}")
+
+    def _stored(self, e: Any, span: Any) -> Fn:
+        """An expression whose value is kept in the state (a rule's argument): a number is bounded."""
+        fn = self.expr(e)
+        if e.type != m.INT:
+            return fn
+        return lambda st, loc: bounded(fn(st, loc), span)
 
     def _insert(self, zone: m.Zone, place: str | None) -> Fn:
         """``put(lst, ids)``: add ids to a zone list: sorted, on top, or at the bottom."""
@@ -1077,7 +1084,7 @@ class Compiler:
         n_fn = self.expr(q.count_expr) if q.count_expr is not None else None
 
         def start(st: Any, loc: Any) -> None:
-            loc[slot] = n if n_fn is None else whole(n_fn(st, loc), q.span, "how many to draw")
+            loc[slot] = n if n_fn is None else whole(bounded(n_fn(st, loc), q.span), q.span, "how many to draw")
 
         self._emit(code, EXEC, start, (), None, s.span)
         self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.triggers_for({sel.zone, s.dest.zone}),
