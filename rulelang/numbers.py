@@ -16,6 +16,7 @@ from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
 MAX_NUMBER = 10**18  # the largest magnitude a stored number (or a fraction's numerator or denominator) may have
+MAX_TEXT = 10_000  # the longest text a name may keep (a string that doubles in a loop must stop)
 
 
 def too_big(value: Any) -> bool:
@@ -33,6 +34,16 @@ def bounded(value: Any, span: Span | None) -> Any:
         raise RulelangError(
             f"a number grew beyond what rulelang keeps ({_size(value)}; the limit is 10^18)", span,
             hint="a value that grows each time round a loop may never stop growing: check the arithmetic",
+        )
+    return value
+
+
+def bounded_text(value: str, span: Span | None) -> str:
+    """``value`` if it is at most MAX_TEXT characters long; a RulelangError at ``span`` otherwise."""
+    if len(value) > MAX_TEXT:
+        raise RulelangError(
+            f"a text grew to {len(value)} characters, more than rulelang keeps ({MAX_TEXT})", span,
+            hint="a text that grows each time round a loop may never stop growing",
         )
     return value
 

@@ -531,3 +531,10 @@ def test_a_huge_argument_is_bounded_before_it_is_kept_in_the_state(tmp_path: Pat
     with pytest.raises(RulelangError, match="grew beyond") as info:
         engine.new_state(2)
     assert (info.value.span.line, info.value.span.col) == (17, 3)  # r(c)
+
+
+def test_a_text_that_doubles_in_a_loop_is_stopped(tmp_path: Path) -> None:
+    engine = game(tmp_path, BASE + 'turn:\n  let t = "ab"\n  while true:\n    let t = "{t}{t}"\n  end game\n')
+    with pytest.raises(RulelangError, match="a text grew to") as info:
+        engine.new_state(2)
+    assert info.value.span.line == 11

@@ -34,7 +34,7 @@ from rulelang.compile.program import (
     Program,
 )
 from rulelang.errors import RulelangError
-from rulelang.numbers import bounded, divide, format_number, fraction, json_number, whole
+from rulelang.numbers import bounded, bounded_text, divide, format_number, fraction, json_number, whole
 
 Fn = Callable[..., Any]
 MAX_INLINE_DEPTH = 12
@@ -707,11 +707,12 @@ class Compiler:
         elif isinstance(s, m.LetS):
             v = self.expr(s.value)
             slot = s.slot + self.offset
-            if s.value.type == m.INT:
+            if s.value.type in (m.INT, m.STR):
                 span = s.span
+                keep = bounded if s.value.type == m.INT else bounded_text
 
                 def let(st: Any, loc: Any) -> None:
-                    loc[slot] = bounded(v(st, loc), span)
+                    loc[slot] = keep(v(st, loc), span)
             else:
                 def let(st: Any, loc: Any) -> None:
                     loc[slot] = v(st, loc)
@@ -887,6 +888,8 @@ class Compiler:
     def _stored(self, e: Any, span: Any) -> Fn:
         """An expression whose value is kept in the state (a rule's argument): a number is bounded."""
         fn = self.expr(e)
+        if e.type == m.STR:
+            return lambda st, loc: bounded_text(fn(st, loc), span)
         if e.type != m.INT:
             return fn
         return lambda st, loc: bounded(fn(st, loc), span)
