@@ -207,7 +207,11 @@ def _key_names(engine: Engine) -> list[str]:
 @click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
 @click.option("--options", "list_options", is_flag=True, help="List each game's options.")
-def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_options: bool) -> None:
+@click.option("--deep", is_flag=True, help="Also play random games at every player count to find run-time errors.")
+@click.option("--games", "-n", "deep_games", type=click.IntRange(1, 10_000), default=20, show_default=True,
+              help="With --deep: games per player count.")
+def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_options: bool, deep: bool,
+          deep_games: int) -> None:
     """Parse and check GAME_FILES; print 'ok' or compiler-style errors."""
     failed = False
     for path in game_files:
@@ -218,8 +222,18 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
             failed = True
             continue
         model = engine.model
+        deep_note = ""
+        if deep:
+            from rulelang.deep_check import deep_check
+
+            played, error = deep_check(engine, deep_games)
+            if error is not None:
+                click.echo(error.format(), err=True)
+                failed = True
+                continue
+            deep_note = f"; {played} random games played without a run-time error"
         click.echo(f"{path}: ok ({model.title}; {model.min_players}-{model.max_players} players, "
-                   f"{len(engine.program.kind_of)} components, {len(model.rules)} rules)")
+                   f"{len(engine.program.kind_of)} components, {len(model.rules)} rules{deep_note})")
         if list_options:
             for opt in model.options.values():
                 click.echo(f"  option {opt.name} = {json.dumps(opt.value)}" + (f"  # {opt.doc}" if opt.doc else ""))

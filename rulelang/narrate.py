@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+
+from rulelang.numbers import format_number
 
 if TYPE_CHECKING:
     from rulelang.engine.engine import Engine
@@ -56,14 +59,13 @@ class Narrator:
                 out.append(f"  {e['text']}")
             elif kind == "counter":
                 who = f" of {e['player']}" if e["player"] else ""
-                delta = e["new"] - e["old"]
-                sign = "+" if delta >= 0 else ""
-                out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']} ({sign}{delta})")
+                out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']}{_delta(e['old'], e['new'])}")
             elif kind == "answers" and self.verbose:
                 said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
                 out.append(f"  (answered at once) {said}")
             elif kind == "reveal":
-                out.append(f"  {e['to']} looks at {e['where']}: {self._named(e['components']) or 'nothing'}")
+                who = "everyone sees" if e["to"] == "all" else f"{e['to']} looks at"
+                out.append(f"  {who} {e['where']}: {self._named(e['components']) or 'nothing'}")
             elif kind == "trigger":
                 out.append(f"  ! {e['rule']}")
             elif kind == "move" and self.verbose:
@@ -93,8 +95,9 @@ def sheet_lines(result: dict[str, Any]) -> list[str]:
         out += ["", f"Score sheet ({name}):", head]
         for row in sorted(rows, key=lambda r: r["player"]):
             values = row["sheets"][name]
-            cells = "  ".join(f"{values[label]:+d}".rjust(w) for label, w in zip(labels, widths))
-            out.append(f"  {row['player']:<4}  {cells}   {sum(values.values()):5d}")
+            cells = "  ".join(_signed(values[label]).rjust(w) for label, w in zip(labels, widths))
+            total = sum(_number(v) for v in values.values())
+            out.append(f"  {row['player']:<4}  {cells}   {format_number(total):>5}")
     return out
 
 
@@ -110,3 +113,33 @@ def standings_lines(result: dict[str, Any], key_names: list[str]) -> list[str]:
     else:
         out.append("Winners (tied): " + ", ".join(winners))
     return out
+
+
+def _number(value: Any) -> Any:
+    """A number from an event or a result (a fraction is written there as ``"7/3"``), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, Fraction)):
+        return value
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def _delta(old: Any, new: Any) -> str:
+    """`` (+2)`` for a change of a number; nothing for players or hidden values."""
+    a, b = _number(old), _number(new)
+    if a is None or b is None:
+        return ""
+    return f" ({_signed(b - a)})"
+
+
+def _signed(value: Any) -> str:
+    number = _number(value)
+    if number is None:
+        return str(value)
+    return ("+" if number >= 0 else "") + format_number(number if not isinstance(number, Fraction)
+                                                        or number.denominator != 1 else number.numerator)

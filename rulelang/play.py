@@ -51,7 +51,11 @@ def play(
             if size is not None and by_index[size[0]]:
                 # A plain choice for an agent that picks by position: no labels, no Decision.
                 seat, i = size[0], agents[size[0]].choose_index(size[1])  # type: ignore[attr-defined]
-                action = engine.pending(state).labels[i] if recording else ""  # type: ignore[union-attr,index]
+                action = ""
+                if recording:  # a recorded label must name one option: two that read alike are an error now
+                    labels = engine.pending(state).labels  # type: ignore[union-attr]
+                    labels.check_unique()  # type: ignore[union-attr]
+                    action = labels[i]  # type: ignore[index]
                 engine.apply_index(state, i)
                 events = [_action_event(step, seat, action)] if recording else []
             elif is_chance(state):
@@ -61,6 +65,8 @@ def play(
                 assert d is not None
                 seat = d.player if d.player is not None else state.current
                 seen = engine.observe(state, seat) if wants_view[seat] else {}
+                if recording and d.labels is not None and hasattr(d.labels, "check_unique"):
+                    d.labels.check_unique()
                 action = agents[seat].choose(seen, d.labels or [])
                 engine.apply(state, action, player=seat)
                 events = [_action_event(step, seat, action)]

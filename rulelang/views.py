@@ -25,9 +25,12 @@ def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int |
             e = {**e, "components": [f"{n} hidden component{'s' if n != 1 else ''}"]}
         elif e["type"] == "roll" and places and not engine.sees(places[0], player):
             e = {**e, "face": "(hidden)"}
-        elif e["type"] == "reveal" and (player is None or e["to"] != f"P{player + 1}"):
+        elif e["type"] == "reveal" and e["to"] != "all" and (player is None or e["to"] != f"P{player + 1}"):
             n = len(e["components"])
             e = {**e, "components": [f"{n} component{'s' if n != 1 else ''} (seen by {e['to']} only)"]}
+        elif e["type"] == "counter" and e.get("visible") and not (
+                e["visible"] == "owner" and player is not None and e["player"] == f"P{player + 1}"):
+            e = {**e, "old": "(hidden)", "new": "(hidden)"}  # that it changed is public; its value is not
         elif e["type"] == "choice" and (player is None or e["player"] != f"P{player + 1}"):
             # Whether another player had a real choice can depend on what they hold: say nothing of it.
             e = {**e, "forced": False}
@@ -35,6 +38,28 @@ def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int |
                 e["action"] = e["public"]
         out.append(e)
     return out
+
+
+def redact_counters(engine: Engine, counters: Any, player: int | None) -> Any:
+    """A position's ``counters`` as ``player`` may see them: counters they may not see are hidden."""
+    if not isinstance(counters, dict):
+        return counters
+    out: dict[str, Any] = {}
+    for name, value in counters.items():
+        counter = next((c for c in engine.model.counters if c.name == name), None)
+        if counter is None or counter.visibility == "public":
+            out[name] = value
+        elif counter.per_player and isinstance(value, dict):
+            out[name] = {who: v if engine.sees_counter(counter, _seat(who), player) else {"hidden": True}
+                         for who, v in value.items()}
+        else:
+            out[name] = {"hidden": True}
+    return out
+
+
+def _seat(label: Any) -> int | None:
+    text = str(label)
+    return int(text[1:]) - 1 if text.startswith("P") and text[1:].isdigit() else None
 
 
 def redact_chance(event: dict[str, Any], seen: bool) -> dict[str, Any]:

@@ -47,6 +47,17 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "empty.rules": (1, 1, "the file is empty", None),
     # BUG: reported as "unexpected character '\"'" with the hint "strings use double quotes".
     "unterminated_string.rules": (22, 7, "string", None),
+    # the language for new games (issue 10): silent wrong answers made errors, and newcomers' slips
+    "nobody_owner.rules": (23, 12, "'score of' needs a player: nobody is no player", "if p != nobody"),
+    "second_rank.rules": (29, 1, "a second 'rank' line", "join the keys with ', then'"),
+    "else_if.rules": (26, 3, "'else if' is written 'elif'", "elif CONDITION"),
+    "assign_with_equals.rules": (23, 3, "'score of current = ...' is not a statement", "set score of current to"),
+    "string_in_hole.rules": (24, 3, "a string cannot go inside {...}", None),
+    "player_counter_add.rules": (25, 3, "counter 'leader' holds a player: it cannot be added to", "set leader to"),
+    "owner_counter_shared.rules": (14, 28, "only a per-player counter can be seen by its owner only", None),
+    "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),
+    "numbered_unknown_value.rules": (12, 31, "unknown value 'm' for attribute 'pips'", "is 'n'"),
+    "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind or one component, but this is a player", None),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)

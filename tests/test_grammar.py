@@ -334,3 +334,45 @@ def test_syntax_errors_are_rulelang_errors(text: str) -> None:
         _parse(text)
     assert info.value.span is not None and info.value.span.file == "x.rules"
     assert info.value.span.line >= 1 and info.value.span.col >= 1
+
+
+# ------------------------------------------------------------------ the language for new games (issue 10)
+
+
+def test_new_declarations() -> None:
+    decls = _parse(
+        'counter chips per player = 10 "chips": owner\n'
+        "counter leader = nobody\n"
+        '1 Card cards for n in 3 to 5 "Card {n}": value n, face_up true\n'
+        "cards table:\n"
+        "  count name display points\n"
+        '  2 Cow "a cow" -1\n'
+        "when x > 0 after each step \"late\":\n  pass\n"
+    )
+    chips, leader, c3, c4, c5, cow, when = decls
+    assert chips.visibility is not None and chips.visibility.name == "owner"
+    assert leader.visibility is None and isinstance(leader.init, ast.Nobody)
+    assert [(c.name, c.display, c.group, [(a.name, a.value) for a in c.attrs]) for c in (c3, c5)] == [
+        ("Card3", "Card 3", "Card", [("value", 3), ("face_up", True)]),
+        ("Card5", "Card 5", "Card", [("value", 5), ("face_up", True)]),
+    ]
+    assert c4.name == "Card4" and c4.count == 1 and c4.cls == "card"
+    assert (cow.count, cow.name, cow.display, cow.cls) == (2, "Cow", "a cow", "card")
+    assert [(a.name, a.value) for a in cow.attrs] == [("points", -1)]
+    assert when.after_step and when.title == "late"
+
+
+def test_new_statements_and_expressions() -> None:
+    reveal, let_before, let_text, let_face = _body(
+        "reveal all in deck to all\n"
+        "let q = player before current\n"
+        'let t = "{q} wins"\n'
+        "let f = face of d\n"
+    )
+    assert isinstance(reveal, ast.Reveal) and reveal.player is None
+    assert isinstance(let_before.value, ast.PlayerAfter) and let_before.value.step == -1
+    assert isinstance(let_text.value, ast.Template)
+    assert isinstance(let_text.value.parts[0], ast.Name) and let_text.value.parts[1] == " wins"
+    assert isinstance(let_face.value, ast.Of) and let_face.value.name == "face"
+    plain = _expr('"no holes"')
+    assert plain == ast.Lit("no holes", plain.span)

@@ -22,10 +22,10 @@ def render_observation(obs: dict[str, Any]) -> str:
     """A compact, readable text of an observation."""
     lines = [f"You are {obs['you']}. Turn {obs['turn']}, {obs['current']} to play."]
     for name, value in obs["counters"].items():
-        if isinstance(value, dict):
-            lines.append(f"  {name}: " + ", ".join(f"{p} {v}" for p, v in value.items()))
+        if isinstance(value, dict) and not _is_hidden(value):
+            lines.append(f"  {name}: " + ", ".join(f"{p} {_shown(v)}" for p, v in value.items()))
         else:
-            lines.append(f"  {name}: {value}")
+            lines.append(f"  {name}: {_shown(value)}")
     for name, content in obs["zones"].items():
         if isinstance(content, dict):
             if content.get("hidden"):
@@ -33,6 +33,15 @@ def render_observation(obs: dict[str, Any]) -> str:
         elif content:
             lines.append(f"  {name}: " + _group(content))
     return "\n".join(lines)
+
+
+def _is_hidden(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("hidden") is True
+
+
+def _shown(value: Any) -> str:
+    """A counter's value as the player reads it: ``(hidden)`` for one they may not see."""
+    return "(hidden)" if _is_hidden(value) else str(value)
 
 
 class HumanAgent:

@@ -14,15 +14,18 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.check.model import BOOL, COMPONENT, INT, KIND, PLAYER, STR
+from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
 from rulelang.errors import ErrorList, RulelangError
+from rulelang.numbers import MAX_NUMBER
 from rulelang.syntax import ast
 from rulelang.syntax.loader import SourceFile
 from rulelang.syntax.span import Span, source_line
 
 BOX = "box"
 ZONE_FLAGS = {"per player", "public", "hidden", "owner", "ordered", "unrolled"}
-BUILTINS = {"min": 2, "max": 2, "abs": 1, "seat": 1}
+BUILTINS = {"min": 2, "max": 2, "abs": 1, "seat": 1, "fraction": 2}
+COUNTER_VISIBILITY = ("owner", "hidden")
+SEAT_LITERAL = re.compile(r"^P([1-9][0-9]{0,2})$")
 PARAM_TYPES = {"player": PLAYER, "kind": KIND, "number": INT, "text": STR, "truth": BOOL, "component": COMPONENT}
 
 
@@ -97,12 +100,14 @@ class Checker:
         self.attributes: dict[str, m.Attribute] = {}
         self.faces: dict[str, m.Face] = {}
         self.kinds: dict[str, m.Kind] = {}
+        self.kind_groups: dict[str, list[int]] = {}  # numbered components: Card -> Card3, Card4, ...
         self.zones: dict[str, m.Zone] = {}
         self.counters: dict[str, m.Counter] = {}
         self.defines: dict[str, ast.DefineDecl] = {}
         self.blocks: dict[str, tuple[ast.BlockDecl, str | None]] = {}
         self.triggers: list[tuple[ast.TriggerDecl, str | None]] = []
         self.rank: ast.RankDecl | None = None
+        self.rank_file = -1
         self.players_seen = False
         self.sheets: dict[str, ast.SheetDecl] = {}
         self.sections: list[tuple[str, Span]] = []
@@ -164,16 +169,23 @@ class Checker:
                 elif isinstance(decl, ast.ZoneDecl):
                     self._zone(decl)
                 elif isinstance(decl, ast.CounterDecl):
-                    counter = m.Counter(len(self.counters), decl.name, decl.per_player, decl.init, decl.doc, decl.span)
+                    counter = m.Counter(len(self.counters), decl.name, decl.per_player, decl.init, decl.doc, decl.span,
+                                        visibility=self._counter_visibility(decl))
                     self._declare(self.counters, decl.name, counter, decl.span, "counter")
                 elif isinstance(decl, ast.DefineDecl):
                     self._declare(self.defines, decl.name, decl, decl.span, "definition")
                 elif isinstance(decl, ast.BlockDecl):
+                    self._fixed_title(decl.title, decl.span)
                     self._block(decl, section, is_variant)
                 elif isinstance(decl, ast.TriggerDecl):
+                    self._fixed_title(decl.title, decl.span)
                     self.triggers.append((decl, section))
                 elif isinstance(decl, ast.RankDecl):
+                    if self.rank is not None and self.rank_file == index:
+                        self.error(f"a second 'rank' line (the first is at {self.rank.span})", decl.span,
+                                   hint="a game is ranked by one 'rank' line: join the keys with ', then'")
                     self.rank = decl
+                    self.rank_file = index
                 elif isinstance(decl, ast.SheetDecl):
                     self._sheet(decl)
             if not game_seen:
@@ -195,13 +207,46 @@ class Checker:
                 return False
         elif isinstance(current, int):
             try:
-                return int(raw)
+                value = int(raw)
             except ValueError:
                 pass
+            else:
+                if abs(value) <= MAX_NUMBER:
+                    return value
+                self.error(f"option '{name}' = {raw[:20]}... is beyond the largest number rulelang keeps "
+                           f"(10^18)", None)
+                return current
         else:
             return raw
         self.error(f"option '{name}' needs a {_type_of_value(current)}, not {raw!r}", None)
         return current
+
+    def _fixed_title(self, title: str | None, span: Span) -> None:
+        """A rule's or trigger's title is shown as written: holes there would print literally."""
+        if title is not None and ("{" in title or "}" in title):
+            self.error("a title is fixed text: '{...}' would not be filled in", span,
+                       hint="narrate values with 'say \"...{x}...\"' in the block")
+
+    def _counter_visibility(self, decl: ast.CounterDecl) -> str:
+        flag = decl.visibility
+        if flag is None:
+            return "public"
+        if flag.name not in COUNTER_VISIBILITY:
+            self.error(f"unknown counter property '{flag.name}'", flag.span,
+                       hint="'owner' (a per-player counter only its owner sees) or 'hidden' (nobody sees it)")
+            return "public"
+        if flag.name == "owner" and not decl.per_player:
+            self.error("only a per-player counter can be seen by its owner only", flag.span,
+                       hint="add 'per player', or use 'hidden'")
+            return "public"
+        return flag.name
+
+    def _seat(self, node: ast.Expr, scope: _RuleScope, elem: bool, why: str) -> Any:
+        """A player expression that must name a seat: ``nobody`` written there is an error."""
+        if isinstance(node, ast.Nobody):
+            raise self.fail(f"{why}: nobody is no player", node.span,
+                            hint="test 'if p != nobody:' first and use p")
+        return self.expect(node, scope, PLAYER, elem, why)
 
     def _players(self, decl: ast.PlayersDecl) -> None:
         self.players_seen = True
@@ -269,6 +314,10 @@ class Checker:
         if decl.count < 0:
             self.error("a component count cannot be negative", decl.span)
         self._declare(self.kinds, decl.name, kind, decl.span, "component")
+        if decl.group is not None and self.kinds.get(decl.name) is kind:
+            if decl.group in self.kinds:
+                self.error(f"'{decl.group}' is already a component: numbered ones need another name", decl.span)
+            self.kind_groups.setdefault(decl.group, []).append(kind.index)
 
     def _zone(self, decl: ast.ZoneDecl) -> None:
         flags = set()
@@ -335,9 +384,10 @@ class Checker:
             return m.CurrentPlayer()
         if isinstance(node, ast.PlayerAfter):
             target = None
+            word = "after" if node.step > 0 else "before"
             if node.target is not None:
-                target = self.expect(node.target, scope, PLAYER, elem, "'player after' needs a player")
-            return m.After(target)
+                target = self._seat(node.target, scope, elem, f"'player {word}' needs a player")
+            return m.After(target, step=node.step, span=node.span)
         if isinstance(node, ast.Of):
             return self._of(node, scope, elem)
         if isinstance(node, ast.Call):
@@ -359,7 +409,9 @@ class Checker:
                                 node.span)
             return m.IfElseIR(cond, then, orelse, then.type)
         if isinstance(node, ast.AnswerOf):
-            return m.AnswerGet(self.expect(node.target, scope, PLAYER, elem, "'answer of' needs a player"))
+            return m.AnswerGet(self._seat(node.target, scope, elem, "'answer of' needs a player"))
+        if isinstance(node, ast.Template):
+            return m.Format(self.template(node, scope))
         if isinstance(node, ast.GenCall):
             return self._gen(node, scope, elem)
         if isinstance(node, ast.Aggregate):
@@ -415,12 +467,14 @@ class Checker:
             return m.ElemIsKind(frozenset([self.kinds[name].index]))
         if name in self.kinds:
             return m.Const(self.kinds[name].index, KIND)
+        if name in self.faces:
+            return m.Const(self.faces[name].index, FACE)
         if name in self.counters:
             counter = self.counters[name]
             if counter.per_player:
                 raise self.fail(f"counter '{name}' is per player", node.span,
                                 hint=f"say whose: '{name} of current' or '{name} of p'")
-            return m.CounterGet(counter.index, None)
+            return m.CounterGet(counter.index, None, counter.type, node.span)
         if name in self.attributes:
             raise self.fail(f"attribute '{name}' belongs to a component", node.span,
                             hint="use it inside 'where', or sum it: sum(" + name + " of all in ZONE)")
@@ -429,6 +483,13 @@ class Checker:
                             hint=f"count its components: count(all in {name})")
         if name == "players":
             return m.Builtin("players", (), INT)
+        seat = SEAT_LITERAL.match(name)
+        if seat is not None:
+            n = int(seat.group(1))
+            most = self.players.high if self.players is not None else 100
+            if n > most:
+                raise self.fail(f"there is no {name}: the game takes at most {most} players", node.span)
+            return m.SeatLit(n - 1, node.span)
         candidates = set(scope.names()) | set(self.defines) | set(self.options) | set(self.counters)
         if elem:
             candidates |= set(self.attributes) | set(self.kinds)
@@ -464,14 +525,25 @@ class Checker:
             if not counter.per_player:
                 raise self.fail(f"counter '{node.name}' is shared, not per player", node.span,
                                 hint=f"write just '{node.name}'")
-            owner = self.expect(node.target, scope, PLAYER, elem, f"'{node.name} of' needs a player")
-            return m.CounterGet(counter.index, owner)
+            owner = self._seat(node.target, scope, elem, f"'{node.name} of' needs a player")
+            return m.CounterGet(counter.index, owner, counter.type, node.span)
         if node.name in self.defines:
             arg = self.expr(node.target, scope, elem)
             return self._inline_define(self.defines[node.name], (arg,), node.span, scope)
         if node.name in self.attributes:
-            target = self.expect(node.target, scope, KIND, elem, f"'{node.name} of' needs a kind of component")
+            target = self.expr(node.target, scope, elem)
+            if target.type == COMPONENT:
+                return m.CompAttr(node.name, target, self.attributes[node.name].type)
+            if target.type not in (KIND, "any"):
+                raise self.fail(f"'{node.name} of' needs a kind or one component, but this is a {target.type}",
+                                node.target.span)
             return m.KindAttr(node.name, target, self.attributes[node.name].type)
+        if node.name in ("face", "kind"):
+            target = self.expr(node.target, scope, elem)
+            if target.type not in (COMPONENT, "any"):
+                raise self.fail(f"'{node.name} of' needs one component, but this is a {target.type}",
+                                node.target.span, hint="for c in all in ZONE: ... {" + node.name + " of c}")
+            return m.CompFace(target) if node.name == "face" else m.CompKind(target)
         if node.name in self.zones:
             raise self.fail(f"zone '{node.name}' is not a value", node.span,
                             hint=f"count its components: count(all in {node.name} of ...)")
@@ -489,7 +561,9 @@ class Checker:
             for a, raw in zip(args, node.args):
                 if a.type not in (want, "any"):
                     raise self.fail(f"{node.name}() needs a {want}, but this is a {a.type}", raw.span)
-            return m.Builtin(node.name, args, INT)
+                if want == PLAYER and isinstance(raw, ast.Nobody):
+                    raise self.fail("nobody has a seat", raw.span, hint="check for 'nobody' first")
+            return m.Builtin(node.name, args, INT, node.span)
         if node.name in self.blocks:
             raise self.fail(f"'{node.name}' is a rule, not a value", node.span,
                             hint="call a rule as a statement on its own line")
@@ -526,7 +600,7 @@ class Checker:
                 raise self.fail(f"zone '{ref.name}' is one per {kind.name}", ref.span,
                                 hint=f"say which: '{ref.name} of b' with b a {kind.name}")
             owner = self.expect(ref.owner, scope, COMPONENT, False, f"'{ref.name} of' needs a {kind.name}")
-            return m.ZoneSel(zone.index, owner)
+            return m.ZoneSel(zone.index, owner, ref.span)
         if zone.per_player and ref.owner is None:
             raise self.fail(f"zone '{ref.name}' is per player", ref.span,
                             hint=f"say whose: '{ref.name} of current'")
@@ -535,8 +609,8 @@ class Checker:
                             hint=f"write just '{ref.name}'")
         owner = None
         if ref.owner is not None:
-            owner = self.expect(ref.owner, scope, PLAYER, False, f"'{ref.name} of' needs a player")
-        return m.ZoneSel(zone.index, owner)
+            owner = self._seat(ref.owner, scope, False, f"'{ref.name} of' needs a player")
+        return m.ZoneSel(zone.index, owner, ref.span)
 
     def query(self, node: ast.Query, scope: _RuleScope) -> m.QueryIR:
         """Resolve a selection of components."""
@@ -548,6 +622,9 @@ class Checker:
                 if getattr(local, "type", None) not in (KIND, "any") or not isinstance(local, m.Local):
                     raise self.fail(f"'{name.name}' is not a kind of component", name.span)
                 kind_locals.append(local.slot)
+                continue
+            if name.name in self.kind_groups:
+                kinds.update(self.kind_groups[name.name])
                 continue
             kind = self.kinds.get(name.name)
             if kind is None:
@@ -584,7 +661,7 @@ class Checker:
         if node.kind == "range":
             low = self.expect(node.low, scope, INT, False, "a range needs numbers")
             high = self.expect(node.high, scope, INT, False, "a range needs numbers")
-            return m.IterIR("range", None, low, high, INT)
+            return m.IterIR("range", None, low, high, INT, span=node.span)
         assert node.query is not None
         query = self.query(node.query, scope)
         if query.quantity == "random":
@@ -653,8 +730,11 @@ class Checker:
                 raise self.fail(f"counter '{node.name}' is shared, not per player", node.span)
             owner = None
             if node.owner is not None:
-                owner = self.expect(node.owner, scope, PLAYER, False, f"'{node.name} of' needs a player")
-            value = self.expect(node.value, scope, INT, False, "a counter holds a number")
+                owner = self._seat(node.owner, scope, False, f"'{node.name} of' needs a player")
+            if counter.type != INT and node.op != "=":
+                raise self.fail(f"counter '{node.name}' holds a {counter.type}: it cannot be added to", node.span,
+                                hint=f"write 'set {node.name} to ...'")
+            value = self.expect(node.value, scope, counter.type, False, f"counter '{node.name}' holds a {counter.type}")
             return m.AssignS(node.op, counter.index, owner, value, node.span)
         if isinstance(node, ast.Let):
             value = self.expr(node.value, scope)
@@ -716,13 +796,15 @@ class Checker:
             if ctx["kind"] == "setup":
                 raise self.fail("'give turn to' has no meaning during setup", node.span,
                                 hint="use 'pick first player at random' or let P1 start")
-            return m.GiveTurnS(self.expect(node.player, scope, PLAYER, False, "'give turn to' needs a player"),
+            return m.GiveTurnS(self._seat(node.player, scope, False, "'give turn to' needs a player"),
                                node.span)
         if isinstance(node, ast.Reveal):
             query = self.query(node.query, scope)
             if query.quantity == "random":
                 raise self.fail("reveal shows components where they are, not a random draw", node.span)
-            return m.RevealS(query, self.expect(node.player, scope, PLAYER, False, "'reveal ... to' needs a player"),
+            if node.player is None:
+                return m.RevealS(query, None, node.span)
+            return m.RevealS(query, self._seat(node.player, scope, False, "'reveal ... to' needs a player"),
                              node.span)
         raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
 
@@ -763,6 +845,10 @@ class Checker:
             options = []
             seen: set[str] = set()
             for opt in node.options:
+                if "{" in opt.label or "}" in opt.label:
+                    raise self.fail("an answer of 'ask' is fixed text: '{...}' would not be filled in", opt.span,
+                                    hint="every asked player chooses among the same answers; "
+                                         "say what depends on the player before asking")
                 if opt.label in seen:
                     raise self.fail(f"two answers are both labelled {opt.label!r}", opt.span)
                 seen.add(opt.label)
@@ -777,7 +863,7 @@ class Checker:
     def _choose(self, node: ast.Choose, scope: _RuleScope, ctx: dict) -> m.ChooseS:
         player = None
         if node.player is not None:
-            player = self.expect(node.player, scope, PLAYER, False, "'choose' needs the player who chooses")
+            player = self._seat(node.player, scope, False, "'choose' needs the player who chooses")
         options = []
         static_labels: dict[str, Span] = {}
         for opt in node.options:
@@ -804,7 +890,8 @@ class Checker:
                 body = self.block(opt.body, scope, ctx)
                 scope.pop()
                 cond_span = opt.cond.span if opt.cond is not None else None
-                options.append(m.OptionIR(label, tuple(bindings), cond, body, opt.span, cond_span))
+                options.append(m.OptionIR(label, tuple(bindings), cond, body, opt.span, cond_span,
+                                          tuple(name for name, _ in opt.bindings)))
             except _Skip:
                 scope.pop()
                 continue
@@ -850,7 +937,12 @@ class Checker:
         counters = sorted(self.counters.values(), key=lambda c: c.index)
         for counter in counters:
             try:
-                counter.init = self.expect(counter.init, _RuleScope(), INT, False, "a counter starts at a number")
+                init = self.expr(counter.init, _RuleScope())
+                if init.type not in (INT, PLAYER):
+                    raise self.fail(f"a counter holds a number or a player, but this is a {init.type}",
+                                    counter.init.span)
+                counter.type = init.type
+                counter.init = init
             except _Skip:
                 counter.init = m.Const(0, INT)
         for name, (decl, _) in self.blocks.items():
@@ -878,7 +970,7 @@ class Checker:
             if not zones and not ctrs and not cur:
                 self.error("this condition reads no zone, counter or player, so it can never change", decl.span)
             triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span,
-                                      decl.each is not None))
+                                      decl.each is not None, decl.after_step))
         ranking = self._ranking()
         sheets = []
         for sheet in self.sheets.values():

@@ -15,6 +15,7 @@ from rulelang.syntax.span import Span
 
 # Types of expressions.
 INT, BOOL, STR, PLAYER, KIND, COMPONENT = "number", "true/false", "text", "player", "kind", "component"
+FACE = "face"
 
 
 @attrs.define
@@ -77,6 +78,8 @@ class Counter:
     init: Any  # IR expression
     doc: str | None
     span: Span
+    type: str = INT  # a number or a player (the type of its starting value)
+    visibility: str = "public"  # "public", "owner" (each player sees only their own) or "hidden"
 
 
 @attrs.define
@@ -109,6 +112,7 @@ class CounterGet:
     counter: int
     owner: Any  # IR expr or None
     type: str = INT
+    span: Span | None = None  # where it is read (for "nobody has a ...")
 
 
 @attrs.frozen
@@ -118,8 +122,54 @@ class CurrentPlayer:
 
 @attrs.frozen
 class After:
+    """The player ``step`` seats after ``player`` (1: the next one, -1: the one before)."""
+
     player: Any  # IR expr or None for current
     type: str = PLAYER
+    step: int = 1
+    span: Span | None = None
+
+
+@attrs.frozen
+class SeatLit:
+    """``P3``: the player in that seat (0-based here); an error if fewer play."""
+
+    seat: int
+    span: Span
+    type: str = PLAYER
+
+
+@attrs.frozen
+class CompAttr:
+    """An attribute of one component (``pips of d``): its face's value, else its kind's."""
+
+    attr: str
+    comp: Any
+    type: str
+
+
+@attrs.frozen
+class CompFace:
+    """The face a die shows (``face of d``; -1: not rolled)."""
+
+    comp: Any
+    type: str = FACE
+
+
+@attrs.frozen
+class CompKind:
+    """The kind of one component (``kind of c``)."""
+
+    comp: Any
+    type: str = KIND
+
+
+@attrs.frozen
+class Format:
+    """A string with ``{...}`` holes used as a value (a rule's text argument)."""
+
+    text: Any  # TemplateIR
+    type: str = STR
 
 
 @attrs.frozen
@@ -158,6 +208,7 @@ class ElemIsKind:
 class ZoneSel:
     zone: int
     owner: Any  # IR expr or None
+    span: Span | None = None  # where the zone is named (for "nobody has a ...")
 
 
 @attrs.frozen
@@ -186,6 +237,7 @@ class Builtin:
     func: str
     args: tuple
     type: str
+    span: Span | None = None
 
 
 @attrs.frozen
@@ -248,6 +300,7 @@ class IterIR:
     high: Any
     type: str  # type of the loop variable
     cond: Any = None  # for "kinds where": a filter over kinds (an element expression)
+    span: Span | None = None
 
 
 # ------------------------------------------------------------------ IR statements
@@ -310,7 +363,7 @@ class GiveTurnS:
 @attrs.frozen
 class RevealS:
     query: QueryIR
-    player: Any
+    player: Any  # None: every player (``reveal ... to all``)
     span: Span
 
 
@@ -361,6 +414,7 @@ class OptionIR:
     body: tuple
     span: Span
     cond_span: Span | None = None
+    names: tuple = ()  # the names of the ``for`` variables, in order
 
 
 @attrs.frozen
@@ -415,6 +469,7 @@ class Trigger:
     reads_current: bool
     span: Span
     each: bool = False
+    after_step: bool = False  # ``after each step``: checked only when play next waits for a decision
 
 
 @attrs.define

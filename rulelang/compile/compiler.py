@@ -34,6 +34,7 @@ from rulelang.compile.program import (
     Program,
 )
 from rulelang.errors import RulelangError
+from rulelang.numbers import bounded, bounded_text, divide, format_number, fraction, json_number, whole
 
 Fn = Callable[..., Any]
 MAX_INLINE_DEPTH = 12
@@ -42,6 +43,23 @@ MAX_INLINE_DEPTH = 12
 def player_label(p: int) -> str:
     """The label of seat ``p`` (0-based): P1, P2, ...; -1 is "nobody"."""
     return f"P{p + 1}" if p >= 0 else "nobody"
+
+
+def no_seat(what: str, span: Any) -> RulelangError:
+    """The error for ``nobody`` used where a seat is needed (a counter's or zone's owner, a chooser)."""
+    return RulelangError(f"nobody has {what}", span, hint="check for 'nobody' first: if p != nobody: ...")
+
+
+def seat_of(fn: Fn, what: str, span: Any) -> Fn:
+    """Wrap a player expression whose value must be a seat: ``nobody`` is an error at ``span``."""
+
+    def seat(st: Any, loc: Any) -> int:
+        p = fn(st, loc)
+        if p < 0:
+            raise no_seat(what, span)
+        return p
+
+    return seat
 
 
 class Compiler:
@@ -64,7 +82,7 @@ class Compiler:
         self.trigger_for_counter: dict[int, tuple[int, ...]] = {}
         for counter in model.counters:
             self.trigger_for_counter[counter.index] = tuple(
-                i for i, t in enumerate(model.triggers) if counter.index in t.reads_counters
+                i for i, t in enumerate(model.triggers) if counter.index in t.reads_counters and not t.after_step
             )
         # attribute tables
         self.kind_values: dict[str, list[Any]] = {}
@@ -75,7 +93,7 @@ class Compiler:
 
     def triggers_for(self, zones: set[int]) -> tuple[int, ...]:
         """The triggers to check after a statement that changes these zones."""
-        return tuple(i for i, t in enumerate(self.model.triggers) if t.reads_zones & zones)
+        return tuple(i for i, t in enumerate(self.model.triggers) if t.reads_zones & zones and not t.after_step)
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e: Any) -> Fn:
@@ -94,21 +112,46 @@ class Compiler:
             if isinstance(e.owner, m.CurrentPlayer):
                 return lambda st, loc: st.counters[i][st.current]
             name = self.model.counters[i].name
+            span = e.span
 
             def counter_of(st: Any, loc: Any) -> int:
                 p = owner(st, loc)
                 if p < 0:
-                    raise RulelangError(f"nobody has a '{name}'", None, hint="check for 'nobody' first")
+                    raise no_seat(f"a '{name}'", span)
                 return st.counters[i][p]
 
             return counter_of
         if isinstance(e, m.CurrentPlayer):
             return lambda st, loc: st.current
         if isinstance(e, m.After):
+            step = e.step
             if e.player is None:
-                return lambda st, loc: (st.current + 1) % st.players
-            p = self.expr(e.player)
-            return lambda st, loc: (p(st, loc) + 1) % st.players
+                return lambda st, loc: (st.current + step) % st.players
+            p = seat_of(self.expr(e.player), "a seat, so no player sits next to nobody", e.span)
+            return lambda st, loc: (p(st, loc) + step) % st.players
+        if isinstance(e, m.SeatLit):
+            seat, span = e.seat, e.span
+
+            def seat_lit(st: Any, loc: Any) -> int:
+                if seat >= st.players:
+                    raise RulelangError(f"{player_label(seat)} is not in this game: P1 to P{st.players} play it",
+                                        span, hint="check how many play first: if players >= ...")
+                return seat
+
+            return seat_lit
+        if isinstance(e, m.CompAttr):
+            get = self.attr_getter(e.attr)
+            comp = self.expr(e.comp)
+            return lambda st, loc: get(st, comp(st, loc))
+        if isinstance(e, m.CompFace):
+            comp = self.expr(e.comp)
+            return lambda st, loc: st.faces[comp(st, loc)]
+        if isinstance(e, m.CompKind):
+            comp = self.expr(e.comp)
+            kind_of = self.kind_of
+            return lambda st, loc: kind_of[comp(st, loc)]
+        if isinstance(e, m.Format):
+            return self.template(e.text)
         if isinstance(e, m.UnOp):
             x = self.expr(e.operand)
             if e.op == "not":
@@ -126,7 +169,7 @@ class Compiler:
             kind = self.expr(e.kind)
             return lambda st, loc: values[kind(st, loc)]
         if isinstance(e, m.AnswerGet):
-            who = self.expr(e.player)
+            who = seat_of(self.expr(e.player), "an answer", None)
             return lambda st, loc: st.answers[who(st, loc)]
         if isinstance(e, m.Gen):
             values = self.iterable(e.iterable)
@@ -156,8 +199,13 @@ class Compiler:
             if e.func == "max":
                 a, b = args
                 return lambda st, loc: max(a(st, loc), b(st, loc))
+            if e.func == "fraction":
+                a, b = args
+                span = e.span
+                return lambda st, loc: fraction(a(st, loc), b(st, loc), span)
             (a,) = args
             if e.func == "seat":
+                a = seat_of(a, "a seat", e.span)
                 return lambda st, loc: a(st, loc) + 1
             return lambda st, loc: abs(a(st, loc))
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
@@ -178,10 +226,7 @@ class Compiler:
             return lambda st, loc: a(st, loc) * b(st, loc)
         if op in ("/", "%"):
             def div(st: Any, loc: Any) -> int:
-                d = b(st, loc)
-                if d == 0:
-                    raise RulelangError("division by zero", span, hint="guard it with 'if ... > 0'")
-                return a(st, loc) // d if op == "/" else a(st, loc) % d
+                return divide(a(st, loc), b(st, loc), op, span)
             return div
         if op == "==":
             return lambda st, loc: a(st, loc) == b(st, loc)
@@ -263,11 +308,12 @@ class Compiler:
             return lambda st, loc: st.zones[z][st.current]
         owner = self.expr(sel.owner)
         zone_name = self.zones[z].name
+        span = sel.span
 
         def of_player(st: Any, loc: Any) -> list[int]:
             p = owner(st, loc)
             if p < 0:
-                raise RulelangError(f"nobody has a '{zone_name}'", self.zones[z].span, hint="check for 'nobody' first")
+                raise no_seat(f"a '{zone_name}'", span)
             return st.zones[z][p]
 
         return of_player
@@ -388,12 +434,14 @@ class Compiler:
         count = q.count if q.quantity == "count" else None
         count_fn = self.expr(q.count_expr) if q.count_expr is not None and q.quantity == "count" else None
 
+        span = q.span
+
         def select(st: Any, loc: Any) -> list[int]:
             p = pred(st, loc)
             out: list[int] = []
             for lst in group(st, loc):
                 out.extend(lst if p is None else [c for c in lst if p(c)])
-            n = count if count_fn is None else count_fn(st, loc)
+            n = count if count_fn is None else whole(count_fn(st, loc), span, "how many")
             if n is not None:
                 return out[-n:] if n > 0 else []
             return out
@@ -485,7 +533,14 @@ class Compiler:
             return lambda st, loc: list(chosen)
         if it.kind == "range":
             lo, hi = self.expr(it.low), self.expr(it.high)
-            return lambda st, loc: list(range(lo(st, loc), hi(st, loc) + 1))
+            span = it.span
+
+            def number_range(st: Any, loc: Any) -> list[int]:
+                low = whole(bounded(lo(st, loc), span), span, "a range's start")
+                high = whole(bounded(hi(st, loc), span), span, "a range's end")
+                return list(range(low, high + 1))
+
+            return number_range
         assert it.query is not None
         sel = self.selection(it.query)
         if it.kind == "kinds":
@@ -545,6 +600,20 @@ class Compiler:
             return str
         return None
 
+    def value_text(self, type_: str) -> Fn:
+        """``f(value)``: how a value of this type is written (in labels and messages)."""
+        if type_ == m.PLAYER:
+            return player_label
+        if type_ == m.KIND:
+            kinds = self.model.kinds
+            return lambda v: kinds[v].display
+        if type_ == m.COMPONENT:
+            labels = self.labels
+            return lambda v: labels[v]
+        if type_ == m.INT:
+            return format_number
+        return str
+
     def public_template(self, t: m.TemplateIR) -> Fn | None:
         """``f(st, loc)``: a label as the other players see it, or None if it has no secret part."""
         if not any(isinstance(p, m.SecretPart) for p in t.parts):
@@ -574,6 +643,11 @@ class Compiler:
                 pieces.append(lambda st, loc, fn=fn: labels[fn(st, loc)])
             elif part.type == m.BOOL:
                 pieces.append(lambda st, loc, fn=fn: "yes" if fn(st, loc) else "no")
+            elif part.type == m.FACE:
+                shown = [f.display for f in self.model.faces] + ["no face"]  # index -1: not rolled
+                pieces.append(lambda st, loc, fn=fn, shown=shown: shown[fn(st, loc)])
+            elif part.type == m.INT:
+                pieces.append(lambda st, loc, fn=fn: format_number(fn(st, loc)))
             else:
                 pieces.append(lambda st, loc, fn=fn: str(fn(st, loc)))
         if all(isinstance(p, str) for p in pieces):
@@ -633,9 +707,15 @@ class Compiler:
         elif isinstance(s, m.LetS):
             v = self.expr(s.value)
             slot = s.slot + self.offset
+            if s.value.type in (m.INT, m.STR):
+                span = s.span
+                keep = bounded if s.value.type == m.INT else bounded_text
 
-            def let(st: Any, loc: Any) -> None:
-                loc[slot] = v(st, loc)
+                def let(st: Any, loc: Any) -> None:
+                    loc[slot] = keep(v(st, loc), span)
+            else:
+                def let(st: Any, loc: Any) -> None:
+                    loc[slot] = v(st, loc)
 
             self._emit(code, EXEC, let, (), None, s.span)
         elif isinstance(s, m.SayS):
@@ -659,7 +739,7 @@ class Compiler:
                 self._emit(code, RANDFIRST, None, None, None, s.span)
             # "pass" compiles to nothing
         elif isinstance(s, m.GiveTurnS):
-            who = self.expr(s.player)
+            who = seat_of(self.expr(s.player), "a turn to take", s.span)
 
             def give(st: Any, loc: Any) -> None:
                 st.next_player = who(st, loc)
@@ -667,7 +747,7 @@ class Compiler:
             self._emit(code, EXEC, give, (), None, s.span)
         elif isinstance(s, m.RevealS):
             sel = self.selection(s.query)
-            who = self.expr(s.player)
+            who = seat_of(self.expr(s.player), "eyes to look with", s.span) if s.player is not None else None
             labels = self.labels
             zone_names = [self.zone_namer(z) for z in s.query.zones]
             kind_of = self.kind_of
@@ -675,15 +755,17 @@ class Compiler:
             is_die = [k.cls == "die" for k in kinds]
 
             def reveal(st: Any, loc: Any) -> None:
-                p = who(st, loc)
+                p = who(st, loc) if who is not None else None
                 picked = sel(st, loc)
                 shown = [labels[c] for c in picked]
                 where = ", ".join(name(st, loc)[0] for name in zone_names)
                 # the player remembers kinds (see Engine.shown_name), not numbered copies
                 remembered = [labels[c] if is_die[kind_of[c]] else kinds[kind_of[c]].name for c in picked]
-                st.seen[p].append({"turn": st.turn, "where": where, "components": remembered})
+                for seat in range(st.players) if p is None else (p,):
+                    st.seen[seat].append({"turn": st.turn, "where": where, "components": list(remembered)})
                 if st.log is not None:
-                    st.log.append({"type": "reveal", "to": player_label(p), "where": where, "components": shown})
+                    st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all",
+                                   "where": where, "components": shown})
 
             self._emit(code, EXEC, reveal, (), None, s.span)
         elif isinstance(s, m.CallS):
@@ -699,7 +781,7 @@ class Compiler:
                 self.inlining.discard(s.rule)
                 self.offset = saved
             else:
-                args = tuple(self.expr(a) for a in s.args)
+                args = tuple(self._stored(a, s.span) for a in s.args)
                 self._emit(code, CALL, s.rule, args, None, s.span)
         elif isinstance(s, m.IfS):
             ends = []
@@ -722,9 +804,10 @@ class Compiler:
         elif isinstance(s, m.RepeatS):
             count = self.expr(s.count)
             slot = s.slot + self.offset
+            span = s.span
 
             def start(st: Any, loc: Any) -> None:
-                loc[slot] = count(st, loc)
+                loc[slot] = whole(bounded(count(st, loc), span), span, "how many times to repeat")
 
             self._emit(code, EXEC, start, (), None, s.span)
             top = len(code)
@@ -774,7 +857,8 @@ class Compiler:
             self._emit(code, EXEC, start_ask, (), None, s.span)
             self._emit(code, ASK, AskSpec(var, slot, options), None, None, s.span)
         elif isinstance(s, m.ChooseS):
-            spec = ChooseSpec(self.expr(s.player) if s.player is not None else None, [], 0)
+            chooser = seat_of(self.expr(s.player), "a choice to make", s.span) if s.player is not None else None
+            spec = ChooseSpec(chooser, [], 0)
             self._emit(code, CHOOSE, spec, None, None, s.span)
             jumps = []
             for n, opt in enumerate(s.options):
@@ -793,11 +877,22 @@ class Compiler:
                     opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
                 ))
                 spec.spans.append((opt.span, opt.cond_span))
+                spec.shown.append(tuple((name, self.value_text(it.type)) for name, (_slot, it)
+                                        in zip(opt.names, opt.bindings)))
             for j in jumps:
                 code[j][1] = len(code)
             spec.end = len(code)
         else:  # pragma: no cover
             raise AssertionError(f"cannot compile {s!r}")
+
+    def _stored(self, e: Any, span: Any) -> Fn:
+        """An expression whose value is kept in the state (a rule's argument): a number is bounded."""
+        fn = self.expr(e)
+        if e.type == m.STR:
+            return lambda st, loc: bounded_text(fn(st, loc), span)
+        if e.type != m.INT:
+            return fn
+        return lambda st, loc: bounded(fn(st, loc), span)
 
     def _insert(self, zone: m.Zone, place: str | None) -> Fn:
         """``put(lst, ids)``: add ids to a zone list: sorted, on top, or at the bottom."""
@@ -940,7 +1035,7 @@ class Compiler:
             d = dest(st, loc)
             moved: list[int] = []
             came_from: list[str] = []
-            need = limit if limit_fn is None else max(0, limit_fn(st, loc))
+            need = limit if limit_fn is None else max(0, whole(limit_fn(st, loc), q.span, "how many to move"))
             if need == 0:
                 return
             for lst, zname in zip(group(st, loc), src_names):
@@ -992,7 +1087,7 @@ class Compiler:
         n_fn = self.expr(q.count_expr) if q.count_expr is not None else None
 
         def start(st: Any, loc: Any) -> None:
-            loc[slot] = n if n_fn is None else n_fn(st, loc)
+            loc[slot] = n if n_fn is None else whole(bounded(n_fn(st, loc), q.span), q.span, "how many to draw")
 
         self._emit(code, EXEC, start, (), None, s.span)
         self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.triggers_for({sel.zone, s.dest.zone}),
@@ -1003,25 +1098,32 @@ class Compiler:
         v = self.expr(s.value)
         op = s.op
         counter = self.model.counters[i]
-        owner = self.expr(s.owner) if s.owner is not None else None
         name = counter.name
+        span = s.span
+        owner = seat_of(self.expr(s.owner), f"a '{name}'", span) if s.owner is not None else None
         narrated = counter.doc is not None  # counters without a description are bookkeeping
+        shown = _counter_shown(counter)
+        secret = counter.visibility != "public"
 
         def assign(st: Any, loc: Any) -> None:
             value = v(st, loc)
             if owner is None:
                 old = st.counters[i]
                 new = old + value if op == "+=" else old - value if op == "-=" else value
-                st.counters[i] = new
+                st.counters[i] = new = bounded(new, span)
                 who = None
             else:
                 who = owner(st, loc)
                 old = st.counters[i][who]
                 new = old + value if op == "+=" else old - value if op == "-=" else value
-                st.counters[i][who] = new
+                st.counters[i][who] = new = bounded(new, span)
             if st.log is not None and new != old and narrated:
-                st.log.append({"type": "counter", "counter": name,
-                               "player": player_label(who) if who is not None else None, "old": old, "new": new})
+                event = {"type": "counter", "counter": name,
+                         "player": player_label(who) if who is not None else None, "old": shown(old),
+                         "new": shown(new)}
+                if secret:
+                    event["visible"] = counter.visibility  # views hide the values from those who may not see
+                st.log.append(event)
 
         return assign
 
@@ -1035,11 +1137,13 @@ class Compiler:
             code.append(self.rule_code(rule))
             nlocals.append(rule.nlocals)
         driver = len(code)
+        turn_span = model.rules[model.turn_rule].span if model.rules else None
         code.append([
             (CALL, model.setup_rule, (), None, None),
             (TURN, model.turn_rule, None, None, None),
-            (ADVANCE, tuple(i for i, t in enumerate(model.triggers) if t.reads_current), None, None, None),
-            (JUMP, 1, None, None, None),
+            (ADVANCE, tuple(i for i, t in enumerate(model.triggers) if t.reads_current and not t.after_step),
+             None, None, None),
+            (JUMP, 1, None, None, turn_span),  # the loop of turns: a runaway here is a turn that decides nothing
         ])
         nlocals.append(0)
         face_labels, face_weights, face_index = [], [], []
@@ -1073,6 +1177,13 @@ class Compiler:
             sheets=[(sh.name, [(label, self.expr(e)) for label, e in sh.lines], sh.nlocals) for sh in model.sheets],
             rank_sheets=rank_sheets,
         )
+
+
+def _counter_shown(counter: m.Counter) -> Fn:
+    """How a counter's value is written in narration events: a player by label, a fraction as text."""
+    if counter.type == m.PLAYER:
+        return player_label
+    return json_number
 
 
 def _reads_slots(expr: Any, slots: set[int]) -> bool:

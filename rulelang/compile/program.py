@@ -29,6 +29,7 @@ class ChooseSpec:
     options: list[tuple]  # (label, ((var slot, values), ...), cond, body pc, public label or None)
     end: int
     spans: list = attrs.field(factory=list)  # per option: (option span, condition span or None)
+    shown: list = attrs.field(factory=list)  # per option: ((name, value -> text), ...) of its ``for`` variables
 
 
 @attrs.define

@@ -21,10 +21,12 @@ class Labels(Sequence[str]):
     label twice is an error, reported when it is noticed.
     """
 
-    __slots__ = ("_render", "_n", "_cache", "_index", "_full", "_span")
+    __slots__ = ("_render", "_n", "_cache", "_index", "_full", "_span", "_describe")
 
-    def __init__(self, n: int, render: Callable[[int], str], span: Span | None = None) -> None:
+    def __init__(self, n: int, render: Callable[[int], str], span: Span | None = None,
+                 describe: Callable[[int], str] | None = None) -> None:
         self._span = span
+        self._describe = describe
         self._render = render
         self._n = n
         self._cache: dict[int, str] = {}
@@ -41,8 +43,11 @@ class Labels(Sequence[str]):
             self._cache[i] = label
             other = self._index.setdefault(label, i)
             if other != i:
+                which = ""
+                if self._describe is not None:
+                    which = f": {self._describe(other)} and {self._describe(i)}"
                 raise DuplicateLabel(
-                    f"two legal actions are both labelled {label!r}", self._span,
+                    f"two legal actions are both labelled {label!r}{which}", self._span,
                     hint="make every option's label show what differs between them",
                 )
         return label
@@ -65,6 +70,13 @@ class Labels(Sequence[str]):
                 self._one(i)
             self._full = True
         return self._index.get(label) if isinstance(label, str) else None
+
+    def check_unique(self) -> None:
+        """Render every label: a DuplicateLabel error if two are the same."""
+        if not self._full:
+            for i in range(self._n):
+                self._one(i)
+            self._full = True
 
     def __contains__(self, label: object) -> bool:
         return self.find(label) is not None

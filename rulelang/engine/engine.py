@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rulelang.check.model import Model
+from rulelang.check.model import PLAYER, Model
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
     ADVANCE,
@@ -35,6 +35,7 @@ from rulelang.compile.program import (
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.numbers import bounded, json_number
 from rulelang.syntax.span import Span
 
 DEFAULT_BUDGET = 200_000
@@ -53,6 +54,7 @@ class Engine:
         self.code = program.code
         self.budget = budget
         self.die_faces = [k.faces for k in self.model.kinds]
+        self.after_step = tuple(i for i, t in enumerate(self.model.triggers) if t.after_step)
         self._trigger_locals = [[None] * max(1, program.nlocals[rule]) for rule in program.trigger_rules]
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
@@ -92,7 +94,7 @@ class Engine:
         st.faces = [-1] * self.program.component_count
         st.counters = []
         for counter, init in zip(model.counters, self.program.counter_inits):
-            value = init(st, [])
+            value = bounded(init(st, []), counter.span)
             st.counters.append([value] * n if counter.per_player else value)
         st.armed = None  # triggers watch play, not setup: armed when the first turn starts
         st.stack = [[self.program.driver, 0, []]]
@@ -131,7 +133,8 @@ class Engine:
             spec = ins[1]
             player = spec.player(st, loc) if spec.player is not None else st.current
             options = st.choice_cache if st.choice_cache is not None else self._options(st, spec, loc)
-            labels = Labels(len(options), self._label_renderer(st, fr, options), ins[4])
+            labels = Labels(len(options), self._label_renderer(st, fr, options), ins[4],
+                            self._option_describer(fr, options))
             d = Decision("choice", player, labels, None, {}, ins[4])
             d.options = options
         elif op == ASK:
@@ -207,6 +210,19 @@ class Engine:
             return self._bind(loc, spec, options[i])[0](st, loc)
 
         return render
+
+    def _option_describer(self, fr: list, options: list[tuple[int, tuple]]) -> Any:
+        spec = self.code[fr[0]][fr[1]][1]
+
+        def describe(i: int) -> str:
+            index, values = options[i]
+            span = spec.spans[index][0] if index < len(spec.spans) else None
+            shown = spec.shown[index] if index < len(spec.shown) else ()
+            bound = ", ".join(f"{name} = {text(v)}" for (name, text), v in zip(shown, values))
+            where = f"line {span.line}" if span is not None else f"option {index + 1}"
+            return f"the option at {where}" + (f" with {bound}" if bound else "")
+
+        return describe
 
     def _find_option(self, st: State, d: Decision, action: Any) -> tuple[int, tuple] | None:
         if not isinstance(action, str) or not isinstance(d.labels, Labels):
@@ -389,6 +405,12 @@ class Engine:
         if zone.visibility == "public":
             return True
         return zone.visibility == "owner" and player is not None and place[1] == player
+
+    def sees_counter(self, counter: Any, owner: int | None, player: int | None) -> bool:
+        """Whether ``player`` (None: a spectator) sees ``counter`` (of ``owner``, for a per-player one)."""
+        if counter.visibility == "public":
+            return True
+        return counter.visibility == "owner" and player is not None and owner == player
 
     def chance_seen_by(self, st: State, player: int | None) -> bool:
         """Whether ``player`` learns the outcome of the pending chance decision."""
@@ -644,6 +666,9 @@ class Engine:
                     if self._check_triggers(st, ins[2]):
                         fr = stack[-1]
                         rcode, loc, pc = code[fr[0]], fr[2], fr[1]
+                        budget -= 1  # a trigger that fires again and again is a loop too
+                        if budget < 0:
+                            self._runaway(st, ins, triggers=True)
             elif op == JUMPF:
                 pc = pc + 1 if ins[1](st, loc) else ins[2]
             elif op == COUNTDOWN:
@@ -657,7 +682,7 @@ class Engine:
                 pc = ins[1]
                 budget -= 1
                 if budget < 0:
-                    self._runaway(ins)
+                    self._runaway(st, ins, turns=fr[0] == self.program.driver)
             elif op == CALL:
                 fr[1] = pc + 1
                 new = [None] * nlocals[ins[1]]
@@ -668,7 +693,7 @@ class Engine:
                 rcode, loc, pc = code[fr[0]], new, 0
                 budget -= 1
                 if budget < 0:
-                    self._runaway(ins)
+                    self._runaway(st, ins)
             elif op == RET:
                 stack.pop()
                 fr = stack[-1]
@@ -677,6 +702,15 @@ class Engine:
                 fr[1] = pc
                 if self._skip_empty(st, fr, ins):
                     pc = fr[1]
+                    continue
+                if self.after_step and self._check_triggers(st, self.after_step):
+                    # ``when ... after each step``: checked now that play would wait for a decision
+                    st.pending_cache = st.choice_cache = None
+                    fr = stack[-1]
+                    rcode, loc, pc = code[fr[0]], fr[2], fr[1]
+                    budget -= 1
+                    if budget < 0:
+                        self._runaway(st, ins)
                     continue
                 if op == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
@@ -709,6 +743,7 @@ class Engine:
                 stack.append(fr)
                 if st.armed is None and self.arm_triggers(st):
                     fr = stack[-1]
+                    budget -= 1
                 rcode, loc, pc = code[fr[0]], fr[2], fr[1]
             elif op == ADVANCE:
                 pc += 1
@@ -724,11 +759,26 @@ class Engine:
                     if self._check_triggers(st, ins[1]):
                         fr = stack[-1]
                         rcode, loc, pc = code[fr[0]], fr[2], fr[1]
+                        budget -= 1
 
-    def _runaway(self, ins: tuple) -> None:
+    def _runaway(self, st: State, ins: tuple, turns: bool = False, triggers: bool = False) -> None:
+        said = [e["text"] for e in st.log or () if e.get("type") == "say"]
+        last = f"; the last narration was: {said[-1]!r}" if said else ""
+        if triggers:
+            raise RulelangError(
+                f"triggers fired again and again ({self.budget} steps) without asking for a decision", ins[4],
+                hint="a trigger fires here each time: does its block make its own condition true again?" + last,
+            )
+        if turns:
+            raise RulelangError(
+                f"turns went on for {self.budget} steps without asking for any decision or ending the game "
+                f"(turn {st.turn}, {player_label(st.current)} to play)", ins[4],
+                hint="every turn ends at once without a choice or a roll ('end turn', 'another turn', "
+                     "or nothing to decide), and no 'end game' is reached" + last,
+            )
         raise RulelangError(
             f"the rules ran {self.budget} steps without asking for a decision", ins[4],
-            hint="a loop here may never end: check its condition",
+            hint="a loop here may never end: check its condition" + last,
         )
 
     def _skip_empty(self, st: State, fr: list, ins: tuple) -> bool:
@@ -836,7 +886,7 @@ class Engine:
             for name, lines, nlocals in program.sheets:
                 loc = [None] * max(1, nlocals)
                 loc[0] = p
-                mine[name] = {label: fn(st, loc) for label, fn in lines}
+                mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span) for label, fn in lines}
             sheets.append(mine)
         rows = []
         for p in range(st.players):
@@ -846,9 +896,9 @@ class Engine:
             for k, (_direction, fn) in enumerate(keys):
                 sheet = program.rank_sheets[k] if k < len(program.rank_sheets) else None
                 if sheet is not None:  # the key is a score sheet's total: already added up
-                    values.append(sum(sheets[p][program.sheets[sheet][0]].values()))
+                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), self.model.ranking.span))
                 else:
-                    values.append(fn(st, loc))
+                    values.append(bounded(fn(st, loc), self.model.ranking.span))
             rows.append((p, values))
 
         def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
@@ -863,9 +913,11 @@ class Engine:
             if k != prev:
                 rank = i + 1
                 prev = k
-            entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank, "keys": row[1]}
+            entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank,
+                                     "keys": [json_number(v) for v in row[1]]}
             if sheets[row[0]]:
-                entry["sheets"] = sheets[row[0]]
+                entry["sheets"] = {name: {label: json_number(v) for label, v in lines.items()}
+                                   for name, lines in sheets[row[0]].items()}
             ranking.append(entry)
         winners = [r["player"] for r in ranking if r["rank"] == 1]
         return {"winners": winners, "standings": ranking}
@@ -908,7 +960,12 @@ class Engine:
         bookkeeping: dict[str, Any] = {}
         for c in model.counters:
             value = st.counters[c.index]
-            shown = {player_label(p): v for p, v in enumerate(value)} if c.per_player else value
+            as_text = player_label if c.type == PLAYER else json_number
+            if c.per_player:
+                shown = {player_label(p): as_text(v) if self.sees_counter(c, p, player) else {"hidden": True}
+                         for p, v in enumerate(value)}
+            else:
+                shown = as_text(value) if self.sees_counter(c, None, player) else {"hidden": True}
             (counters if c.doc is not None else bookkeeping)[c.name] = shown
         d = self.pending(st)
         obs: dict[str, Any] = {

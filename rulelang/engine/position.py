@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import difflib
 import re
+from fractions import Fraction
 from typing import Any
 
+from rulelang.check.model import PLAYER
 from rulelang.compile.compiler import player_label
 from rulelang.errors import RulelangError
+from rulelang.numbers import normal, too_big
 from rulelang.syntax.span import Span
 
+_FRACTION = re.compile(r"^-?[0-9]{1,19}/[1-9][0-9]{0,18}$")
 _COUNTED = re.compile(r"^\s*(\d+)\s*[x×]?\s+(\S+)\s*$")
 
 
@@ -43,6 +47,24 @@ def _player(engine: Any, st: Any, text: Any, span: Span | None) -> int:
         raise PositionError(f"position: unknown player {text!r}", span,
                             hint=f"players are {', '.join(labels)}")
     return labels.index(text)
+
+
+def _counter_value(engine: Any, st: Any, counter: Any, value: Any, what: str, span: Span | None) -> Any:
+    """A counter's value as a position writes it: a number (``"7/3"`` for a fraction) or a player."""
+    if counter.type == PLAYER:
+        if value == "nobody":
+            return -1
+        return _player(engine, st, value, span)
+    if isinstance(value, str) and _FRACTION.match(value):
+        number = normal(Fraction(value))
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        raise PositionError(f"position: {what} must be a whole number", span,
+                            hint='or a fraction, written as text: "7/3"')
+    if too_big(number):
+        raise PositionError(f"position: {what} is beyond the largest number rulelang keeps (10^18)", span)
+    return number
 
 
 def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, list[int]]:
@@ -176,13 +198,10 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
             if not isinstance(value, dict):
                 raise PositionError(f"position: counter '{name}' is per player: give {{\"P1\": n, ...}}", span)
             for who, v in value.items():
-                if not isinstance(v, int) or isinstance(v, bool):
-                    raise PositionError(f"position: {name} of {who} must be a whole number", span)
-                st.counters[counter.index][_player(engine, st, who, span)] = v
+                seat = _player(engine, st, who, span)
+                st.counters[counter.index][seat] = _counter_value(engine, st, counter, v, f"{name} of {who}", span)
         else:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise PositionError(f"position: counter '{name}' must be a whole number", span)
-            st.counters[counter.index] = value
+            st.counters[counter.index] = _counter_value(engine, st, counter, value, f"counter '{name}'", span)
     if "current" in position:
         st.current = _player(engine, st, position["current"], span)
     if "turn" in position:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from fractions import Fraction
 from typing import Any
 
 STATE_FORMAT = 1
@@ -81,9 +82,9 @@ class State:
             "players": self.players,
             "zones": self.zones,
             "faces": self.faces,
-            "counters": self.counters,
+            "counters": _plain(self.counters),
             "current": self.current,
-            "stack": self.stack,
+            "stack": _plain(self.stack),
             "armed": self.armed,
             "over": self.over,
             "result": copy.deepcopy(self.result),
@@ -104,9 +105,9 @@ class State:
         st = cls(int(data["players"]))
         st.zones = data["zones"]
         st.faces = data["faces"]
-        st.counters = data["counters"]
+        st.counters = _numbers(data["counters"])
         st.current = data["current"]
-        st.stack = data["stack"]
+        st.stack = _numbers(data["stack"])
         st.armed = data["armed"]
         st.over = data["over"]
         st.result = data["result"]
@@ -130,3 +131,26 @@ class State:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every fraction written as ``{"fraction": "7/3"}`` (JSON has no exact fractions)."""
+    if isinstance(value, list):
+        if not any(isinstance(v, (list, Fraction)) for v in value):
+            return value
+        return [_plain(v) for v in value]
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    return value
+
+
+def _numbers(value: Any) -> Any:
+    """The inverse of :func:`_plain`: ``{"fraction": "7/3"}`` back to an exact fraction."""
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    if isinstance(value, dict) and set(value) == {"fraction"} and isinstance(value["fraction"], str):
+        try:
+            return Fraction(value["fraction"])
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"not a fraction: {value['fraction']!r}") from None
+    return value

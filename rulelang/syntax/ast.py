@@ -52,10 +52,11 @@ class Current:
 
 @attrs.frozen
 class PlayerAfter:
-    """``next player`` (target None) or ``player after X``: the next seat clockwise."""
+    """``next player`` (target None), ``player after X`` or ``player before X`` (step -1)."""
 
     target: Expr | None
     span: Span
+    step: int = 1
 
 
 @attrs.frozen
@@ -259,10 +260,10 @@ class GiveTurn:
 
 @attrs.frozen
 class Reveal:
-    """``reveal QUERY to X``: X alone sees those components (a private look)."""
+    """``reveal QUERY to X``: X alone sees those components (a private look); X None: ``to all``."""
 
     query: Query
-    player: Expr
+    player: Expr | None
     span: Span
 
 
@@ -437,6 +438,7 @@ class ComponentDecl:
     attrs: tuple[AttrValue, ...]
     faces: tuple[Name, ...]
     span: Span
+    group: str | None = None  # numbered components: the name they share (``Card`` for Card3, Card4, ...)
 
 
 @attrs.frozen
@@ -458,6 +460,7 @@ class CounterDecl:
     init: Expr
     doc: str | None
     span: Span
+    visibility: Name | None = None  # ``: owner`` or ``: hidden``
 
 
 @attrs.frozen
@@ -492,6 +495,7 @@ class TriggerDecl:
     body: tuple[Stmt, ...]
     span: Span
     each: str | None = None
+    after_step: bool = False
 
 
 @attrs.frozen

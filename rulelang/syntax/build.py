@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import attrs
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 
@@ -48,6 +49,10 @@ class _Builder(Transformer):
                 parts.append(_unescape(raw[pos : m.start()]))
             inner = m.group(1)
             stripped = inner.strip()
+            if '"' in inner:
+                raise RulelangError("a string cannot go inside {...}", span,
+                                    hint="put the text outside the braces: \"{p} says yes\", "
+                                         "or compare in a 'let' first")
             if not stripped:
                 raise RulelangError("empty {} in a string", span, hint="write {expr} or remove the braces")
             secret = stripped.startswith("secret ")
@@ -74,7 +79,13 @@ class _Builder(Transformer):
 
     # -------------------------------------------------------------- file
     def start(self, items: list) -> list:
-        return [i for i in items if i is not None]
+        out: list = []
+        for i in items:
+            if isinstance(i, _Many):
+                out.extend(i.items)
+            elif i is not None:
+                out.append(i)
+        return out
 
     # -------------------------------------------------------------- literals
     @v_args(meta=True)
@@ -87,6 +98,13 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def str_lit(self, meta, c):
+        return ast.Lit(_unquote(str(c[0])), self._span(meta))
+
+    @v_args(meta=True)
+    def str_expr(self, meta, c):
+        """A string used as a value: its ``{...}`` holes are filled as in ``say``."""
+        if "{" in str(c[0]) or "}" in str(c[0]):
+            return self._template(c[0])
         return ast.Lit(_unquote(str(c[0])), self._span(meta))
 
     @v_args(meta=True)
@@ -126,6 +144,13 @@ class _Builder(Transformer):
     def attr(self, meta, c):
         return ast.AttrValue(str(c[0]), c[1].value, self._span(meta))
 
+    @v_args(meta=True)
+    def attr_var(self, meta, c):
+        return ast.AttrValue(str(c[0]), _BulkVar(str(c[1])), self._span(meta))
+
+    def bulk_range(self, c):
+        return (str(c[0]), int(c[1]), int(c[2]), self._tspan(c[0]))
+
     def attr_list(self, c):
         return ("attrs", tuple(c))
 
@@ -139,7 +164,44 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def component_decl(self, meta, c):
-        count, name, cls, display, body = c
+        count, name, cls, bulk, display, body = c
+        if bulk is not None:
+            return self._bulk(meta, count, name, cls, bulk, display, body)
+        if body is not None and body[0] == "attrs":
+            for pair in body[1]:
+                if isinstance(pair.value, _BulkVar):
+                    raise RulelangError(f"unknown value '{pair.value.name}' for attribute '{pair.name}'", pair.span,
+                                        hint='a value is a number, true, false or a "string"; a name is allowed '
+                                             "only in numbered components: 1 Card cards for n in 3 to 35: value n")
+        return self._component(meta, count, name, cls, display, body)
+
+    def _bulk(self, meta, count, name, cls, bulk, display, body):
+        """``1 Card cards for n in 3 to 35 "Card {n}": value n``: one kind per number, named Card3, ..."""
+        var, low, high, vspan = bulk
+        if high < low:
+            raise RulelangError(f"the range {low} to {high} is empty", vspan, hint="write LOW to HIGH with LOW <= HIGH")
+        if high - low >= 10_000:
+            raise RulelangError(f"{high - low + 1} numbered kinds are more than rulelang declares at once "
+                                "(at most 10000)", vspan)
+        if body is not None and body[0] == "attrs":
+            for pair in body[1]:
+                if isinstance(pair.value, _BulkVar) and pair.value.name != var:
+                    raise RulelangError(f"unknown value '{pair.value.name}' for attribute '{pair.name}'", pair.span,
+                                        hint=f"the number of each component is '{var}'")
+        out = []
+        for n in range(low, high + 1):
+            shown = None
+            if display is not None:
+                shown = '"' + str(display)[1:-1].replace("{" + var + "}", str(n)) + '"'
+            attrs_ = body
+            if body is not None and body[0] == "attrs":
+                attrs_ = ("attrs", tuple(ast.AttrValue(p.name, n if isinstance(p.value, _BulkVar) else p.value, p.span)
+                                         for p in body[1]))
+            decl = self._component(meta, count, f"{name}{n}", cls, shown, attrs_)
+            out.append(attrs.evolve(decl, group=str(name)))
+        return _Many(out)
+
+    def _component(self, meta, count, name, cls, display, body):
         attrs_: tuple = ()
         faces: tuple = ()
         if body is not None:
@@ -152,6 +214,48 @@ class _Builder(Transformer):
         return ast.ComponentDecl(
             int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta)
         )
+
+    @v_args(meta=True)
+    def table_decl(self, meta, c):
+        """``cards table:``, a header line (count, name, display, attributes) and one line per kind."""
+        cls, head, *rows = c
+        names = [str(t) for t in head.children]
+        head_span = self._tspan(head.children[0])
+        for required in ("count", "name"):
+            if required not in names:
+                raise RulelangError(f"a component table needs a '{required}' column", head_span,
+                                    hint="the header names the columns: count name [display] ATTRIBUTE ...")
+        if len(set(names)) != len(names):
+            raise RulelangError("a column is named twice", head_span)
+        out = []
+        for cells, span in rows:
+            if len(cells) != len(names):
+                raise RulelangError(f"this line has {len(cells)} values for {len(names)} columns", span,
+                                    hint="columns: " + " ".join(names))
+            row = dict(zip(names, cells))
+            count, name, display = row.pop("count"), row.pop("name"), row.pop("display", None)
+            if not (isinstance(count, ast.Lit) and type(count.value) is int):
+                raise RulelangError("'count' is a whole number", span)
+            if not isinstance(name, ast.Name):
+                raise RulelangError("'name' is a name (letters, digits and '_')", span)
+            if display is not None and not (isinstance(display, ast.Lit) and isinstance(display.value, str)):
+                raise RulelangError('\'display\' is a "string"', span)
+            pairs = []
+            for attr, cell in row.items():
+                if not isinstance(cell, ast.Lit):
+                    raise RulelangError(f"unknown value '{cell.name}' for attribute '{attr}'", span,
+                                        hint='a value is a number, true, false or a "string"')
+                pairs.append(ast.AttrValue(attr, cell.value, span))
+            decl = self._component(meta, count.value, name.name, cls, None, ("attrs", tuple(pairs)))
+            out.append(attrs.evolve(decl, display=display.value if display is not None else None, span=span))
+        return _Many(out)
+
+    @v_args(meta=True)
+    def table_row(self, meta, c):
+        return (list(c), self._span(meta))
+
+    def table_name(self, c):
+        return ast.Name(str(c[0]), self._tspan(c[0]))
 
     def zone_flag(self, c):
         tok = c[0]
@@ -170,7 +274,9 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def counter_decl(self, meta, c):
-        return ast.CounterDecl(str(c[0]), c[1] is not None, c[2], _unquote(c[3]) if c[3] else None, self._span(meta))
+        visibility = ast.Name(str(c[4]), self._tspan(c[4])) if c[4] is not None else None
+        return ast.CounterDecl(str(c[0]), c[1] is not None, c[2], _unquote(c[3]) if c[3] else None, self._span(meta),
+                               visibility)
 
     def params(self, c):
         return tuple(c)
@@ -203,8 +309,9 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def trigger_decl(self, meta, c):
-        each, cond, title, body = c
-        return ast.TriggerDecl(cond, _unquote(title) if title else None, body, self._span(meta), each)
+        each, cond, after, title, body = c
+        return ast.TriggerDecl(cond, _unquote(title) if title else None, body, self._span(meta), each,
+                               after is not None)
 
     def trigger_each(self, c):
         return str(c[0])
@@ -280,6 +387,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def reveal_stmt(self, meta, c):
         return ast.Reveal(c[0], c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def reveal_all_stmt(self, meta, c):
+        return ast.Reveal(c[0], None, self._span(meta))
 
     @v_args(meta=True)
     def pass_stmt(self, meta, c):
@@ -483,6 +594,10 @@ class _Builder(Transformer):
         return ast.PlayerAfter(c[0], self._span(meta))
 
     @v_args(meta=True)
+    def player_before(self, meta, c):
+        return ast.PlayerAfter(c[0], self._span(meta), -1)
+
+    @v_args(meta=True)
     def of_ref(self, meta, c):
         return ast.Of(str(c[0]), c[1], self._span(meta))
 
@@ -506,6 +621,20 @@ class _Builder(Transformer):
     def sum_q(self, meta, c):
         tok = c[0]
         return ast.Aggregate("sum", ast.Name(str(tok), self._tspan(tok)), c[1], self._span(meta))
+
+
+class _BulkVar:
+    """A name given as an attribute value: the number of a numbered component."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _Many:
+    """Several declarations made by one line (numbered components)."""
+
+    def __init__(self, items: list) -> None:
+        self.items = items
 
 
 def _join(a: Span, b: Span) -> Span:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -91,6 +92,8 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
         return _parser().parse(text, start=start)
     except UnexpectedInput as exc:
         err = _syntax_error(exc, path, offset)
+        if start == "start":
+            err = _newcomer_slip(err, text) or err
         if start == "expr" and ("end of file" in err.message or "end of line" in err.message):
             err = RulelangError("the expression in {...} ends too early", err.span,
                                 hint="complete the expression between the braces")
@@ -102,6 +105,36 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
             Span(path, line, 1, line, 2),
             hint="indent a block by the same amount as the lines around it (spaces, not tabs)",
         ) from None
+
+
+_ELSE_IF = re.compile(r"^\s*else\s+if\b")
+_ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(\s+of\s+[A-Za-z_][A-Za-z0-9_]*)?\s*=[^=]")
+_STRING_IN_HOLE = re.compile(r'\{[^{}"]*"[^{}]*\}')
+
+
+def _newcomer_slip(err: RulelangError, text: str) -> RulelangError | None:
+    """A clearer error for slips a newcomer makes (from other languages), or None."""
+    if err.span is None:
+        return None
+    lines = text.splitlines()
+    if not 1 <= err.span.line <= len(lines):
+        return None
+    line = lines[err.span.line - 1]
+    here = Span(err.span.file, err.span.line, 1 + len(line) - len(line.lstrip(" \t")), err.span.line,
+                1 + len(line.rstrip()))
+    if _ELSE_IF.match(line):
+        return RulelangError("'else if' is written 'elif'", here, hint="write: elif CONDITION:")
+    found = _ASSIGN.match(line)
+    if found and not line.lstrip().startswith(("let ", "option ", "attribute ", "counter ", "define ")):
+        name = found.group(1) + (found.group(2) or "")
+        hint = f"change a counter with 'set {name} to ...' (or '+=', '-=')"
+        if not found.group(2):
+            hint += f"; name a value with 'let {name} = ...'"
+        return RulelangError(f"'{name} = ...' is not a statement", here, hint=hint)
+    if _STRING_IN_HOLE.search(line):
+        return RulelangError("a string cannot go inside {...}", here,
+                             hint="put the text outside the braces, or name the value with 'let' first")
+    return None
 
 
 def _dedent_line(text: str) -> int:

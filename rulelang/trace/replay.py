@@ -23,7 +23,7 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
-from rulelang.views import redact_chance
+from rulelang.views import redact_chance, redact_counters
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
 EVENT_TYPES = ("chance", "action", "private", "digest", "result", "comment")
@@ -417,6 +417,9 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
             visible = zone is not None and engine.sees([zone.index, seat], view)
             zones[key] = items if visible else {"hidden": _count_items(items)}
         out["position"] = {**position, "zones": zones}
+    if isinstance(position, dict) and "counters" in position:
+        counters = redact_counters(engine, position["counters"], view)
+        out["position"] = {**out.get("position", position), "counters": counters}
     return out
 
 

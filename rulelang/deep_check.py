@@ -1,0 +1,44 @@
+"""``rulelang check --deep``: play random games to find the errors only play can show.
+
+The checker sees the text; some mistakes show only in play: two options whose labels
+read alike, ``nobody`` held in a name and used as a seat, a number that grows without
+bound, a loop or a chain of turns that never asks for a decision. A deep check plays
+seeded random games at every player count, rendering every label of every choice (as
+recording a trace does), and reports the first such error with its place in the file.
+"""
+
+from __future__ import annotations
+
+from rulelang.agents.base import RandomAgent
+from rulelang.engine.engine import Engine
+from rulelang.errors import RulelangError
+from rulelang.play import play
+
+
+def deep_check(engine: Engine, games: int = 20, seed: int = 1,
+               max_steps: int = 100_000) -> tuple[int, RulelangError | None]:
+    """Play ``games`` random games at each player count; (games played, the first error or None)."""
+    played = 0
+    model = engine.model
+    for players in range(model.min_players, model.max_players + 1):
+        for g in range(games):
+            game_seed = seed + g
+            try:
+                _one_game(engine, players, game_seed, max_steps, narrate=False)
+            except RulelangError as exc:
+                try:  # the same game again, narrated, so that the error can quote the last narration
+                    _one_game(engine, players, game_seed, max_steps, narrate=True)
+                except RulelangError as narrated:
+                    if narrated.message == exc.message:
+                        exc = narrated
+                where = f"found in a random game of {players} players, seed {game_seed}"
+                exc.hint = f"{exc.hint} ({where})" if exc.hint else where
+                return played, exc
+            played += 1
+    return played, None
+
+
+def _one_game(engine: Engine, players: int, seed: int, max_steps: int, narrate: bool) -> None:
+    st = engine.new_state(players, narrate=narrate)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    play(engine, st, agents, seed, max_steps=max_steps, on_event=lambda _e, _n: None, narrate=narrate)
