@@ -88,7 +88,7 @@ def test_check_deep_finds_the_run_time_error(name: str) -> None:
 def test_check_deep_passes_a_sound_game() -> None:
     result = CliRunner().invoke(main, ["check", "--deep", "-n", "3", "games/chicken.rules"])
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == ("games/chicken.rules: ok (Chicken!; 2-8 players, 12 components, 12 rules; "
+    assert result.stdout == ("games/chicken.rules: ok (Chicken!; 2-8 players, 16 components, 12 rules; "
                              "21 random games played without a run-time error)\n")
 
 
