@@ -1,0 +1,216 @@
+"""Search agents: one-ply greedy and information-set MCTS, generic for every rules file.
+
+Both see only their observation and the legal actions; to look ahead they ask the
+:class:`~rulelang.engine.determinize.World` they are given for determinizations (full
+states built from what their seat knows) and play on copies of those.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rulelang.engine.determinize import World
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+from rulelang.rng import Rng
+
+
+def _advance_chance(engine: Engine, st: State, rng: Rng) -> None:
+    """Sample chance outcomes until a player must decide or the game is over."""
+    while not st.over and engine.is_chance(st):
+        engine.apply_random(st, rng, events=False)
+
+
+def _decider(engine: Engine, st: State) -> tuple[int, list[str]]:
+    """Who decides now and their legal actions (the first still to answer, during an ``ask``)."""
+    d = engine.pending(st)
+    assert d is not None and d.player is not None
+    return d.player, list(d.labels or [])
+
+
+def key_signs(engine: Engine) -> list[int]:
+    """+1 for a ranking key where higher is better, -1 where lower is."""
+    return [1 if direction == "highest" else -1 for direction, _ in engine.program.rank_keys]
+
+
+def own_keys(engine: Engine, st: State, player: int) -> list[float]:
+    """The player's ranking keys, signed so that bigger is always better."""
+    label = f"P{player + 1}"
+    result = st.result if st.over and st.result is not None else engine.standings(st)
+    row = next(r for r in result["standings"] if r["player"] == label)
+    return [s * v for s, v in zip(key_signs(engine), row["keys"])]
+
+
+def rank_rewards(engine: Engine, st: State) -> list[float]:
+    """Each player's reward in [0, 1]: the share of the others they beat (ties count half)."""
+    result = st.result if st.over and st.result is not None else engine.standings(st)
+    n = st.players
+    if n == 1:
+        return [1.0]
+    ranks = [0] * n
+    for r in result["standings"]:
+        ranks[int(r["player"][1:]) - 1] = r["rank"]
+    out = []
+    for p in range(n):
+        better = sum(1 for q in range(n) if q != p and ranks[q] > ranks[p])
+        tied = sum(1 for q in range(n) if q != p and ranks[q] == ranks[p])
+        out.append((better + 0.5 * tied) / (n - 1))
+    return out
+
+
+def apply_as(engine: Engine, st: State, action: str, player: int) -> bool:
+    """Apply ``action`` for ``player`` if it is legal in ``st``; say whether it was."""
+    if player not in _askable(engine, st):
+        return False
+    if action not in engine.legal_actions(st, player):
+        return False
+    engine.apply(st, action, player=player)
+    return True
+
+
+def _askable(engine: Engine, st: State) -> list[int]:
+    d = engine.pending(st)
+    if d is None or d.kind != "choice":
+        return []
+    return list(d.players) if d.players is not None else [d.player if d.player is not None else st.current]
+
+
+class GreedyAgent:
+    """One ply: the action after which its own ranking keys are best (chance sampled).
+
+    ``samples`` determinizations per action are averaged; ties go to a random one.
+    """
+
+    searches = True
+
+    def __init__(self, seed: int, seat: int, samples: int = 1) -> None:
+        self.rng = Rng(seed, stream=101 + seat)
+        self.samples = max(1, samples)
+
+    def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
+        """The legal action with the best own ranking keys one step ahead."""
+        if len(legal) == 1 or world is None:
+            return legal[0]
+        engine, me = world.engine, world.player
+        best: list[str] = []
+        best_value: list[float] | None = None
+        for action in legal:
+            totals: list[float] | None = None
+            n = 0
+            for _ in range(self.samples):
+                st = world.sample(self.rng)
+                if not apply_as(engine, st, action, me):
+                    continue
+                _advance_chance(engine, st, self.rng)
+                keys = own_keys(engine, st, me)
+                totals = keys if totals is None else [a + b for a, b in zip(totals, keys)]
+                n += 1
+            if totals is None:
+                continue
+            value = [t / n for t in totals]
+            if best_value is None or value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        if not best:
+            return legal[0]
+        return best[self.rng.below(len(best))]
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "total")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, str], _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class MctsAgent:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) with UCT.
+
+    Each iteration samples a determinization of the current position for this seat,
+    walks the tree (nodes are the decisions taken since the root, by whoever took them;
+    chance is sampled, not branched on), expands one action, plays random moves to the
+    end or for ``depth`` decisions, and scores the position by the game's ranking
+    (``rank_rewards``). UCB uses availability counts, as actions legal in one
+    determinization may not be in another. Picks the root action visited most.
+    """
+
+    searches = True
+
+    def __init__(self, seed: int, seat: int, iters: int = 200, c: float = 0.7, depth: int = 200) -> None:
+        self.rng = Rng(seed, stream=201 + seat)
+        self.iters = max(1, iters)
+        self.c = c
+        self.depth = depth
+
+    def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
+        """The root action the search visited most."""
+        if len(legal) == 1 or world is None:
+            return legal[0]
+        engine, me, rng = world.engine, world.player, self.rng
+        root = _Node()
+        for _ in range(self.iters):
+            st = world.sample(rng)
+            path: list[tuple[_Node, int]] = []
+            node = root
+            # The root: this seat's own decision (during an ``ask`` others may come first in the list).
+            here = set(engine.legal_actions(st, me))
+            seat, options = me, [a for a in legal if a in here]
+            if not options:
+                continue
+            expanded = False
+            while True:
+                for a in options:
+                    child = node.children.get((seat, a))
+                    if child is not None:
+                        child.avail += 1
+                untried = [a for a in options if (seat, a) not in node.children]
+                if untried:
+                    action = untried[rng.below(len(untried))]
+                    child = node.children[(seat, action)] = _Node()
+                    child.avail = 1
+                    expanded = True
+                else:
+                    action = self._select(node, seat, options)
+                    child = node.children[(seat, action)]
+                engine.apply(st, action, player=seat)
+                path.append((child, seat))
+                node = child
+                _advance_chance(engine, st, rng)
+                if st.over or expanded:
+                    break
+                seat, options = _decider(engine, st)
+            rewards = self._rollout(engine, st, rng)
+            for n, who in path:
+                n.visits += 1
+                n.total += rewards[who]
+        best = max(legal, key=lambda a: (root.children[(me, a)].visits if (me, a) in root.children else -1))
+        return best
+
+    def _select(self, node: _Node, seat: int, options: list[str]) -> str:
+        best, best_u = options[0], -math.inf
+        for a in options:
+            ch = node.children[(seat, a)]
+            u = ch.total / ch.visits + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
+            if u > best_u:
+                best, best_u = a, u
+        return best
+
+    def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
+        steps = 0
+        while not st.over and steps < self.depth:
+            if engine.is_chance(st):
+                engine.apply_random(st, rng, events=False)
+                continue
+            size = engine.choice_size(st)
+            if size is not None:
+                engine.apply_index(st, rng.below(size[1]))
+            else:
+                seat, options = _decider(engine, st)
+                engine.apply(st, options[rng.below(len(options))], player=seat)
+            steps += 1
+        return rank_rewards(engine, st)
