@@ -136,7 +136,7 @@ class MctsAgent:
     chance is sampled, not branched on), expands one action, plays random moves to the
     end or for ``depth`` decisions, and scores the position by the game's ranking
     (``rank_rewards``). UCB uses availability counts, as actions legal in one
-    determinization may not be in another. Picks the root action visited most.
+    determinization may not be in another. Picks the root action visited most (ties: the best mean reward).
     """
 
     searches = True
@@ -188,8 +188,11 @@ class MctsAgent:
             for n, who in path:
                 n.visits += 1
                 n.total += rewards[who]
-        best = max(legal, key=lambda a: (root.children[(me, a)].visits if (me, a) in root.children else -1))
-        return best
+        def score(a: str) -> tuple[float, float]:
+            ch = root.children.get((me, a))
+            return (-1.0, 0.0) if ch is None or not ch.visits else (ch.visits, ch.total / ch.visits)
+
+        return max(legal, key=score)
 
     def _select(self, node: _Node, seat: int, options: list[str]) -> str:
         best, best_u = options[0], -math.inf
