@@ -93,28 +93,27 @@ class GreedyAgent:
         if len(legal) == 1 or world is None:
             return legal[0]
         engine, me = world.engine, world.player
-        best: list[str] = []
-        best_value: list[float] | None = None
-        for action in legal:
-            totals: list[float] | None = None
-            n = 0
-            for _ in range(self.samples):
-                st = world.sample(self.rng)
-                if not apply_as(engine, st, action, me):
+        totals: dict[str, list[float]] = {}
+        counts: dict[str, int] = {}
+        for _ in range(self.samples):
+            base = world.sample(self.rng)
+            chance_seed = self.rng.next32()
+            here = set(engine.legal_actions(base, me))
+            for action in legal:
+                if action not in here:
                     continue
-                _advance_chance(engine, st, self.rng)
+                st = base.copy()
+                engine.apply(st, action, player=me)
+                _advance_chance(engine, st, Rng(chance_seed, stream=5))  # the same dice for every action
                 keys = own_keys(engine, st, me)
-                totals = keys if totals is None else [a + b for a, b in zip(totals, keys)]
-                n += 1
-            if totals is None:
-                continue
-            value = [t / n for t in totals]
-            if best_value is None or value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
-        if not best:
+                old = totals.get(action)
+                totals[action] = keys if old is None else [a + b for a, b in zip(old, keys)]
+                counts[action] = counts.get(action, 0) + 1
+        if not totals:
             return legal[0]
+        values = {a: [t / counts[a] for t in totals[a]] for a in totals}
+        top = max(values.values())
+        best = [a for a in legal if values.get(a) == top]
         return best[self.rng.below(len(best))]
 
 

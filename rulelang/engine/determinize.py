@@ -147,18 +147,23 @@ def determinize(engine: Engine, st: State, player: int, rng: Rng,
                     break
     rng.shuffle(pool)
     compat = zone_kinds if zone_kinds is not None else {}
-
-    def fits(c: int, zone: int) -> bool:
-        allowed = compat.get(kind_of[c])
-        return allowed is None or zone in allowed
-
+    allowed_in = _kinds_allowed_in(engine, compat)
     # Deal to the most particular places first (the box takes anything, so it comes last).
-    order = sorted(filled, key=lambda pl: (len([k for k, zs in compat.items() if pl[0] in zs]) or len(kinds), pl))
-    for place in order:
+    for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl)):
         need = sizes[place] - len(filled[place])
-        for _ in range(need):
-            pick = next((i for i, c in enumerate(pool) if fits(c, place[0])), 0)
-            filled[place].append(pool.pop(pick))
+        if need <= 0:
+            continue
+        allowed = allowed_in[place[0]]
+        take: list[int] = []
+        rest: list[int] = []
+        for c in pool:
+            (take if len(take) < need and kind_of[c] in allowed else rest).append(c)
+        if len(take) < need:  # nothing the rules ever put here is left: deal what there is
+            more = need - len(take)
+            take += rest[:more]
+            rest = rest[more:]
+        filled[place] += take
+        pool = rest
     for place, lst in hidden:
         z = zones[place[0]]
         lst[:] = filled[place] if z.ordered else sorted(filled[place])
@@ -170,6 +175,27 @@ def determinize(engine: Engine, st: State, player: int, rng: Rng,
     new.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(new.seen)]
     _rearm(engine, new)
     return new
+
+
+_ALLOWED_CACHE: weakref.WeakKeyDictionary[Engine, tuple[dict[int, frozenset[int]], list[frozenset[int]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _kinds_allowed_in(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozenset[int]]:
+    """For each zone, the kinds that may be dealt to it (every kind when nothing was learned)."""
+    cached = _ALLOWED_CACHE.get(engine)
+    if cached is not None and cached[0] is compat:
+        return cached[1]
+    result = _allowed(engine, compat)
+    _ALLOWED_CACHE[engine] = (compat, result)
+    return result
+
+
+def _allowed(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozenset[int]]:
+    every = frozenset(k.index for k in engine.model.kinds)
+    if not compat:
+        return [every] * len(engine.model.zones)
+    return [frozenset(k for k, zs in compat.items() if z.index in zs) for z in engine.model.zones]
 
 
 def _withdraw_answers(engine: Engine, st: State, player: int) -> None:
