@@ -55,7 +55,7 @@ def test_simulate_report_renders(tmp_path: Path) -> None:
     text = out.read_text()
     _self_contained(text)
     assert text.count("<svg") == 3  # win rates with error bars, game length, scores
-    assert "Win rate by seat" in text and "Game length" in text and "Final score by seat" in text
+    assert "Win rate by seat" in text and "Game length" in text and "score at the end, by seat" in text
     dom, console = render(out, tmp_path)
     assert console == []
     assert dom.count("<svg") == 3 and "Chicken!: simulation" in dom

@@ -75,7 +75,11 @@ def _hist(title: str, xlabel: str, series: Sequence[tuple[str, list[float]]]) ->
     lo, hi = (min(values), max(values)) if values else (0, 1)
     bins = min(30, max(1, int(hi - lo) + 1)) if float(lo).is_integer() and float(hi).is_integer() else 20
     for name, vs in series:
-        ax.hist(vs, bins=bins, range=(lo, hi + (1 if lo == hi else 0)), alpha=0.55, label=name)
+        if len(series) > 1:  # outlines, so that the series stay readable where they overlap
+            ax.hist(vs, bins=bins, range=(lo, hi + (1 if lo == hi else 0)), histtype="step", linewidth=1.6,
+                    label=name)
+        else:
+            ax.hist(vs, bins=bins, range=(lo, hi + (1 if lo == hi else 0)), alpha=0.7, label=name)
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
@@ -141,7 +145,7 @@ def simulation_report(s: dict[str, Any], records: list[GameRecord],
     plots = [_win_plot([("this run", s)]),
              _hist("Game length", "turns", [("turns", [float(r.turns) for r in records])])]
     if first_key is not None:
-        plots.append(_hist(f"Final {first_key} by seat", first_key,
+        plots.append(_hist(f"{first_key} at the end, by seat", first_key,
                            [(f"P{p + 1}", [float(r.keys[p][0]) for r in records]) for p in range(s["players"])]))
     body = head + _first_line(s) + "<h2>Plots</h2><div class=plots>" + "".join(plots) + "</div>"
     body += "<h2>Statistics</h2>" + _stats_table(s)
@@ -163,7 +167,7 @@ def comparison_report(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str,
                                             ("B", [float(r.turns) for r in records_b])])]
     first_key = next(iter(a["keys"]), None)
     if first_key is not None and first_key in b["keys"]:
-        plots.append(_hist(f"Final {first_key}, all seats", first_key,
+        plots.append(_hist(f"{first_key} at the end, all seats", first_key,
                            [("A", [float(k[0]) for r in records_a for k in r.keys]),
                             ("B", [float(k[0]) for r in records_b for k in r.keys])]))
     table = []
