@@ -10,8 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
-from rulelang.agents.base import AGENT_KINDS, Agent, FirstAgent, RandomAgent
-from rulelang.agents.human import HumanAgent
+from rulelang.agents.base import Agent
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
@@ -48,22 +47,13 @@ def _load(path: str, options: dict[str, str], budget: int = DEFAULT_BUDGET) -> E
 
 
 def _make_agents(kinds: tuple[str, ...], players: int, seed: int) -> list[Agent]:
-    chosen = list(kinds) or ["random"]
-    if len(chosen) == 1:
-        chosen = chosen * players
-    elif len(chosen) < players:
-        chosen = chosen + ["random"] * (players - len(chosen))
-    elif len(chosen) > players:
-        raise click.BadParameter(f"{len(chosen)} agents for {players} players", param_hint="--agent")
-    agents: list[Agent] = []
-    for seat, kind in enumerate(chosen):
-        if kind == "human":
-            agents.append(HumanAgent(seat))
-        elif kind == "first":
-            agents.append(FirstAgent())
-        else:
-            agents.append(RandomAgent(seed, seat))
-    return agents
+    from rulelang.agents.spec import AgentSpecError, seat_specs
+
+    try:
+        specs = seat_specs(kinds, players)
+    except AgentSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agent") from None
+    return [spec.make(seed, seat) for seat, spec in enumerate(specs)]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,8 +66,9 @@ def main() -> None:
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed for dice, shuffles and random agents.")
-@click.option("--agent", "-a", "agent_kinds", multiple=True, type=click.Choice(AGENT_KINDS),
-              help="Agent per seat, in seat order (one value: every seat). Default: random.")
+@click.option("--agent", "-a", "agent_kinds", multiple=True, metavar="KIND[:NAME=VALUE,...]",
+              help="Agent per seat, in seat order (one value: every seat). Default: random. Kinds: random, first, "
+                   "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N].")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
 @click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",

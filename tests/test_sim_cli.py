@@ -124,3 +124,13 @@ def test_compare_needs_two_different_things() -> None:
     result = invoke("compare", CHICKEN, "-n", "2")
     assert result.exit_code == 2
     assert "A and B are the same rules" in result.stderr
+
+
+def test_run_with_search_agents_writes_a_compliant_trace(tmp_path: Path) -> None:
+    trace = tmp_path / "game.jsonl"
+    result = invoke("run", str(ROOT / "games/rule-the-roost.rules"), "-p", "2", "-a", "mcts:iters=5,depth=4",
+                    "-a", "greedy", "-q", "--trace", str(trace))
+    assert result.exit_code == 0, result.output
+    assert json.loads(trace.read_text().splitlines()[0])["agents"] == ["mcts:iters=5,depth=4", "greedy"]
+    verdict = invoke("replay", str(trace))
+    assert verdict.exit_code == 0 and verdict.stdout.startswith("compliant")

@@ -90,7 +90,9 @@ class GreedyAgent:
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
         """The legal action with the best own ranking keys one step ahead."""
-        if len(legal) == 1 or world is None:
+        if world is None:
+            raise TypeError("the greedy agent needs a World to look ahead in (play() gives it one)")
+        if len(legal) == 1:
             return legal[0]
         engine, me = world.engine, world.player
         totals: dict[str, list[float]] = {}
@@ -148,7 +150,9 @@ class MctsAgent:
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
         """The root action the search visited most."""
-        if len(legal) == 1 or world is None:
+        if world is None:
+            raise TypeError("the mcts agent needs a World to search in (play() gives it one)")
+        if len(legal) == 1:
             return legal[0]
         engine, me, rng = world.engine, world.player, self.rng
         root = _Node()
