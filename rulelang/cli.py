@@ -303,7 +303,7 @@ def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None,
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_ERROR)
     finally:
-        if progress and progress.done:
+        if progress:
             progress.close()
 
 

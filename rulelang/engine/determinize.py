@@ -31,7 +31,7 @@ from rulelang.rng import Rng
 
 Place = tuple[int, int]  # (zone index, owner seat / per-kind index, or -1 for a shared zone)
 
-_COMPAT_CACHE: weakref.WeakKeyDictionary[Engine, dict[int, frozenset[int]]] = weakref.WeakKeyDictionary()
+_COMPAT_CACHE: weakref.WeakKeyDictionary[Engine, dict[int, dict[int, frozenset[int]]]] = weakref.WeakKeyDictionary()
 
 
 def places(engine: Engine, st: State) -> list[tuple[Place, list[int]]]:
@@ -75,7 +75,7 @@ def place_names(engine: Engine, st: State) -> dict[str, Place]:
 
 def learn_zone_kinds(engine: Engine, players: int, games: int = 8, seed: int = 12345) -> dict[int, frozenset[int]]:
     """For each kind, the zones random games ever put it in (knowledge of the rules, not of a game)."""
-    cached = _COMPAT_CACHE.get(engine)
+    cached = _COMPAT_CACHE.get(engine, {}).get(players)
     if cached is not None:
         return cached
     kind_of = engine.program.kind_of
@@ -94,7 +94,7 @@ def learn_zone_kinds(engine: Engine, players: int, games: int = 8, seed: int = 1
             _random_step(engine, st, rng)
         del g
     result = {k: frozenset(v) for k, v in seen.items()}
-    _COMPAT_CACHE[engine] = result
+    _COMPAT_CACHE.setdefault(engine, {})[players] = result
     return result
 
 

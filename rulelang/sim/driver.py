@@ -24,6 +24,7 @@ class Progress:
         self.done = 0
         self.started = time.perf_counter()
         self._shown = 0.0
+        self._closed = False
         self._lock = threading.Lock()
 
     def __call__(self, n: int) -> None:
@@ -37,7 +38,10 @@ class Progress:
                 self.stream.flush()
 
     def close(self) -> None:
-        """End the progress line."""
+        """End the progress line (once)."""
+        if self._closed or not self.done:
+            return
+        self._closed = True
         self.stream.write("\n")
         self.stream.flush()
 
