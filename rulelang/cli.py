@@ -388,10 +388,11 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     """Play the same seeds with the same agents on A and B, and say which statistics differ.
 
     A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
-    options): `rulelang compare games/barnyard.rules -o equal_bonuses=true`. Each
-    difference B - A comes with its 95% interval; significant ones get a sentence.
+    options): `rulelang compare games/barnyard.rules -o equal_bonuses=true`. Game i of
+    A and of B share a seed, so each difference B - A is the mean of the games'
+    differences, with its 95% interval; significant ones get a sentence.
     """
-    from rulelang.sim.compare import compare_summaries, csv_rows, render_text
+    from rulelang.sim.compare import compare_runs, csv_rows, render_text
     from rulelang.sim.summary import summarize, to_csv
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
@@ -408,7 +409,7 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
     records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
     sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
-    rows = compare_summaries(sa, sb)
+    rows = compare_runs(sa, sb, records_a, records_b)
 
     def name(path: str, opts: dict[str, str]) -> str:
         return path + "".join(f" -o {k}={v}" for k, v in opts.items())

@@ -80,3 +80,16 @@ def test_cli_says_what_coverage_needs_when_the_engine_cannot_count(root) -> None
     assert result.exit_code == 1
     assert "error: coverage needs an engine that counts rule constructs" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_coverage_is_checked_before_any_game_is_sent(root) -> None:
+    from rulelang.agents.spec import seat_specs
+    from rulelang.engine.engine import Engine
+    from rulelang.sim.driver import simulate
+    from rulelang.sim.runner import CoverageUnavailable, SimJob
+
+    if "coverage" in Engine.__init__.__code__.co_varnames:
+        pytest.skip("this engine counts coverage")
+    job = SimJob(str(root / "games/chicken.rules"), (), 2, tuple(seat_specs(["random"], 2)), coverage=True)
+    with pytest.raises(CoverageUnavailable, match="coverage needs"):
+        simulate(job, 10, backend="ray")  # raised here, before Ray is even imported

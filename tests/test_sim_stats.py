@@ -87,3 +87,50 @@ def test_compare_flags_only_real_differences() -> None:
     assert p1["sentence"].startswith("P1 wins more often in B: 60.0% in B against 20.0% in A (+40.0 points")
     turns = next(r for r in rows if r["name"] == "turns")
     assert turns["significant"] and sentence(turns).startswith("Games are longer in B (turns): 12.00 in B")
+
+
+# Student's sleep data (Cushny and Peebles 1905), as in R's `sleep`: extra hours of sleep per patient.
+SLEEP_1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0]
+SLEEP_2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4]
+
+
+def test_welch_matches_r_on_the_sleep_data() -> None:
+    # R: t.test(extra ~ group, data = sleep): df = 17.776, 95% CI -3.3654832 0.2054832 (group 1 - group 2).
+    d, lo, hi = welch(Moments.of(SLEEP_1), Moments.of(SLEEP_2))
+    assert d == pytest.approx(1.58)
+    assert (lo, hi) == pytest.approx((-0.2054832, 3.3654832), abs=1e-3)
+
+
+def test_paired_matches_r_on_the_sleep_data() -> None:
+    # R: t.test(sleep$extra[11:20], sleep$extra[1:10], paired = TRUE): 95% CI 0.7001142 2.4598858.
+    from rulelang.sim.compare import paired
+
+    d, lo, hi = paired(SLEEP_1, SLEEP_2)
+    assert d == pytest.approx(1.58)
+    assert (lo, hi) == pytest.approx((0.7001142, 2.4598858), abs=1e-3)
+
+
+def test_paired_comparison_of_runs() -> None:
+    from rulelang.sim.compare import compare_runs
+    from rulelang.sim.runner import GameRecord
+
+    def record(i: int, winner: int, score_shift: float, turns: int) -> GameRecord:
+        return GameRecord(index=i, seed=i + 1, winners=(winner,), ranks=(1, 2) if winner == 0 else (2, 1),
+                          keys=((10.0 + i + score_shift,), (5.0 + i,)), sheets=((), ()),
+                          payoffs=(1.0, 0.0) if winner == 0 else (0.0, 1.0), steps=turns * 3, turns=turns, first=0)
+
+    a = [record(i, i % 2, 0.0, 20 + i % 5) for i in range(40)]
+    same = compare_runs(_two(a), _two(a), a, a)
+    assert all(r["diff"] == 0 and not r["significant"] for r in same)
+    # B: P1 scores exactly 1 more in every game; the spread between games (0..39) does not hide it.
+    b = [record(i, i % 2, 1.0, 20 + i % 5) for i in range(40)]
+    rows = compare_runs(_two(a), _two(b), a, b)
+    score = next(r for r in rows if r["name"] == "score" and r["seat"] == "P1")
+    assert score["diff"] == pytest.approx(1.0) and score["ci"] == pytest.approx([1.0, 1.0]) and score["significant"]
+    assert score["sentence"] == ("score for P1 is higher in B: 30.50 in B against 29.50 in A "
+                                 "(+1.00, 95% CI +1.00 to +1.00).")
+    assert not next(r for r in rows if r["name"] == "win rate" and r["seat"] == "P1")["significant"]
+
+
+def _two(records) -> dict:
+    return {"players": 2, "keys": {"score": {}}, "games": len(records)}

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from rulelang.sim.runner import BatchResult, GameRecord, SimJob, run_local
+from rulelang.sim.runner import BatchResult, GameRecord, SimJob, engines_for, run_local
 
 
 class SimError(Exception):
@@ -63,7 +63,13 @@ def gather(results: Iterable[BatchResult]) -> tuple[list[GameRecord], list[int] 
 def simulate(job: SimJob, games: int, jobs: int = 1, backend: str = "local", address: str | None = None,
              batch_size: int | None = None, on_batch: Callable[[int], None] | None = None,
              ) -> tuple[list[GameRecord], list[int] | None]:
-    """Play ``games`` games of ``job``; the result does not depend on ``jobs``, batches or back end."""
+    """Play ``games`` games of ``job``; the result does not depend on ``jobs``, batches or back end.
+
+    Raises CoverageUnavailable here, before any game is sent anywhere, if coverage is
+    asked of an engine that cannot count it.
+    """
+    if job.coverage:
+        engines_for(job)
     if backend == "ray":
         from rulelang.sim.ray_backend import run_ray
 
