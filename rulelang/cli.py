@@ -356,10 +356,11 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
                                                    "games_per_second": round(games / elapsed, 1)}}, indent=2))
         return
     if as_csv:
-        click.echo(to_csv(csv_rows(stats)), nl=False)
-        if rows is not None:
-            click.echo("")
-            click.echo(to_csv(cov.csv_rows(rows)), nl=False)
+        table = csv_rows(stats)
+        if rows is not None:  # one table: a construct's count is n, its count per game the mean
+            table += [["coverage", f"{r.where} {cov.KIND_WORDS.get(r.kind, r.kind)} {r.name}", "", r.count, r.per_game,
+                       "", "", "", "", ""] for r in rows]
+        click.echo(to_csv(table), nl=False)
         return
     for line in render_text(stats):
         click.echo(line)

@@ -31,7 +31,7 @@ def _decider(engine: Engine, st: State) -> tuple[int, list[str]]:
 
 def key_signs(engine: Engine) -> list[int]:
     """+1 for a ranking key where higher is better, -1 where lower is."""
-    return [1 if direction == "highest" else -1 for direction, _ in engine.program.rank_keys]
+    return [1 if direction == "highest" else -1 for direction, _ in engine.model.ranking.keys]
 
 
 def own_keys(engine: Engine, st: State, player: int) -> list[float]:
