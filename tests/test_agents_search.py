@@ -228,3 +228,25 @@ def test_mcts_beats_random(game: str) -> None:
 def test_mcts_beats_random_in_full_games(game: str) -> None:
     """Full games (Barnyard dealt as the rules say), more of them and more iterations (opt-in: minutes)."""
     assert _mcts_share(game, "mcts:iters=40,depth=10", 20, jobs=default_jobs()) >= MARGIN
+
+
+def test_answers_already_given_to_a_pending_ask_are_withdrawn() -> None:
+    engine = load_game(ROOT / "games/rule-the-roost.rules")
+    rng = Rng(8, stream=3)
+    st = engine.new_state(4)
+    checked = 0
+    while not st.over and checked < 5:
+        d = None if engine.is_chance(st) else engine.pending(st)
+        if d is not None and d.players is not None:
+            answered = [q for q in range(4) if st.answers[q] and q not in d.players]
+            if answered:
+                for p in d.players:
+                    made = determinize(engine, st, p, Rng(2))
+                    assert all(made.answers[q] == "" for q in answered)
+                    assert made.answers[p] == st.answers[p] == ""
+                    # ... and those players are asked again, in the determinization only.
+                    assert set(engine.pending(made).players) == set(d.players) | set(answered)
+                    assert engine.pending(st).players == d.players
+                checked += 1
+        random_step(engine, st, rng)
+    assert checked == 5
