@@ -53,3 +53,13 @@ def test_cli_backend_ray(local_ray) -> None:
     local.pop("timing")
     remote.pop("timing")
     assert remote == local
+
+
+def test_without_ray_the_cli_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
+    result = CliRunner().invoke(main, ["simulate", str(ROOT / "games/chicken.rules"), "-n", "4", "--backend", "ray"])
+    assert result.exit_code == 1
+    assert "error: --backend ray needs Ray: pip install 'rulelang[ray]'" in result.stderr
+    assert "Traceback" not in result.output
