@@ -202,13 +202,13 @@ def _mcts_share(game: str, spec: str, games: int, players: int = 2,
 
 # Two players, fixed seeds, MCTS with few iterations against random, seats alternating; Barnyard is
 # dealt short (most of the deck removed at setup) to keep the suite fast: the slow test plays full games.
-SHORT_DEAL = (("cards_removed", "45"),)
+SHORT_DEAL = (("cards_removed", "50"),)
 STRENGTH: dict[str, tuple[str, int, tuple[tuple[str, str], ...]]] = {
-    "chicken.rules": ("mcts:iters=12,depth=10", 6, ()),
-    "chicken-eggspansion.rules": ("mcts:iters=12,depth=10", 6, ()),
-    "rule-the-roost.rules": ("mcts:iters=12,depth=6", 6, ()),
-    "barnyard-2p.rules": ("mcts:iters=30,depth=6", 8, SHORT_DEAL),
-    "barnyard.rules": ("mcts:iters=30,depth=6", 8, SHORT_DEAL),
+    "chicken.rules": ("mcts:iters=12,depth=10", 16, ()),
+    "chicken-eggspansion.rules": ("mcts:iters=12,depth=10", 16, ()),
+    "rule-the-roost.rules": ("mcts:iters=12,depth=10", 12, ()),
+    "barnyard-2p.rules": ("mcts:iters=20,depth=6", 12, SHORT_DEAL),
+    "barnyard.rules": ("mcts:iters=20,depth=6", 12, SHORT_DEAL),
 }
 MARGIN = 0.7  # MCTS's share of the wins, where random against random gets 0.5
 

@@ -59,6 +59,37 @@ def rank_rewards(engine: Engine, st: State) -> list[float]:
     return out
 
 
+def soft_rewards(engine: Engine, st: State) -> list[float]:
+    """Rewards in [0, 1] for a game cut short: against each other player, 1/2 plus half the lead
+    on the first ranking key that differs, relative to the two values' size; averaged.
+
+    A small lead counts for a little, so that a playout cut before the end still says
+    which side it favours (the rank alone is a coin toss early in a game).
+    """
+    result = engine.standings(st)
+    n = st.players
+    if n == 1:
+        return [1.0]
+    signs = key_signs(engine)
+    keys: list[list[float]] = [[] for _ in range(n)]
+    for r in result["standings"]:
+        keys[int(r["player"][1:]) - 1] = [s * v for s, v in zip(signs, r["keys"])]
+    out = []
+    for p in range(n):
+        total = 0.0
+        for q in range(n):
+            if q == p:
+                continue
+            share = 0.5
+            for a, b in zip(keys[p], keys[q]):
+                if a != b:
+                    share = 0.5 + 0.5 * (a - b) / (abs(a) + abs(b) + 1)
+                    break
+            total += share
+        out.append(total / (n - 1))
+    return out
+
+
 def apply_as(engine: Engine, st: State, action: str, player: int) -> bool:
     """Apply ``action`` for ``player`` if it is legal in ``st``; say whether it was."""
     if player not in _askable(engine, st):
@@ -136,8 +167,10 @@ class MctsAgent:
     walks the tree (nodes are the decisions taken since the root, by whoever took them;
     chance is sampled, not branched on), expands one action, plays random moves to the
     end or for ``depth`` decisions, and scores the position by the game's ranking
-    (``rank_rewards``). UCB uses availability counts, as actions legal in one
-    determinization may not be in another. Picks the root action visited most (ties: the best mean reward).
+    (``rank_rewards`` at the end; for a playout cut short, the mean of that and
+    ``soft_rewards``). UCB uses
+    availability counts, as actions legal in one determinization may not be in another.
+    Picks the root action visited most (ties: the best mean reward).
     """
 
     searches = True
@@ -219,4 +252,7 @@ class MctsAgent:
                 seat, options = _decider(engine, st)
                 engine.apply(st, options[rng.below(len(options))], player=seat)
             steps += 1
-        return rank_rewards(engine, st)
+        if st.over:
+            return rank_rewards(engine, st)
+        # Cut short: who is ahead, and by how much, count half each.
+        return [(a + b) / 2 for a, b in zip(rank_rewards(engine, st), soft_rewards(engine, st))]
