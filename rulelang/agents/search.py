@@ -42,9 +42,10 @@ def own_keys(engine: Engine, st: State, player: int) -> list[float]:
     return [s * v for s, v in zip(key_signs(engine), row["keys"])]
 
 
-def rank_rewards(engine: Engine, st: State) -> list[float]:
+def rank_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
     """Each player's reward in [0, 1]: the share of the others they beat (ties count half)."""
-    result = st.result if st.over and st.result is not None else engine.standings(st)
+    if result is None:
+        result = st.result if st.over and st.result is not None else engine.standings(st)
     n = st.players
     if n == 1:
         return [1.0]
@@ -59,14 +60,15 @@ def rank_rewards(engine: Engine, st: State) -> list[float]:
     return out
 
 
-def soft_rewards(engine: Engine, st: State) -> list[float]:
+def soft_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
     """Rewards in [0, 1] for a game cut short: against each other player, 1/2 plus half the lead
     on the first ranking key that differs, relative to the two values' size; averaged.
 
     A small lead counts for a little, so that a playout cut before the end still says
     which side it favours (the rank alone is a coin toss early in a game).
     """
-    result = engine.standings(st)
+    if result is None:
+        result = engine.standings(st)
     n = st.players
     if n == 1:
         return [1.0]
@@ -255,4 +257,5 @@ class MctsAgent:
         if st.over:
             return rank_rewards(engine, st)
         # Cut short: who is ahead, and by how much, count half each.
-        return [(a + b) / 2 for a, b in zip(rank_rewards(engine, st), soft_rewards(engine, st))]
+        result = engine.standings(st)
+        return [(a + b) / 2 for a, b in zip(rank_rewards(engine, st, result), soft_rewards(engine, st, result))]
