@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
-from rulelang.agents.base import AGENT_KINDS, Agent, FirstAgent, RandomAgent
-from rulelang.agents.human import HumanAgent
+from rulelang.agents.base import Agent
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
@@ -49,22 +47,13 @@ def _load(path: str, options: dict[str, str], budget: int = DEFAULT_BUDGET) -> E
 
 
 def _make_agents(kinds: tuple[str, ...], players: int, seed: int) -> list[Agent]:
-    chosen = list(kinds) or ["random"]
-    if len(chosen) == 1:
-        chosen = chosen * players
-    elif len(chosen) < players:
-        chosen = chosen + ["random"] * (players - len(chosen))
-    elif len(chosen) > players:
-        raise click.BadParameter(f"{len(chosen)} agents for {players} players", param_hint="--agent")
-    agents: list[Agent] = []
-    for seat, kind in enumerate(chosen):
-        if kind == "human":
-            agents.append(HumanAgent(seat))
-        elif kind == "first":
-            agents.append(FirstAgent())
-        else:
-            agents.append(RandomAgent(seed, seat))
-    return agents
+    from rulelang.agents.spec import AgentSpecError, seat_specs
+
+    try:
+        specs = seat_specs(kinds, players)
+    except AgentSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agent") from None
+    return [spec.make(seed, seat) for seat, spec in enumerate(specs)]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -77,8 +66,9 @@ def main() -> None:
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed for dice, shuffles and random agents.")
-@click.option("--agent", "-a", "agent_kinds", multiple=True, type=click.Choice(AGENT_KINDS),
-              help="Agent per seat, in seat order (one value: every seat). Default: random.")
+@click.option("--agent", "-a", "agent_kinds", multiple=True, metavar="KIND[:NAME=VALUE,...]",
+              help="Agent per seat, in seat order (one value: every seat). Default: random. Kinds: random, first, "
+                   "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N].")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
 @click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
@@ -240,57 +230,221 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
     sys.exit(EXIT_ERROR if failed else EXIT_OK)
 
 
-@main.command()
-@click.argument("game_file", type=click.Path(dir_okay=False))
-@click.option("--games", "-n", type=int, default=1000, show_default=True, help="How many games to play.")
-@click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Seed of the first game; game i uses seed+i.")
-@click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
-@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
-@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def simulate(game_file: str, games: int, players: int | None, seed: int, max_steps: int,
-             option_pairs: tuple[str, ...], as_json: bool) -> None:
-    """Play many games of random agents and print win rates by seat and game lengths."""
+def _sim_options(f: Any) -> Any:
+    """The options simulate and compare share."""
+    for opt in reversed([
+        click.option("--games", "-n", type=int, default=1000, show_default=True, help="How many games to play."),
+        click.option("--players", "-p", type=int, help="Number of players (default: the game's default)."),
+        click.option("--seed", "-s", type=int, default=1, show_default=True,
+                     help="Seed of the first game; game i uses seed+i (dice, shuffles and agents)."),
+        click.option("--agent", "-a", "agent_texts", multiple=True, metavar="KIND[:NAME=VALUE,...]",
+                     help="Agent per seat, in seat order (one value: every seat; missing seats: random). "
+                          "Kinds: random, first, greedy[:samples=N], mcts[:iters=N,c=X,depth=N]."),
+        click.option("--jobs", "-j", type=int, help="Worker processes (default: every core); with Ray: CPUs of "
+                                                    "the local Ray it starts."),
+        click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                     help="Where games run: local processes, or a Ray cluster (pip install 'rulelang[ray]')."),
+        click.option("--address", metavar="HOST:PORT", help="With --backend ray: the cluster's address "
+                                                            "(default: start a local Ray)."),
+        click.option("--batch-size", type=int, help="Games per task (default: sized to the run)."),
+        click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer."),
+        click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),
+        click.option("--csv", "as_csv", is_flag=True, help="Print every statistic as CSV."),
+        click.option("--report", "report_path", type=click.Path(dir_okay=False),
+                     help="Write a self-contained HTML report with plots here (pip install 'rulelang[report]')."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress on stderr."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _sim_job(path: str, options: dict[str, str], players: int | None, agent_texts: tuple[str, ...], seed: int,
+             max_steps: int, coverage: bool = False) -> tuple[Engine, Any]:
+    from rulelang.agents.spec import AgentSpecError, seat_specs
+    from rulelang.sim.runner import SimJob
+
+    engine = _load(path, options)
+    n = players if players is not None else engine.model.default_players
+    if not engine.model.min_players <= n <= engine.model.max_players:
+        raise click.BadParameter(f"{engine.model.title} takes {engine.model.min_players} to "
+                                 f"{engine.model.max_players} players, not {n}", param_hint="--players")
+    if any(t.strip().lower().startswith("human") for t in agent_texts):
+        raise click.BadParameter("a human cannot sit through a simulation; use 'rulelang run'", param_hint="--agent")
+    try:
+        specs = seat_specs(agent_texts, n)
+    except AgentSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agent") from None
+    job = SimJob(path, tuple(sorted(options.items())), n, tuple(specs), seed=seed, max_steps=max_steps,
+                 coverage=coverage)
+    return engine, job
+
+
+def _check_sim_args(games: int, jobs: int | None, batch_size: int | None, as_json: bool, as_csv: bool,
+                    backend: str, address: str | None) -> int:
     if games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
-    engine = _load(game_file, _parse_options(option_pairs))
-    n = players if players is not None else engine.model.default_players
-    wins: Counter[str] = Counter()
-    steps: list[int] = []
-    turns: list[int] = []
+    if jobs is not None and jobs < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--jobs")
+    if batch_size is not None and batch_size < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--batch-size")
+    if as_json and as_csv:
+        raise click.UsageError("choose one of --json and --csv")
+    if address and backend != "ray":
+        raise click.BadParameter("--address is for --backend ray", param_hint="--address")
+    from rulelang.sim.runner import default_jobs
+
+    return jobs if jobs is not None else default_jobs()
+
+
+def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None, batch_size: int | None,
+             show_progress: bool, label: str = "playing") -> tuple[list[Any], list[int] | None]:
+    from rulelang.sim.driver import Progress, SimError, simulate
+    from rulelang.sim.ray_backend import RayUnavailable
+    from rulelang.sim.runner import CoverageUnavailable
+
+    progress = Progress(games, label) if show_progress else None
+    try:
+        return simulate(job, games, jobs=jobs, backend=backend, address=address, batch_size=batch_size,
+                        on_batch=progress)
+    except SimError as exc:
+        if progress:
+            progress.close()
+        click.echo(str(exc), err=True)
+        sys.exit(EXIT_ERROR)
+    except (CoverageUnavailable, RayUnavailable) as exc:
+        if progress:
+            progress.close()
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    finally:
+        if progress:
+            progress.close()
+
+
+def _write_report(path: str, make: Any) -> None:
+    from rulelang.sim.report import ReportUnavailable
+
+    try:
+        text = make()
+    except ReportUnavailable as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    _write(path, text)
+
+
+@main.command()
+@click.argument("game_file", type=click.Path(dir_okay=False))
+@_sim_options
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
+@click.option("--coverage", is_flag=True, help="Count how often each rule, option, branch and trigger fired.")
+def simulate(game_file: str, games: int, players: int | None, seed: int, agent_texts: tuple[str, ...],
+             jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int,
+             as_json: bool, as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...],
+             coverage: bool) -> None:
+    """Play many games and print win rates (95% intervals), scores, game length and first-player advantage.
+
+    Game i is played with seed SEED+i, so the statistics are the same for any --jobs
+    and back end. Progress goes to stderr (not with --json, --csv or -q).
+    """
+    from rulelang.sim import coverage as cov
+    from rulelang.sim.summary import csv_rows, render_text, summarize, to_csv
+
+    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
+    engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage)
     started = time.perf_counter()
-    with click.progressbar(range(games), label="playing", file=sys.stderr,
-                           show_pos=True) if not as_json else _nullbar(range(games)) as bar:
-        for i in bar:
-            try:
-                state = engine.new_state(n)
-                play(engine, state, [RandomAgent(seed + i, s) for s in range(n)], seed + i, max_steps=max_steps)
-            except RulelangError as exc:
-                click.echo(f"\ngame {i} (seed {seed + i}):", err=True)
-                _fail(exc)
-            assert state.result is not None
-            for w in state.result["winners"]:
-                wins[w] += 1 / len(state.result["winners"])
-            steps.append(state.step)
-            turns.append(state.turn)
+    records, counts = _run_sim(job, games, workers, backend, address, batch_size,
+                               show_progress=not (quiet or as_json or as_csv))
     elapsed = time.perf_counter() - started
-    stats = {
-        "game": engine.model.title, "games": games, "players": n, "seed": seed,
-        "win_rate": {f"P{p + 1}": round(wins[f'P{p + 1}'] / games, 4) for p in range(n)},
-        "turns": {"mean": round(sum(turns) / games, 2), "min": min(turns), "max": max(turns)},
-        "steps": {"mean": round(sum(steps) / games, 2), "min": min(steps), "max": max(steps)},
-        "games_per_second": round(games / elapsed, 1),
-    }
+    stats = summarize(engine, job, records)
+    rows = None
+    if coverage:
+        assert counts is not None
+        rows = cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
+        stats["coverage"] = cov.to_json(rows)
+    if report_path:
+        from rulelang.sim.report import simulation_report
+
+        _write_report(report_path, lambda: simulation_report(stats, records, rows))
     if as_json:
-        click.echo(json.dumps(stats, indent=2))
+        click.echo(json.dumps({**stats, "timing": {"seconds": round(elapsed, 3),
+                                                   "games_per_second": round(games / elapsed, 1)}}, indent=2))
         return
-    click.echo(f"{stats['game']}: {games} games, {n} players, random agents")
-    for p, rate in stats["win_rate"].items():
-        click.echo(f"  {p} wins {rate * 100:5.1f}%")
-    t = stats["turns"]
-    click.echo(f"  turns per game: mean {t['mean']}, min {t['min']}, max {t['max']}")
-    click.echo(f"  {stats['games_per_second']} games/s")
+    if as_csv:
+        table = csv_rows(stats)
+        if rows is not None:  # one table: a construct's count is n, its count per game the mean
+            table += [["coverage", f"{r.where} {cov.KIND_WORDS.get(r.kind, r.kind)} {r.name}", "", r.count, r.per_game,
+                       "", "", "", "", ""] for r in rows]
+        click.echo(to_csv(table), nl=False)
+        return
+    for line in render_text(stats):
+        click.echo(line)
+    if rows is not None:
+        click.echo("")
+        for line in cov.render_text(rows, games):
+            click.echo(line)
+    click.echo(f"\n{games / elapsed:.1f} games/s on {workers if backend == 'local' else 'Ray'} "
+               f"{'worker' if workers == 1 and backend == 'local' else 'workers'}")
+    if report_path:
+        click.echo(f"report written to {report_path}")
+
+
+@main.command()
+@click.argument("base_file", type=click.Path(dir_okay=False))
+@click.argument("variant_file", type=click.Path(dir_okay=False), required=False)
+@_sim_options
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="Set a rules option of B (the variant).")
+@click.option("--base-option", "-O", "base_pairs", multiple=True, metavar="NAME=VALUE",
+              help="Set a rules option of A (the base).")
+def compare(base_file: str, variant_file: str | None, games: int, players: int | None, seed: int,
+            agent_texts: tuple[str, ...], jobs: int | None, backend: str, address: str | None,
+            batch_size: int | None, max_steps: int, as_json: bool, as_csv: bool, report_path: str | None,
+            quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...]) -> None:
+    """Play the same seeds with the same agents on A and B, and say which statistics differ.
+
+    A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
+    options): `rulelang compare games/barnyard.rules -o equal_bonuses=true`. Game i of
+    A and of B share a seed, so each difference B - A is the mean of the games'
+    differences, with its 95% interval; significant ones get a sentence.
+    """
+    from rulelang.sim.compare import compare_runs, csv_rows, render_text
+    from rulelang.sim.summary import summarize, to_csv
+
+    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
+    a_opts, b_opts = _parse_options(base_pairs), _parse_options(option_pairs)
+    b_file = variant_file or base_file
+    if b_file == base_file and a_opts == b_opts:
+        raise click.UsageError("A and B are the same rules: give a second file, or options for B with -o")
+    engine_a, job_a = _sim_job(base_file, a_opts, players, agent_texts, seed, max_steps)
+    engine_b, job_b = _sim_job(b_file, b_opts, players if players is not None else job_a.players, agent_texts, seed,
+                               max_steps)
+    if job_a.players != job_b.players:
+        raise click.BadParameter("A and B must be played by the same number of players", param_hint="--players")
+    show = not (quiet or as_json or as_csv)
+    records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
+    records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
+    sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
+    rows = compare_runs(sa, sb, records_a, records_b)
+
+    def name(path: str, opts: dict[str, str]) -> str:
+        return path + "".join(f" -o {k}={v}" for k, v in opts.items())
+
+    a_name, b_name = name(base_file, a_opts), name(b_file, b_opts)
+    if report_path:
+        from rulelang.sim.report import comparison_report
+
+        _write_report(report_path, lambda: comparison_report(sa, sb, rows, a_name, b_name, records_a, records_b))
+    if as_json:
+        click.echo(json.dumps({"a": {"name": a_name, **sa}, "b": {"name": b_name, **sb}, "differences": rows},
+                              indent=2))
+        return
+    if as_csv:
+        click.echo(to_csv(csv_rows(rows)), nl=False)
+        return
+    for line in render_text(sa, sb, rows, a_name, b_name):
+        click.echo(line)
+    if report_path:
+        click.echo(f"report written to {report_path}")
 
 
 class _nullbar:

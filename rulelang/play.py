@@ -7,6 +7,7 @@ from typing import Any
 
 from rulelang.agents.base import Agent
 from rulelang.compile.compiler import player_label
+from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -34,6 +35,7 @@ def play(
         state.log = []
     wants_view = [getattr(agent, "needs_observation", True) for agent in agents]
     by_index = [hasattr(agent, "choose_index") and not wants_view[i] for i, agent in enumerate(agents)]
+    searching = [getattr(agent, "searches", False) for agent in agents]
     is_chance = engine.is_chance
     recording = on_event is not None
     state.chance_rng = chance
@@ -67,7 +69,10 @@ def play(
                 seen = engine.observe(state, seat) if wants_view[seat] else {}
                 if recording and d.labels is not None and hasattr(d.labels, "check_unique"):
                     d.labels.check_unique()
-                action = agents[seat].choose(seen, d.labels or [])
+                if searching[seat]:  # a search agent also gets determinizations of its own seat's view
+                    action = agents[seat].choose(seen, list(d.labels or []), World(engine, state, seat))  # type: ignore[call-arg]
+                else:
+                    action = agents[seat].choose(seen, d.labels or [])
                 engine.apply(state, action, player=seat)
                 events = [_action_event(step, seat, action)]
             if recording:

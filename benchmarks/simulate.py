@@ -1,0 +1,66 @@
+"""Simulate throughput: local --jobs 1, --jobs 2, and Ray on 2 CPUs (random agents).
+
+    python benchmarks/simulate.py [GAME] [--games N] [--no-ray]
+
+Ray is started before timing (its start-up time is printed apart); all three runs
+must give the same records, which the script checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rulelang.agents.spec import seat_specs  # noqa: E402
+from rulelang.game import load_game  # noqa: E402
+from rulelang.sim.driver import simulate  # noqa: E402
+from rulelang.sim.runner import SimJob  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", nargs="?", default="chicken")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--no-ray", action="store_true")
+    args = parser.parse_args()
+    path = str(ROOT / "games" / f"{args.game}.rules")
+    n = load_game(path).model.default_players
+    job = SimJob(path, (), n, tuple(seat_specs(["random"], n)), seed=1)
+    print(f"{args.game}: {args.games} games, {n} players, random agents; load {os.getloadavg()[0]:.2f}")
+    results = {}
+    for label, kwargs in [("local --jobs 1", {"jobs": 1}), ("local --jobs 2", {"jobs": 2})]:
+        start = time.perf_counter()
+        records, _ = simulate(job, args.games, **kwargs)
+        seconds = time.perf_counter() - start
+        results[label] = (records, seconds)
+        print(f"  {label:<16} {args.games / seconds:8.1f} games/s")
+    if not args.no_ray:
+        import ray
+
+        start = time.perf_counter()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
+        print(f"  (Ray start-up {time.perf_counter() - start:.1f} s, not counted)")
+        simulate(job, 20, backend="ray")  # warm the workers (they load the game once each)
+        start = time.perf_counter()
+        records, _ = simulate(job, args.games, backend="ray")
+        seconds = time.perf_counter() - start
+        results["ray, 2 CPUs"] = (records, seconds)
+        print(f"  {'ray, 2 CPUs':<16} {args.games / seconds:8.1f} games/s")
+        ray.shutdown()
+    base = results["local --jobs 1"]
+    for label, (records, seconds) in results.items():
+        assert records == base[0], f"{label} gave other records"
+        print(f"  speed-up of {label}: {base[1] / seconds:.2f}x")
+    print(f"load after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,261 @@
+"""Search agents: one-ply greedy and information-set MCTS, generic for every rules file.
+
+Both see only their observation and the legal actions; to look ahead they ask the
+:class:`~rulelang.engine.determinize.World` they are given for determinizations (full
+states built from what their seat knows) and play on copies of those.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rulelang.engine.determinize import World
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+from rulelang.rng import Rng
+
+
+def _advance_chance(engine: Engine, st: State, rng: Rng) -> None:
+    """Sample chance outcomes until a player must decide or the game is over."""
+    while not st.over and engine.is_chance(st):
+        engine.apply_random(st, rng, events=False)
+
+
+def _decider(engine: Engine, st: State) -> tuple[int, list[str]]:
+    """Who decides now and their legal actions (the first still to answer, during an ``ask``)."""
+    d = engine.pending(st)
+    assert d is not None and d.player is not None
+    return d.player, list(d.labels or [])
+
+
+def key_signs(engine: Engine) -> list[int]:
+    """+1 for a ranking key where higher is better, -1 where lower is."""
+    return [1 if direction == "highest" else -1 for direction, _ in engine.model.ranking.keys]
+
+
+def own_keys(engine: Engine, st: State, player: int) -> list[float]:
+    """The player's ranking keys, signed so that bigger is always better."""
+    label = f"P{player + 1}"
+    result = st.result if st.over and st.result is not None else engine.standings(st)
+    row = next(r for r in result["standings"] if r["player"] == label)
+    return [s * v for s, v in zip(key_signs(engine), row["keys"])]
+
+
+def rank_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
+    """Each player's reward in [0, 1]: the share of the others they beat (ties count half)."""
+    if result is None:
+        result = st.result if st.over and st.result is not None else engine.standings(st)
+    n = st.players
+    if n == 1:
+        return [1.0]
+    ranks = [0] * n
+    for r in result["standings"]:
+        ranks[int(r["player"][1:]) - 1] = r["rank"]
+    out = []
+    for p in range(n):
+        better = sum(1 for q in range(n) if q != p and ranks[q] > ranks[p])
+        tied = sum(1 for q in range(n) if q != p and ranks[q] == ranks[p])
+        out.append((better + 0.5 * tied) / (n - 1))
+    return out
+
+
+def soft_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
+    """Rewards in [0, 1] for a game cut short: against each other player, 1/2 plus half the lead
+    on the first ranking key that differs, relative to the two values' size; averaged.
+
+    A small lead counts for a little, so that a playout cut before the end still says
+    which side it favours (the rank alone is a coin toss early in a game).
+    """
+    if result is None:
+        result = engine.standings(st)
+    n = st.players
+    if n == 1:
+        return [1.0]
+    signs = key_signs(engine)
+    keys: list[list[float]] = [[] for _ in range(n)]
+    for r in result["standings"]:
+        keys[int(r["player"][1:]) - 1] = [s * v for s, v in zip(signs, r["keys"])]
+    out = []
+    for p in range(n):
+        total = 0.0
+        for q in range(n):
+            if q == p:
+                continue
+            share = 0.5
+            for a, b in zip(keys[p], keys[q]):
+                if a != b:
+                    share = 0.5 + 0.5 * (a - b) / (abs(a) + abs(b) + 1)
+                    break
+            total += share
+        out.append(total / (n - 1))
+    return out
+
+
+def apply_as(engine: Engine, st: State, action: str, player: int) -> bool:
+    """Apply ``action`` for ``player`` if it is legal in ``st``; say whether it was."""
+    if player not in _askable(engine, st):
+        return False
+    if action not in engine.legal_actions(st, player):
+        return False
+    engine.apply(st, action, player=player)
+    return True
+
+
+def _askable(engine: Engine, st: State) -> list[int]:
+    d = engine.pending(st)
+    if d is None or d.kind != "choice":
+        return []
+    return list(d.players) if d.players is not None else [d.player if d.player is not None else st.current]
+
+
+class GreedyAgent:
+    """One ply: the action after which its own ranking keys are best (chance sampled).
+
+    ``samples`` determinizations per action are averaged; ties go to a random one.
+    """
+
+    searches = True
+
+    def __init__(self, seed: int, seat: int, samples: int = 1) -> None:
+        self.rng = Rng(seed, stream=101 + seat)
+        self.samples = max(1, samples)
+
+    def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
+        """The legal action with the best own ranking keys one step ahead."""
+        if world is None:
+            raise TypeError("the greedy agent needs a World to look ahead in (play() gives it one)")
+        if len(legal) == 1:
+            return legal[0]
+        engine, me = world.engine, world.player
+        totals: dict[str, list[float]] = {}
+        counts: dict[str, int] = {}
+        for _ in range(self.samples):
+            base = world.sample(self.rng)
+            chance_seed = self.rng.next32()
+            here = set(engine.legal_actions(base, me))
+            for action in legal:
+                if action not in here:
+                    continue
+                st = base.copy()
+                engine.apply(st, action, player=me)
+                _advance_chance(engine, st, Rng(chance_seed, stream=5))  # the same dice for every action
+                keys = own_keys(engine, st, me)
+                old = totals.get(action)
+                totals[action] = keys if old is None else [a + b for a, b in zip(old, keys)]
+                counts[action] = counts.get(action, 0) + 1
+        if not totals:
+            return legal[0]
+        values = {a: [t / counts[a] for t in totals[a]] for a in totals}
+        top = max(values.values())
+        best = [a for a in legal if values.get(a) == top]
+        return best[self.rng.below(len(best))]
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "total")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, str], _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class MctsAgent:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) with UCT.
+
+    Each iteration samples a determinization of the current position for this seat,
+    walks the tree (nodes are the decisions taken since the root, by whoever took them;
+    chance is sampled, not branched on), expands one action, plays random moves to the
+    end or for ``depth`` decisions, and scores the position by the game's ranking
+    (``rank_rewards`` at the end; for a playout cut short, the mean of that and
+    ``soft_rewards``). UCB uses
+    availability counts, as actions legal in one determinization may not be in another.
+    Picks the root action visited most (ties: the best mean reward).
+    """
+
+    searches = True
+
+    def __init__(self, seed: int, seat: int, iters: int = 200, c: float = 0.7, depth: int = 200) -> None:
+        self.rng = Rng(seed, stream=201 + seat)
+        self.iters = max(1, iters)
+        self.c = c
+        self.depth = depth
+
+    def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
+        """The root action the search visited most."""
+        if world is None:
+            raise TypeError("the mcts agent needs a World to search in (play() gives it one)")
+        if len(legal) == 1:
+            return legal[0]
+        engine, me, rng = world.engine, world.player, self.rng
+        root = _Node()
+        for _ in range(self.iters):
+            st = world.sample(rng)
+            path: list[tuple[_Node, int]] = []
+            node = root
+            # The root: this seat's own decision (during an ``ask`` others may come first in the list).
+            here = set(engine.legal_actions(st, me))
+            seat, options = me, [a for a in legal if a in here]
+            if not options:
+                continue
+            expanded = False
+            while True:
+                for a in options:
+                    child = node.children.get((seat, a))
+                    if child is not None:
+                        child.avail += 1
+                untried = [a for a in options if (seat, a) not in node.children]
+                if untried:
+                    action = untried[rng.below(len(untried))]
+                    child = node.children[(seat, action)] = _Node()
+                    child.avail = 1
+                    expanded = True
+                else:
+                    action = self._select(node, seat, options)
+                    child = node.children[(seat, action)]
+                engine.apply(st, action, player=seat)
+                path.append((child, seat))
+                node = child
+                _advance_chance(engine, st, rng)
+                if st.over or expanded:
+                    break
+                seat, options = _decider(engine, st)
+            rewards = self._rollout(engine, st, rng)
+            for n, who in path:
+                n.visits += 1
+                n.total += rewards[who]
+        def score(a: str) -> tuple[float, float]:
+            ch = root.children.get((me, a))
+            return (-1.0, 0.0) if ch is None or not ch.visits else (ch.visits, ch.total / ch.visits)
+
+        return max(legal, key=score)
+
+    def _select(self, node: _Node, seat: int, options: list[str]) -> str:
+        best, best_u = options[0], -math.inf
+        for a in options:
+            ch = node.children[(seat, a)]
+            u = ch.total / ch.visits + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
+            if u > best_u:
+                best, best_u = a, u
+        return best
+
+    def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
+        steps = 0
+        while not st.over and steps < self.depth:
+            if engine.is_chance(st):
+                engine.apply_random(st, rng, events=False)
+                continue
+            size = engine.choice_size(st)
+            if size is not None:
+                engine.apply_index(st, rng.below(size[1]))
+            else:
+                seat, options = _decider(engine, st)
+                engine.apply(st, options[rng.below(len(options))], player=seat)
+            steps += 1
+        if st.over:
+            return rank_rewards(engine, st)
+        # Cut short: who is ahead, and by how much, count half each.
+        result = engine.standings(st)
+        return [(a + b) / 2 for a, b in zip(rank_rewards(engine, st, result), soft_rewards(engine, st, result))]

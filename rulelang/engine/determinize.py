@@ -1,0 +1,256 @@
+"""Determinization: whole states a player cannot tell apart from the real one.
+
+A search agent may not look at the State, only at its observation. To search anyway,
+it asks for *determinizations*: full states built from what that player knows. The
+components the player cannot see are taken out of the places the player cannot see
+and dealt back among those places at random, each place keeping its count; the
+player's private looks (``reveal``) pin the kinds it saw where it saw them; the
+answers other players already gave to a pending ``ask`` are withdrawn (they answer
+again); other players' private looks are emptied. Everything the player sees (public
+zones, its own ``owner`` zones, counters, whose turn, the continuation) is kept.
+
+Which kinds may be dealt to which zone is learned from the rules alone, by playing a
+few random games (a deck of cards never receives a token the rules only ever put in a
+pool), so a determinization never depends on where the hidden components really are.
+
+Known limitation: local values of the paused rules (the continuation) are kept as
+they are. A rule that is paused with a secret value in a local (a kind another player
+chose under ``{secret ...}``) keeps that value in its frame; the engine only reads it
+where the rules say, and the shipped games read such values for narration only.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from rulelang.compile.compiler import player_label
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+from rulelang.rng import Rng
+
+Place = tuple[int, int]  # (zone index, owner seat / per-kind index, or -1 for a shared zone)
+
+_COMPAT_CACHE: weakref.WeakKeyDictionary[Engine, dict[int, dict[int, frozenset[int]]]] = weakref.WeakKeyDictionary()
+
+
+def places(engine: Engine, st: State) -> list[tuple[Place, list[int]]]:
+    """Every place of ``st`` with its component list, in a fixed order."""
+    out: list[tuple[Place, list[int]]] = []
+    for z in engine.model.zones:
+        content = st.zones[z.index]
+        if z.per_player or z.per_kind is not None:
+            for owner, lst in enumerate(content):
+                out.append(((z.index, owner), lst))
+        else:
+            out.append(((z.index, -1), content))
+    return out
+
+
+def visible(engine: Engine, place: Place, player: int) -> bool:
+    """Whether ``player`` sees into ``place``."""
+    z = engine.model.zones[place[0]]
+    if z.visibility == "public":
+        return True
+    return z.visibility == "owner" and z.per_player and place[1] == player
+
+
+def place_names(engine: Engine, st: State) -> dict[str, Place]:
+    """How narration and private looks name each place (``"the cards under Barn#1"``) -> the place."""
+    labels = engine.program.component_labels
+    kind_of = engine.program.kind_of
+    names: dict[str, Place] = {}
+    for z in engine.model.zones:
+        if z.per_kind is not None:
+            first = kind_of.index(z.per_kind)
+            for i in range(len(st.zones[z.index])):
+                names[f"{z.display} {labels[first + i]}"] = (z.index, i)
+        elif z.per_player:
+            for p in range(st.players):
+                names[f"{player_label(p)}'s {z.display}"] = (z.index, p)
+        else:
+            names[z.display] = (z.index, -1)
+    return names
+
+
+def learn_zone_kinds(engine: Engine, players: int, games: int = 8, seed: int = 12345) -> dict[int, frozenset[int]]:
+    """For each kind, the zones random games ever put it in (knowledge of the rules, not of a game)."""
+    cached = _COMPAT_CACHE.get(engine, {}).get(players)
+    if cached is not None:
+        return cached
+    kind_of = engine.program.kind_of
+    seen: dict[int, set[int]] = {k.index: set() for k in engine.model.kinds}
+    rng = Rng(seed, stream=7)
+    for g in range(games):
+        st = engine.new_state(players)
+        steps = 0
+        while True:
+            for (z, _owner), lst in places(engine, st):
+                for c in lst:
+                    seen[kind_of[c]].add(z)
+            if st.over or steps > 5000:
+                break
+            steps += 1
+            _random_step(engine, st, rng)
+        del g
+    result = {k: frozenset(v) for k, v in seen.items()}
+    _COMPAT_CACHE.setdefault(engine, {})[players] = result
+    return result
+
+
+def _random_step(engine: Engine, st: State, rng: Rng) -> None:
+    """One uniformly random step: a chance outcome or a legal action of whoever decides."""
+    if engine.is_chance(st):
+        engine.apply_random(st, rng, events=False)
+        return
+    size = engine.choice_size(st)
+    if size is not None:
+        engine.apply_index(st, rng.below(size[1]))
+        return
+    d = engine.pending(st)
+    assert d is not None and d.labels is not None
+    engine.apply(st, d.labels[rng.below(len(d.labels))], player=d.player)
+
+
+def determinize(engine: Engine, st: State, player: int, rng: Rng,
+                zone_kinds: dict[int, frozenset[int]] | None = None) -> State:
+    """A full state that ``player`` cannot tell from ``st``, sampled with ``rng``.
+
+    The result depends on ``st`` only through what ``player`` knows: for a fixed
+    ``rng``, two states that differ only in what ``player`` cannot see give the same
+    determinization.
+    """
+    new = st.copy()
+    kind_of = engine.program.kind_of
+    kinds = engine.model.kinds
+    zones = engine.model.zones
+    all_places = places(engine, new)
+    hidden = [(place, lst) for place, lst in all_places if not visible(engine, place, player)]
+    pool = sorted(c for _place, lst in hidden for c in lst)  # canonical: ids, not where they were
+    sizes = {place: len(lst) for place, lst in hidden}
+    filled: dict[Place, list[int]] = {place: [] for place, _ in hidden}
+    # Private looks pin the kinds seen (the latest look at each place counts).
+    names = place_names(engine, new)
+    latest: dict[Place, list[str]] = {}
+    for look in st.seen[player]:
+        place = names.get(look["where"])
+        if place is not None and place in filled:
+            latest[place] = look["components"]
+    label_of = engine.program.component_labels
+    for place, seen_names in latest.items():
+        for name in seen_names:
+            if len(filled[place]) >= sizes[place]:
+                break
+            for i, c in enumerate(pool):
+                if kinds[kind_of[c]].name == name or label_of[c] == name:
+                    filled[place].append(pool.pop(i))
+                    break
+    rng.shuffle(pool)
+    compat = zone_kinds if zone_kinds is not None else {}
+    allowed_in = _kinds_allowed_in(engine, compat)
+    # Deal to the most particular places first (the box takes anything, so it comes last).
+    for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl)):
+        need = sizes[place] - len(filled[place])
+        if need <= 0:
+            continue
+        allowed = allowed_in[place[0]]
+        take: list[int] = []
+        rest: list[int] = []
+        for c in pool:
+            (take if len(take) < need and kind_of[c] in allowed else rest).append(c)
+        if len(take) < need:  # nothing the rules ever put here is left: deal what there is
+            more = need - len(take)
+            take += rest[:more]
+            rest = rest[more:]
+        filled[place] += take
+        pool = rest
+    for place, lst in hidden:
+        z = zones[place[0]]
+        lst[:] = filled[place] if z.ordered else sorted(filled[place])
+        for c in lst:
+            if kinds[kind_of[c]].cls == "die":
+                faces = engine.die_faces[kind_of[c]]
+                new.faces[c] = -1 if z.unrolled else rng.below(len(faces))
+    _withdraw_answers(engine, new, player)
+    new.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(new.seen)]
+    _rearm(engine, new)
+    return new
+
+
+_ALLOWED_CACHE: weakref.WeakKeyDictionary[Engine, tuple[dict[int, frozenset[int]], list[frozenset[int]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _kinds_allowed_in(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozenset[int]]:
+    """For each zone, the kinds that may be dealt to it (every kind when nothing was learned)."""
+    cached = _ALLOWED_CACHE.get(engine)
+    if cached is not None and cached[0] is compat:
+        return cached[1]
+    result = _allowed(engine, compat)
+    _ALLOWED_CACHE[engine] = (compat, result)
+    return result
+
+
+def _allowed(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozenset[int]]:
+    every = frozenset(k.index for k in engine.model.kinds)
+    if not compat:
+        return [every] * len(engine.model.zones)
+    return [frozenset(k for k, zs in compat.items() if z.index in zs) for z in engine.model.zones]
+
+
+def _withdraw_answers(engine: Engine, st: State, player: int) -> None:
+    """During a pending ``ask``, other players' answers are secret: they are asked again."""
+    if st.over or engine.is_chance(st):
+        return
+    d = engine.pending(st)
+    if d is None or d.players is None:
+        return
+    answered = [q for q, a in enumerate(st.answers) if a and q != player and q not in d.players]
+    if not answered:
+        return
+    loc = st.stack[-1][2]
+    slot = next((i for i, v in enumerate(loc) if isinstance(v, list) and v == d.players), None)
+    if slot is None:
+        raise RuntimeError("cannot find who is still to answer the pending ask")
+    for q in answered:
+        st.answers[q] = ""
+    loc[slot] = sorted(set(d.players) | set(answered))
+    st.pending_cache = st.choice_cache = None
+
+
+def _rearm(engine: Engine, st: State) -> None:
+    """Set each trigger's remembered condition to its value in the determinized state."""
+    program = engine.program
+    conds = getattr(program, "trigger_conds", None)
+    each = getattr(program, "trigger_each", None)
+    rules = getattr(program, "trigger_rules", None)
+    if st.armed is None or conds is None or each is None or rules is None:
+        return
+    for t, cond in enumerate(conds):
+        loc: list[Any] = [None] * max(1, program.nlocals[rules[t]])
+        if each[t]:
+            flags = st.armed[t]
+            for p in range(st.players):
+                loc[0] = p
+                flags[p] = bool(cond(st, loc))
+        else:
+            st.armed[t] = bool(cond(st, loc))
+
+
+class World:
+    """What a search agent may ask of the game it sits in: determinizations for its own seat.
+
+    It holds the real state but hands out only states built from what ``player`` knows.
+    """
+
+    __slots__ = ("engine", "player", "_state", "_zone_kinds")
+
+    def __init__(self, engine: Engine, state: State, player: int) -> None:
+        self.engine = engine
+        self.player = player
+        self._state = state
+        self._zone_kinds = learn_zone_kinds(engine, state.players)
+
+    def sample(self, rng: Rng) -> State:
+        """A determinization of the current position for this player."""
+        return determinize(self.engine, self._state, self.player, rng, self._zone_kinds)

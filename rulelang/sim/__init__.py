@@ -1,0 +1,1 @@
+"""Balance testing: many games in parallel (processes or Ray), statistics, comparison, coverage, report."""

@@ -1,0 +1,234 @@
+"""Playing many games: one game from its (seed, index), a batch of them, and local parallel runs.
+
+A simulation is a :class:`SimJob` (plain data: which rules, options, players, agents,
+first seed) and a range of game indices. Game ``i`` is played with seed ``seed + i``
+(dice, shuffles and every agent's stream derive from it), so the records do not depend
+on how the indices are split into batches, processes or machines.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import attrs
+
+from rulelang.agents.spec import AgentSpec
+from rulelang.engine.determinize import World
+from rulelang.engine.engine import DEFAULT_BUDGET, Engine
+from rulelang.engine.state import State
+from rulelang.errors import ErrorList, RulelangError
+from rulelang.rng import Rng
+
+
+class CoverageUnavailable(RuntimeError):
+    """The engine cannot count which rule constructs fired."""
+
+
+COVERAGE_NEEDS = ("coverage needs an engine that counts rule constructs: Engine(program, coverage=True) "
+                  "with program.constructs and engine.coverage (the generated back end)")
+
+
+@attrs.frozen
+class SimJob:
+    """What to simulate (everything a worker needs to play any game of the run)."""
+
+    path: str
+    options: tuple[tuple[str, str], ...]
+    players: int
+    agents: tuple[AgentSpec, ...]
+    seed: int = 1
+    max_steps: int = 100_000
+    budget: int = DEFAULT_BUDGET
+    coverage: bool = False
+
+
+@attrs.frozen
+class GameRecord:
+    """The outcome of one game, as plain data."""
+
+    index: int
+    seed: int
+    winners: tuple[int, ...]
+    ranks: tuple[int, ...]
+    keys: tuple[tuple[float, ...], ...]  # per seat, the ranking keys
+    sheets: tuple[tuple[tuple[str, str, float], ...], ...]  # per seat, (sheet, line, value)
+    payoffs: tuple[float, ...]  # per seat, the share of the other players beaten (ties half)
+    steps: int
+    turns: int
+    first: int | None  # who took the first turn (None if it went by unseen)
+
+
+@attrs.frozen
+class BatchResult:
+    """The records of a batch of games, or the error that stopped it, and coverage counts."""
+
+    records: tuple[GameRecord, ...]
+    coverage: tuple[int, ...] | None = None
+    error: str | None = None  # a formatted rulelang error, with the game that raised it
+
+
+_ENGINES: dict[tuple[Any, ...], tuple[Engine, Engine]] = {}
+
+
+def engines_for(job: SimJob) -> tuple[Engine, Engine]:
+    """(the engine that plays, the engine search agents look ahead with), loaded once per process.
+
+    With coverage they differ, so that look-ahead does not count as play.
+    """
+    key = (job.path, job.options, job.budget, job.coverage)
+    cached = _ENGINES.get(key)
+    if cached is not None:
+        return cached
+    from rulelang.game import load_game
+
+    plain = load_game(job.path, dict(job.options), budget=job.budget)
+    if not job.coverage:
+        pair = (plain, plain)
+    else:
+        try:
+            counting = Engine(plain.program, budget=job.budget, coverage=True)  # type: ignore[call-arg]
+        except TypeError:
+            raise CoverageUnavailable(COVERAGE_NEEDS) from None
+        if not hasattr(plain.program, "constructs") or not hasattr(counting, "coverage"):
+            raise CoverageUnavailable(COVERAGE_NEEDS)
+        pair = (counting, plain)
+    _ENGINES[key] = pair
+    return pair
+
+
+def play_game(engine: Engine, job: SimJob, index: int,
+              search_engine: Engine | None = None) -> tuple[State, int | None]:
+    """Play game ``index`` of ``job`` to its end (without recording): (final state, first player).
+
+    The game is the one ``rulelang run --seed SEED+INDEX`` plays with the same agents.
+    Raises RulelangError if the rules break or the game runs past ``max_steps``.
+    """
+    seed = job.seed + index
+    look = search_engine or engine
+    agents = [spec.make(seed, seat) for seat, spec in enumerate(job.agents)]
+    wants_view = [getattr(a, "needs_observation", True) for a in agents]
+    by_index = [hasattr(a, "choose_index") and not wants_view[i] for i, a in enumerate(agents)]
+    searching = [getattr(a, "searches", False) for a in agents]
+    chance = Rng(seed, stream=0)
+    st = engine.new_state(job.players)
+    st.chance_rng = chance  # dice are rolled as the rules roll them, as play() does
+    first: int | None = st.current if st.turn == 1 else None
+    try:
+        while not st.over:
+            if st.step >= job.max_steps:
+                raise RulelangError(f"the game did not end within {job.max_steps} steps", engine.where_span(st),
+                                    hint="raise --max-steps, or check the rules' end condition")
+            size = engine.choice_size(st)
+            if size is not None and by_index[size[0]]:
+                engine.apply_index(st, agents[size[0]].choose_index(size[1]))  # type: ignore[attr-defined]
+            elif engine.is_chance(st):
+                engine.apply_random(st, chance, events=False)
+            else:
+                d = engine.pending(st)
+                assert d is not None
+                seat = d.player if d.player is not None else st.current
+                seen = engine.observe(st, seat) if wants_view[seat] else {}
+                if searching[seat]:
+                    action = agents[seat].choose(seen, list(d.labels or []), World(look, st, seat))  # type: ignore[call-arg]
+                else:
+                    action = agents[seat].choose(seen, d.labels or [])
+                engine.apply(st, action, player=seat)
+            if first is None and st.turn == 1:
+                first = st.current
+    finally:
+        st.chance_rng = None
+    return st, first
+
+
+def record_of(engine: Engine, st: State, index: int, seed: int, first: int | None) -> GameRecord:
+    """The plain-data outcome of a finished game."""
+    from rulelang.agents.search import rank_rewards
+
+    result = st.result
+    assert result is not None
+    n = st.players
+    ranks = [0] * n
+    keys: list[tuple[float, ...]] = [()] * n
+    sheets: list[tuple[tuple[str, str, float], ...]] = [()] * n
+    for row in result["standings"]:
+        p = int(row["player"][1:]) - 1
+        ranks[p] = row["rank"]
+        keys[p] = tuple(row["keys"])
+        sheets[p] = tuple((name, line, value) for name, lines in row.get("sheets", {}).items()
+                          for line, value in lines.items())
+    return GameRecord(
+        index=index, seed=seed, winners=tuple(int(w[1:]) - 1 for w in result["winners"]), ranks=tuple(ranks),
+        keys=tuple(keys), sheets=tuple(sheets), payoffs=tuple(rank_rewards(engine, st)),
+        steps=st.step, turns=st.turn, first=first,
+    )
+
+
+def run_batch(job: SimJob, indices: list[int]) -> BatchResult:
+    """Play the games ``indices`` of ``job`` in this process."""
+    try:
+        engine, look = engines_for(job)
+    except (RulelangError, ErrorList) as exc:
+        return BatchResult((), error=exc.format())
+    before = list(engine.coverage) if job.coverage else None  # type: ignore[attr-defined]
+    records = []
+    for i in indices:
+        try:
+            st, first = play_game(engine, job, i, look)
+        except RulelangError as exc:
+            return BatchResult(tuple(records), error=f"game {i} (seed {job.seed + i}):\n{exc.format()}")
+        records.append(record_of(engine, st, i, job.seed + i, first))
+    counts = None
+    if before is not None:
+        after = engine.coverage  # type: ignore[attr-defined]
+        counts = tuple(a - b for a, b in zip(after, before))
+    return BatchResult(tuple(records), coverage=counts)
+
+
+def batches(games: int, size: int) -> list[list[int]]:
+    """Game indices 0..games-1 cut into consecutive batches of ``size``."""
+    size = max(1, size)
+    return [list(range(s, min(games, s + size))) for s in range(0, games, size)]
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None] | None = None,
+              batch_size: int | None = None) -> Iterator[BatchResult]:
+    """Play ``games`` games on ``jobs`` processes; yield the batches in index order.
+
+    ``on_batch(n)`` is called with the number of games of each batch as it finishes
+    (in any order), for progress.
+    """
+    if batch_size is None:
+        batch_size = max(1, min(50, games // max(1, jobs * 4)))
+    parts = batches(games, batch_size)
+    if jobs <= 1:
+        for part in parts:
+            result = run_batch(job, part)
+            if on_batch:
+                on_batch(len(result.records))
+            yield result
+            if result.error:
+                return
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_batch, job, part) for part in parts]
+        if on_batch:
+            for f in futures:
+                f.add_done_callback(lambda fut: on_batch(len(fut.result().records)))
+        for f in futures:
+            result = f.result()
+            yield result
+            if result.error:
+                for other in futures:
+                    other.cancel()
+                return
