@@ -143,7 +143,9 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         return
     for line in narrator.flush():
         click.echo(line)
-    key_names = _key_names(engine)
+    from rulelang.sim.summary import key_names as ranking_key_names
+
+    key_names = ranking_key_names(engine)
     for line in standings_lines(state.result, key_names):
         click.echo(line)
     if trace_path and not quiet:
@@ -177,20 +179,6 @@ def _read_position(path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         _fail(RulelangError("a position is a JSON object", Span(path, 1, 1, 1, 2)))
     return data
-
-
-def _key_names(engine: Engine) -> list[str]:
-    rank = engine.model.ranking
-    names = []
-    for i, (_direction, expr) in enumerate(rank.keys):
-        counter = getattr(expr, "counter", None)
-        if counter is not None:
-            names.append(engine.model.counters[counter].name)
-        elif i < len(rank.labels):
-            names.append(rank.labels[i])
-        else:
-            names.append(f"key{i + 1}")
-    return names
 
 
 @main.command()
