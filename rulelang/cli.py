@@ -18,6 +18,7 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.narrate import Narrator, standings_lines
 from rulelang.play import play
+from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
@@ -93,7 +94,9 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool,
         from_path: str | None, view: str | None) -> None:
     """Play GAME_FILE once and print a play-by-play and the result."""
+    _check_output(trace_path, "--trace", [game_file, from_path])
     engine = _load(game_file, _parse_options(option_pairs))
+    _check_output(trace_path, "--trace", [game_file, from_path], engine)
     position = _read_position(from_path) if from_path else None
     if position is not None and players is None and isinstance(position.get("players"), int):
         players = position["players"]
@@ -160,6 +163,18 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         click.echo(f"trace written to {trace_path}")
 
 
+def _check_output(path: str | None, option: str, inputs: list[str | None], engine: Engine | None = None) -> None:
+    """Refuse, as a usage error, an output path that is empty, special, a symlink or an input of this command."""
+    if path is None:
+        return
+    named = [p for p in inputs if p]
+    if engine is not None:
+        named += [f for f, _sha in engine.model.files]
+    why = check_output(path, option, named)
+    if why is not None:
+        raise click.BadParameter(why, param_hint=option)
+
+
 def _write(path: str, text: str) -> None:
     """Write an output file atomically; a path that cannot be written is an error, not a traceback."""
     try:
@@ -172,14 +187,15 @@ def _write(path: str, text: str) -> None:
 def _read_position(path: str) -> dict[str, Any]:
     """Read a position file: a JSON object (see docs/traces.md); errors exit 1 with the place."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        _fail(RulelangError(f"no such position file: {path}"))
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(RulelangError(f"cannot read position file {path}: {exc}"))
+        text = decode_text(read_input(path, "position file", MAX_POSITION_BYTES), "position file", path)
+    except InputError as exc:
+        _fail(exc)
     register_source(path, text)
     try:
         data = json.loads(text)
+    except RecursionError:
+        _fail(RulelangError("the position nests too deeply to read", Span(path, 1, 1, 1, 2),
+                            hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
     except json.JSONDecodeError as exc:
         _fail(RulelangError(f"the position is not valid JSON: {exc.msg}",
                             Span(path, exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
@@ -364,6 +380,9 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
     """
+    if redacted_path is not None and view is None:
+        raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
+    _check_output(redacted_path, "--redacted", [trace_file, rules_file])
     try:
         trace = read_trace(trace_file)
         engine, warnings = load_for_trace(trace, rules_file)
@@ -375,6 +394,7 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         verdict = Verdict("malformed", "the game file does not load:\n" + exc.format())
         _finish_replay(verdict, as_json, allow_incomplete)
         return
+    _check_output(redacted_path, "--redacted", [trace_file, rules_file], engine)
     players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
     seat = _seat(view, players) if view is not None else None
     replayer = Replayer(engine, trace, view=seat, redact=redacted_path is not None)

@@ -84,13 +84,14 @@ def _describe_expected(expected: set[str]) -> str:
 def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, int] = (0, 0)) -> Tree:
     """Parse ``text`` (the contents of ``path``) into a Lark tree, or raise RulelangError."""
     if start == "start":
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         register_source(path, text)
     if start == "start" and not text.endswith("\n"):
         text += "\n"
     try:
         return _parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        err = _syntax_error(exc, path, offset)
+        err = _syntax_error(exc, path, offset, text)
         if start == "expr" and ("end of file" in err.message or "end of line" in err.message):
             err = RulelangError("the expression in {...} ends too early", err.span,
                                 hint="complete the expression between the braces")
@@ -122,9 +123,24 @@ def _dedent_line(text: str) -> int:
     return 1
 
 
-def _syntax_error(exc: UnexpectedInput, path: str, offset: tuple[int, int]) -> RulelangError:
+def _indented_line(text: str, after: int) -> tuple[int, int]:
+    """The first line with code after line ``after``, and the column its code starts at."""
+    lines = text.split("\n")
+    for number in range(after + 1, len(lines) + 1):
+        raw = lines[number - 1]
+        stripped = raw.lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            return number, len(raw) - len(stripped) + 1
+    return after, 1
+
+
+def _syntax_error(exc: UnexpectedInput, path: str, offset: tuple[int, int], text: str = "") -> RulelangError:
     line = (exc.line if exc.line and exc.line > 0 else 1) + offset[0]
     col = (exc.column if exc.column and exc.column > 0 else 1) + (offset[1] if exc.line == 1 else 0)
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT" and offset == (0, 0) and text:
+        line, col = _indented_line(text, line)
+        return RulelangError("unexpected indentation", Span(path, line, 1, line, col),
+                             hint="this line is indented more than the line before it")
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
         if char == '"':

@@ -8,7 +8,6 @@ and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
+from rulelang.safeio import MAX_TRACE_BYTES, RULES_SUFFIX, InputError, decode_text, inside, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
 from rulelang.views import redact_chance
@@ -71,22 +71,22 @@ def read_trace(path: str | Path) -> Trace:
     """Parse a trace file; raise TraceError with the line number on anything malformed."""
     shown = Path(path).as_posix()
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"no such trace file: {shown}") from None
-    except UnicodeDecodeError:
-        raise TraceError(f"{shown} is not UTF-8 text") from None
-    except OSError as exc:
-        raise TraceError(f"cannot read {shown}: {exc.strerror}") from None
+        text = decode_text(read_input(path, "trace file", MAX_TRACE_BYTES, shown), "trace file", shown)
+    except InputError as exc:
+        raise TraceError(exc.message, exc.span, hint=exc.hint) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     register_source(shown, text)
     header: dict[str, Any] | None = None
     events: list[tuple[int, dict[str, Any]]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip() or raw.lstrip().startswith("//"):
             continue
         span = Span(shown, number, 1, number, len(raw) + 1)
         try:
             event = json.loads(raw)
+        except RecursionError:
+            raise TraceError(f"line {number} nests JSON too deeply", span,
+                             hint="each line of a trace is one flat JSON object") from None
         except json.JSONDecodeError as exc:
             raise TraceError(f"line {number} is not valid JSON: {exc.msg}",
                              Span(shown, number, exc.colno, number, exc.colno + 1),
@@ -420,6 +420,26 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
     return out
 
 
+def _named_rules_file(trace: Trace, path: str) -> str:
+    """The rules file a trace's header names, found in the current directory or the trace's, never outside them."""
+    span = _span(trace, trace.header["_line"])
+    hint = "run from the directory the trace was recorded in, or give the file with --rules"
+    named = Path(path)
+    if not path or "\x00" in path or not path.endswith(RULES_SUFFIX):
+        raise TraceError("the header's \"file\" must name a .rules file", span, hint="give the rules file with --rules")
+    if named.is_absolute():
+        return path
+    for base in (Path("."), Path(trace.path).parent):
+        candidate = base / named
+        try:
+            found = candidate.is_file()
+        except (OSError, ValueError):
+            found = False
+        if found and inside(base, candidate):
+            return candidate.as_posix()
+    raise TraceError(f"the game file named in the trace does not exist here: {path}", span, hint=hint)
+
+
 def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
     """Load the game a trace names (or ``rules``); return it and any warnings."""
     header = trace.header
@@ -429,20 +449,15 @@ def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
     if not isinstance(path, str):
         raise TraceError("the header does not name the game file (\"file\"); give it with --rules",
                          _span(trace, line))
-    if rules is None and not Path(path).exists():
-        beside = Path(trace.path).parent / path
-        if beside.exists():
-            path = beside.as_posix()
-        else:
-            raise TraceError(f"the game file named in the trace does not exist here: {path}", _span(trace, line),
-                             hint="run from the directory the trace was recorded in, or give the file with --rules")
+    if rules is None:
+        path = _named_rules_file(trace, path)
     options = header.get("options") or {}
     if not isinstance(options, dict):
         raise TraceError("the header's options must be an object", _span(trace, line))
     engine = load_game(path, {k: json.dumps(v) if not isinstance(v, str) else v for k, v in options.items()})
     want = header.get("sha256")
     if isinstance(want, str):
-        have = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        have = engine.model.files[-1][1]
         if have != want:
             warnings.append(f"{path} has changed since the trace was recorded (sha256 differs)")
     return engine, warnings
