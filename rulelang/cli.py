@@ -18,6 +18,7 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.narrate import Narrator, standings_lines
 from rulelang.play import play
+from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
 from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
@@ -77,7 +78,9 @@ def main() -> None:
 @main.command()
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed for dice, shuffles and random agents.")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed for dice, shuffles and random agents, 0 to 2**64-1 (default: a fresh random seed, "
+                   "printed and recorded in the trace).")
 @click.option("--agent", "-a", "agent_kinds", multiple=True, type=click.Choice(AGENT_KINDS),
               help="Agent per seat, in seat order (one value: every seat). Default: random.")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
@@ -90,10 +93,12 @@ def main() -> None:
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), metavar="POSITION",
               help="Start from a position file (JSON) instead of the normal setup.")
 @click.option("--view", "view", metavar="PLAYER", help="Print only what PLAYER (e.g. P2) sees.")
-def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, ...], trace_path: str | None,
+def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tuple[str, ...], trace_path: str | None,
         max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool,
         from_path: str | None, view: str | None) -> None:
     """Play GAME_FILE once and print a play-by-play and the result."""
+    drawn = seed is None
+    seed = _seed(seed)
     _check_output(trace_path, "--trace", [game_file, from_path])
     engine = _load(game_file, _parse_options(option_pairs))
     _check_output(trace_path, "--trace", [game_file, from_path], engine)
@@ -126,6 +131,8 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
             narration = redact_narration(engine, narration, seat)
         return narrator.lines(narration)
 
+    if drawn and quiet and not as_json:
+        click.echo(f"seed {seed} (drawn at random: --seed {seed} plays this game again)", err=True)
     if talk:
         where = f", from {from_path}" if from_path else ""
         seen = f", as {view.upper()} sees it" if view else ""
@@ -161,6 +168,16 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         click.echo(line)
     if trace_path and not quiet:
         click.echo(f"trace written to {trace_path}")
+
+
+def _seed(seed: int | None) -> int:
+    """The seed to play with: the one given (checked against the generator's range) or a fresh random one."""
+    if seed is None:
+        return random_seed()
+    if not seed_in_range(seed):
+        raise click.BadParameter(f"{seed} is not a seed: seeds are whole numbers from {SEED_MIN} to {SEED_MAX}",
+                                 param_hint="--seed")
+    return seed
 
 
 def _check_output(path: str | None, option: str, inputs: list[str | None], engine: Engine | None = None) -> None:

@@ -219,7 +219,7 @@ def test_trace_file_gets_ordinary_permissions(tmp_path: Path) -> None:
 
 
 def test_max_steps_stops_the_game() -> None:
-    result = _invoke("run", CHICKEN, "--max-steps", "5", "--quiet")
+    result = _invoke("run", CHICKEN, "--max-steps", "5", "--quiet", "--seed", "1")
     assert result.exit_code == 1
     _no_traceback(result)
     assert "the game did not end within 5 steps" in result.stderr

@@ -20,6 +20,7 @@ from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
+from rulelang.rng import SEED_MAX, SEED_MIN, seed_in_range
 from rulelang.safeio import MAX_TRACE_BYTES, RULES_SUFFIX, InputError, decode_text, inside, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
@@ -152,8 +153,9 @@ class Replayer:
             raise TraceError(f"the header says {players} players but its position says {position['players']}",
                              _span(self.trace, line))
         seed = header.get("seed") or 0
-        if not isinstance(seed, int):
-            raise TraceError("the header's seed must be a whole number", _span(self.trace, line))
+        if not seed_in_range(seed):
+            raise TraceError(f"the header's seed must be a whole number from {SEED_MIN} to {SEED_MAX}",
+                             _span(self.trace, line))
         try:
             return self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
         except RulelangError as exc:
