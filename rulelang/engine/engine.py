@@ -7,6 +7,7 @@ where play is paused lives in ``state.stack``.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -922,7 +923,7 @@ class Engine:
             "over": st.over,
         }
         if player is not None and st.seen[player]:
-            obs["seen"] = st.seen[player]
+            obs["seen"] = copy.deepcopy(st.seen[player])  # an independent value: agents may change it
         if d is not None:
             obs["waiting_for"] = player_label(d.player) if d.kind == "choice" and d.player is not None else "chance"
             if d.kind == "choice" and player is not None and (d.player == player or player in (d.players or ())):
@@ -930,7 +931,7 @@ class Engine:
                 if d.players is not None:
                     obs["ask"] = True
         if st.result is not None:
-            obs["result"] = st.result
+            obs["result"] = copy.deepcopy(st.result)
         return obs
 
     def where_span(self, st: State) -> Span | None:

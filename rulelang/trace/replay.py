@@ -419,7 +419,24 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
             visible = zone is not None and engine.sees([zone.index, seat], view)
             zones[key] = items if visible else {"hidden": _count_items(items)}
         out["position"] = {**position, "zones": zones}
+    if isinstance(position, dict) and isinstance(position.get("faces"), dict):
+        out.setdefault("position", dict(position))["faces"] = _visible_faces(engine, header, position, view)
     return out
+
+
+def _visible_faces(engine: Engine, header: dict[str, Any], position: dict[str, Any],
+                   view: int | None) -> dict[str, Any]:
+    """A position's die faces as ``view`` sees them at the start: a die in a zone she cannot see shows "hidden"."""
+    faces: dict[str, Any] = position["faces"]
+    hidden = {label: "hidden" for label in faces}
+    try:
+        seed = header.get("seed") or 0
+        st = engine.new_state(header.get("players"), position=position, setup_seed=seed if seed_in_range(seed) else 0)
+    except (RulelangError, TypeError, ValueError):
+        return hidden  # the position does not lay out: show nothing of it
+    by_label = {label: c for c, label in enumerate(engine.program.component_labels)}
+    return {label: face if label in by_label and engine.sees(engine.place_of(st, by_label[label]), view)
+            else "hidden" for label, face in faces.items()}
 
 
 def _named_rules_file(trace: Trace, path: str) -> str:
