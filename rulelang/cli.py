@@ -19,7 +19,7 @@ from rulelang.game import load_game
 from rulelang.narrate import Narrator, standings_lines
 from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
-from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, read_input
+from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, json_too_deep, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
@@ -149,6 +149,8 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     try:
         play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk)
     except RulelangError as exc:
+        if exc.span is None:
+            exc.span = engine.where_span(state)  # the rule being played when it went wrong
         _fail(exc)
     except (KeyboardInterrupt, click.Abort):
         click.echo("\ngame abandoned", err=True)
@@ -168,6 +170,14 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
         click.echo(line)
     if trace_path and not quiet:
         click.echo(f"trace written to {trace_path}")
+
+
+def _check_players(engine: Engine, n: int) -> None:
+    """A player count the game does not take is a usage error (exit 2), as in every command."""
+    model = engine.model
+    if not model.min_players <= n <= model.max_players:
+        raise click.BadParameter(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+                                 param_hint="--players")
 
 
 def _seed(seed: int | None) -> int:
@@ -219,6 +229,8 @@ def _read_position(path: str) -> dict[str, Any]:
                             hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
     if not isinstance(data, dict):
         _fail(RulelangError("a position is a JSON object", Span(path, 1, 1, 1, 2)))
+    if json_too_deep(data):
+        _fail(RulelangError("the position nests too deeply to read", Span(path, 1, 1, 1, 2)))
     return data
 
 
@@ -275,6 +287,7 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, max_ste
         raise click.BadParameter("must be at least 1", param_hint="--games")
     engine = _load(game_file, _parse_options(option_pairs))
     n = players if players is not None else engine.model.default_players
+    _check_players(engine, n)
     wins: Counter[str] = Counter()
     steps: list[int] = []
     turns: list[int] = []

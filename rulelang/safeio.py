@@ -144,3 +144,24 @@ def check_output(path: str, option: str, inputs: Iterable[str | Path] = ()) -> s
         if (o.st_dev, o.st_ino) == (info.st_dev, info.st_ino):
             return f"{path} is an input of this command ({Path(other).as_posix()}): writing it would destroy it"
     return None
+
+
+MAX_JSON_DEPTH = 32
+"""How deeply a trace event or a position may nest lists and objects (they use 4 levels)."""
+
+
+def json_too_deep(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON value ``value`` nests lists and objects more than ``limit`` deep."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children)
+    return False

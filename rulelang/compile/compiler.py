@@ -44,6 +44,10 @@ def player_label(p: int) -> str:
     return f"P{p + 1}" if p >= 0 else "nobody"
 
 
+MAX_RANGE = 100_000
+"""The most numbers ``a to b`` may give (each is a value in a list, an option or a step)."""
+
+
 class Compiler:
     """Compiles one checked model."""
 
@@ -246,7 +250,7 @@ class Compiler:
             return lambda st, loc: st.zones[z]
         per_kind = self.zones[z].per_kind
         if per_kind is not None:
-            base = self.first_of_kind[per_kind]
+            base = self.first_of_kind.get(per_kind, 0)  # no components of the kind: no zone to name
             owner_c = self.expr(sel.owner)
             kind_of = self.kind_of
             span = self.zones[z].span
@@ -297,7 +301,7 @@ class Compiler:
         owner = self.expr(sel.owner)
         per_kind = self.zones[z].per_kind
         if per_kind is not None:
-            base = self.first_of_kind[per_kind]
+            base = self.first_of_kind.get(per_kind, 0)  # no components of the kind: no zone to name
             labels = self.labels
             return lambda st, loc: (f"{display} {labels[owner(st, loc)]}", [z, owner(st, loc) - base])
 
@@ -485,7 +489,16 @@ class Compiler:
             return lambda st, loc: list(chosen)
         if it.kind == "range":
             lo, hi = self.expr(it.low), self.expr(it.high)
-            return lambda st, loc: list(range(lo(st, loc), hi(st, loc) + 1))
+            span = getattr(it.low, "span", None)
+
+            def numbers(st: Any, loc: Any) -> list[int]:
+                a, b = lo(st, loc), hi(st, loc)
+                if b - a >= MAX_RANGE:
+                    raise RulelangError(f"a range of more than {MAX_RANGE} numbers ({a} to {b})", span,
+                                        hint="a 'for' or a choice ranges over at most that many numbers")
+                return list(range(a, b + 1))
+
+            return numbers
         assert it.query is not None
         sel = self.selection(it.query)
         if it.kind == "kinds":

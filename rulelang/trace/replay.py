@@ -21,7 +21,15 @@ from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.rng import SEED_MAX, SEED_MIN, seed_in_range
-from rulelang.safeio import MAX_TRACE_BYTES, RULES_SUFFIX, InputError, decode_text, inside, read_input
+from rulelang.safeio import (
+    MAX_TRACE_BYTES,
+    RULES_SUFFIX,
+    InputError,
+    decode_text,
+    inside,
+    json_too_deep,
+    read_input,
+)
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
 from rulelang.views import redact_chance
@@ -92,6 +100,9 @@ def read_trace(path: str | Path) -> Trace:
             raise TraceError(f"line {number} is not valid JSON: {exc.msg}",
                              Span(shown, number, exc.colno, number, exc.colno + 1),
                              hint="each line of a trace is one JSON object") from None
+        if json_too_deep(event):
+            raise TraceError(f"line {number} nests JSON too deeply", span,
+                             hint="each line of a trace is one flat JSON object") from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise TraceError("each line of a trace must be a JSON object with a \"type\"", span)
         if header is None:
@@ -162,7 +173,17 @@ class Replayer:
             raise TraceError(exc.message, _span(self.trace, line), hint=exc.hint) from None
 
     def run(self, narrate: bool = False) -> Verdict:
-        """Replay every event; return the verdict."""
+        """Replay every event; return the verdict (a rules error met on the way is a verdict too, never raised)."""
+        self.current_line: int | None = None
+        try:
+            return self._run(narrate)
+        except RulelangError as exc:
+            line = self.current_line
+            where = f" at trace line {line}" if line else ""
+            return Verdict("malformed", f"the rules fail{where}, so the trace cannot be checked:\n" + exc.format(),
+                           line=line, steps=self.state.step if self.state else 0)
+
+    def _run(self, narrate: bool) -> Verdict:
         engine = self.engine
         try:
             st = self.start(narrate)
@@ -176,6 +197,7 @@ class Replayer:
             st.log = []
         recorded_result: tuple[int, dict[str, Any]] | None = None
         for line, event in self.trace.events:
+            self.current_line = line
             kind = event["type"]
             if kind == "comment":
                 continue
@@ -208,7 +230,8 @@ class Replayer:
             if kind == "chance":
                 if not self.redact:
                     roll = event.get("roll")
-                    if roll is not None and len(event) <= 4 and engine.try_roll(st, roll, event.get("outcome")):
+                    if (isinstance(roll, str) and isinstance(event.get("outcome"), str) and len(event) <= 4
+                            and engine.try_roll(st, roll, event["outcome"])):
                         if narrate and st.log:
                             self.narration.extend(st.log)
                             st.log = []
@@ -273,7 +296,8 @@ class Replayer:
         """A recorded private look must be the next one the rules gave that player."""
         st = self.state
         assert st is not None
-        seat = self.seats.get(event.get("to"))  # type: ignore[arg-type]
+        to = event.get("to")
+        seat = self.seats.get(to) if isinstance(to, str) else None
         if seat is None:
             return self._malformed(f"a private event names no player of this game: {event.get('to')!r}", line)
         done = self.private_seen.get(seat, 0)
@@ -337,8 +361,8 @@ class Replayer:
         elif key == "shuffle":
             if not isinstance(outcome, list) or not all(isinstance(x, str) and x in self.kind_names
                                                         for x in outcome):
-                bad = next((x for x in outcome if x not in self.kind_names), outcome) if isinstance(
-                    outcome, list) else outcome
+                bad = next((x for x in outcome if not isinstance(x, str) or x not in self.kind_names),
+                           outcome) if isinstance(outcome, list) else outcome
                 return self._malformed(f"a shuffle lists components by kind; {bad!r} is not one", line)
         elif key == "draw":
             if not isinstance(outcome, str) or outcome not in self.kind_names:
