@@ -426,6 +426,8 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         return
     _check_output(redacted_path, "--redacted", [trace_file, rules_file], engine)
     players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
+    if not engine.model.min_players <= players <= engine.model.max_players:
+        players = 0  # the replay says what is wrong with the header; no seat to look from
     seat = _seat(view, players) if view is not None else None
     replayer = Replayer(engine, trace, view=seat, redact=redacted_path is not None)
     verdict = replayer.run(narrate=view is not None and not as_json)

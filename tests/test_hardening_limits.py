@@ -230,3 +230,15 @@ def test_simulate_with_a_player_count_the_game_does_not_take_is_a_usage_error(tm
         result = _invoke(*command, "-p", 100)
         assert result.exit_code == 2, (command, result.output)
         assert "takes 2 to 2 players" in result.stderr
+
+
+def test_a_huge_player_count_in_a_trace_header_is_not_laid_out(tmp_path: Path) -> None:
+    game = _game(tmp_path, BASE)
+    events = _recorded(tmp_path, game)
+    events[0]["players"] = 10**12
+    trace = tmp_path / "bad.jsonl"
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    for args in ([], ["--view", "P2"], ["--view", "P2", "--redacted", tmp_path / "r.jsonl"]):
+        result = _invoke("replay", trace, *args)
+        assert result.exit_code in (1, 2) and "Traceback" not in result.output, result.output
+    assert replay_file(trace).status == "malformed"
