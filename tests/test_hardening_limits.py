@@ -242,3 +242,9 @@ def test_a_huge_player_count_in_a_trace_header_is_not_laid_out(tmp_path: Path) -
         result = _invoke("replay", trace, *args)
         assert result.exit_code in (1, 2) and "Traceback" not in result.output, result.output
     assert replay_file(trace).status == "malformed"
+
+
+def test_definitions_that_double_at_each_step_are_an_error_not_a_hang(tmp_path: Path) -> None:
+    chain = "define d0 = 1\n" + "".join(f"define d{i} = d{i - 1} + d{i - 1}\n" for i in range(1, 30))
+    error = _check_fails_in_place(tmp_path, _with_turn("  score of current += d29\n") + chain, "expand to more")
+    assert error.hint and "d0" in error.hint

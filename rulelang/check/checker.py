@@ -35,6 +35,9 @@ def split_param(raw: str) -> tuple[str, str | None]:
 MAX_COMPONENTS = 100_000
 """How many components a game may have in all (every one is an entry of the state)."""
 
+MAX_EXPANSIONS = 100_000
+"""How many uses of definitions a game may expand in all (uses inside uses multiply)."""
+
 MAX_DEFINE_DEPTH = 32
 """How many definitions may be used inside one another (each is expanded where it is used)."""
 
@@ -115,6 +118,7 @@ class Checker:
         self.sections: list[tuple[str, Span]] = []
         self.rule_index: dict[str, int] = {}
         self._define_stack: list[str] = []
+        self._expansions = 0  # definitions expanded so far (each use is expanded in place)
 
     # ------------------------------------------------------------------ errors
     def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -452,6 +456,11 @@ class Checker:
                             hint=f"declared at {decl.span} as {decl.name}({', '.join(decl.params)})")
         if decl.name in self._define_stack:
             raise self.fail(f"definition '{decl.name}' refers to itself", span)
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise self.fail(f"definitions expand to more than {MAX_EXPANSIONS} uses in all", span,
+                            hint=f"'{decl.name}' is used inside definitions that are used many times each; "
+                                 "use a counter or fewer nested uses")
         if len(self._define_stack) >= MAX_DEFINE_DEPTH:
             raise self.fail(f"definitions nest too deeply: more than {MAX_DEFINE_DEPTH} uses inside one another",
                             span, hint="through " + " -> ".join(self._define_stack[:3]) + " -> ... -> "
