@@ -121,8 +121,9 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
                 raise PositionError(f"position: unknown component {name!r} in {key!r}", span,
                                     hint=_suggest(name, list(kinds) + list(by_label)))
             if count > kinds[name].count:
-                raise PositionError(f"position: more {name} than the game has ({kinds[name].count}): {item!r}", span,
-                                    hint=f"the game has {kinds[name].count} {name}")
+                raise PositionError(f"position: more {name} than the game has ({kinds[name].count})", span,
+                                    hint=f"the game has {kinds[name].count} {name}; some may already be listed "
+                                         "elsewhere")
             for _ in range(count):
                 resolved.append(None)
                 requests.append((key, resolved, len(resolved) - 1, name))
