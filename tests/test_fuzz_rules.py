@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from fuzz_support import GAMES, check_rules_file, grammar_strategy, mutated_text, watchdog
+from fuzz_support import GAMES, check_rules_file, grammar_strategy, mutated_text, products_of, watchdog
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +39,7 @@ def _check_mutant(case: tuple[str, str]) -> None:
     path = _TMP / f"mutant-{name}"
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     with watchdog():
-        check_rules_file(path)
+        check_rules_file(path, products_of((_TMP / name).read_text(encoding="utf-8")))
 
 
 @settings(max_examples=30, **SETTINGS)
