@@ -142,7 +142,9 @@ def check_output(path: str, option: str, inputs: Iterable[str | Path] = ()) -> s
         except OSError:
             continue
         if (o.st_dev, o.st_ino) == (info.st_dev, info.st_ino):
-            return f"{path} is an input of this command ({Path(other).as_posix()}): writing it would destroy it"
+            same = Path(other).as_posix() == Path(path).as_posix()
+            named = "" if same else f" ({Path(other).as_posix()})"
+            return f"{path} is an input of this command{named}: writing it would destroy it"
     return None
 
 
