@@ -16,6 +16,8 @@ from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.narrate import Narrator, reading_names, standings_lines
 from rulelang.play import play
+from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
+from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, json_too_deep, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
@@ -65,7 +67,9 @@ def main() -> None:
 @main.command()
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed for dice, shuffles and random agents.")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed for dice, shuffles and random agents, 0 to 2**64-1 (default: a fresh random seed, "
+                   "printed and recorded in the trace).")
 @click.option("--agent", "-a", "agent_kinds", multiple=True, metavar="KIND[:NAME=VALUE,...]",
               help="Agent per seat, in seat order (one value: every seat). Default: random. Kinds: random, first, "
                    "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N].")
@@ -79,11 +83,15 @@ def main() -> None:
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), metavar="POSITION",
               help="Start from a position file (JSON) instead of the normal setup.")
 @click.option("--view", "view", metavar="PLAYER", help="Print only what PLAYER (e.g. P2) sees.")
-def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, ...], trace_path: str | None,
+def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tuple[str, ...], trace_path: str | None,
         max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool,
         from_path: str | None, view: str | None) -> None:
     """Play GAME_FILE once and print a play-by-play and the result."""
+    drawn = seed is None
+    seed = _seed(seed)
+    _check_output(trace_path, "--trace", [game_file, from_path])
     engine = _load(game_file, _parse_options(option_pairs))
+    _check_output(trace_path, "--trace", [game_file, from_path], engine)
     position = _read_position(from_path) if from_path else None
     if position is not None and players is None and isinstance(position.get("players"), int):
         players = position["players"]
@@ -113,6 +121,8 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
             narration = redact_narration(engine, narration, seat)
         return narrator.lines(narration)
 
+    if drawn and quiet and not as_json:
+        click.echo(f"seed {seed} (drawn at random: --seed {seed} plays this game again)", err=True)
     if talk:
         where = f", from {from_path}" if from_path else ""
         seen = f", as {view.upper()} sees it" if view else ""
@@ -129,6 +139,8 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
     try:
         play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk)
     except RulelangError as exc:
+        if exc.span is None:
+            exc.span = engine.where_span(state)  # the rule being played when it went wrong
         _fail(exc)
     except (KeyboardInterrupt, click.Abort):
         click.echo("\ngame abandoned", err=True)
@@ -152,6 +164,36 @@ def run(game_file: str, players: int | None, seed: int, agent_kinds: tuple[str, 
         click.echo(f"trace written to {trace_path}")
 
 
+def _check_players(engine: Engine, n: int) -> None:
+    """A player count the game does not take is a usage error (exit 2), as in every command."""
+    model = engine.model
+    if not model.min_players <= n <= model.max_players:
+        raise click.BadParameter(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+                                 param_hint="--players")
+
+
+def _seed(seed: int | None) -> int:
+    """The seed to play with: the one given (checked against the generator's range) or a fresh random one."""
+    if seed is None:
+        return random_seed()
+    if not seed_in_range(seed):
+        raise click.BadParameter(f"{seed} is not a seed: seeds are whole numbers from {SEED_MIN} to {SEED_MAX}",
+                                 param_hint="--seed")
+    return seed
+
+
+def _check_output(path: str | None, option: str, inputs: list[str | None], engine: Engine | None = None) -> None:
+    """Refuse, as a usage error, an output path that is empty, special, a symlink or an input of this command."""
+    if path is None:
+        return
+    named = [p for p in inputs if p]
+    if engine is not None:
+        named += [f for f, _sha in engine.model.files]
+    why = check_output(path, option, named)
+    if why is not None:
+        raise click.BadParameter(why, param_hint=option)
+
+
 def _write(path: str, text: str) -> None:
     """Write an output file atomically; a path that cannot be written is an error, not a traceback."""
     try:
@@ -164,20 +206,23 @@ def _write(path: str, text: str) -> None:
 def _read_position(path: str) -> dict[str, Any]:
     """Read a position file: a JSON object (see docs/traces.md); errors exit 1 with the place."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        _fail(RulelangError(f"no such position file: {path}"))
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(RulelangError(f"cannot read position file {path}: {exc}"))
+        text = decode_text(read_input(path, "position file", MAX_POSITION_BYTES), "position file", path)
+    except InputError as exc:
+        _fail(exc)
     register_source(path, text)
     try:
         data = json.loads(text)
+    except RecursionError:
+        _fail(RulelangError("the position nests too deeply to read", Span(path, 1, 1, 1, 2),
+                            hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
     except json.JSONDecodeError as exc:
         _fail(RulelangError(f"the position is not valid JSON: {exc.msg}",
                             Span(path, exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
                             hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
     if not isinstance(data, dict):
         _fail(RulelangError("a position is a JSON object", Span(path, 1, 1, 1, 2)))
+    if json_too_deep(data):
+        _fail(RulelangError("the position nests too deeply to read", Span(path, 1, 1, 1, 2)))
     return data
 
 
@@ -253,9 +298,10 @@ def _sim_job(path: str, options: dict[str, str], players: int | None, agent_text
 
     engine = _load(path, options)
     n = players if players is not None else engine.model.default_players
-    if not engine.model.min_players <= n <= engine.model.max_players:
-        raise click.BadParameter(f"{engine.model.title} takes {engine.model.min_players} to "
-                                 f"{engine.model.max_players} players, not {n}", param_hint="--players")
+    _check_players(engine, n)
+    if not seed_in_range(seed):
+        raise click.BadParameter(f"{seed} is not a seed: seeds are whole numbers from {SEED_MIN} to {SEED_MAX}",
+                                 param_hint="--seed")
     if any(t.strip().lower().startswith("human") for t in agent_texts):
         raise click.BadParameter("a human cannot sit through a simulation; use 'rulelang run'", param_hint="--agent")
     try:
@@ -582,6 +628,9 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
     """
+    if redacted_path is not None and view is None:
+        raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
+    _check_output(redacted_path, "--redacted", [trace_file, rules_file])
     try:
         trace = read_trace(trace_file)
         engine, warnings = load_for_trace(trace, rules_file)
@@ -593,7 +642,10 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         verdict = Verdict("malformed", "the game file does not load:\n" + exc.format())
         _finish_replay(verdict, as_json, allow_incomplete)
         return
+    _check_output(redacted_path, "--redacted", [trace_file, rules_file], engine)
     players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
+    if not engine.model.min_players <= players <= engine.model.max_players:
+        players = 0  # the replay says what is wrong with the header; no seat to look from
     seat = _seat(view, players) if view is not None else None
     replayer = Replayer(engine, trace, view=seat, redact=redacted_path is not None)
     verdict = replayer.run(narrate=view is not None and not as_json)

@@ -7,7 +7,23 @@ so it carries its own generator: PCG32 (XSH-RR variant, O'Neill 2014).
 
 from __future__ import annotations
 
+import secrets
+
 _MASK64 = (1 << 64) - 1
+
+SEED_MIN = 0
+SEED_MAX = _MASK64
+"""Seeds are whole numbers from 0 to 2**64 - 1: the generator's whole state width."""
+
+
+def seed_in_range(seed: int) -> bool:
+    """Whether ``seed`` is one the generator takes as it is (no wrapping)."""
+    return isinstance(seed, int) and not isinstance(seed, bool) and SEED_MIN <= seed <= SEED_MAX
+
+
+def random_seed() -> int:
+    """A fresh full-width seed from the operating system's randomness (for games run without ``--seed``)."""
+    return secrets.randbits(64)
 _MULT = 6364136223846793005
 
 

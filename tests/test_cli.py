@@ -39,7 +39,7 @@ def _read_trace(path: Path) -> list[dict]:
 
 @pytest.mark.parametrize("game", [CHICKEN, EGGSPANSION, OK_BASE])
 def test_run_with_defaults_ends_with_a_winner(game: str) -> None:
-    result = _invoke("run", game)
+    result = _invoke("run", "--seed", "1", game)
     assert result.exit_code == 0, result.output
     _no_traceback(result)
     lines = result.stdout.splitlines()
@@ -73,7 +73,7 @@ def test_run_json() -> None:
 
 
 def test_run_quiet_prints_only_the_result() -> None:
-    result = _invoke("run", CHICKEN, "--quiet")
+    result = _invoke("run", "--seed", "1", CHICKEN, "--quiet")
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stdout.splitlines() if line.strip()]
     assert lines[0] == "Final standings:"
@@ -84,7 +84,7 @@ def test_run_quiet_prints_only_the_result() -> None:
 
 @pytest.mark.parametrize("players", ["1", "9", "0", "-3"])
 def test_run_with_a_player_count_out_of_range_is_a_usage_error(players: str) -> None:
-    result = _invoke("run", CHICKEN, "--players", players)
+    result = _invoke("run", "--seed", "1", CHICKEN, "--players", players)
     assert result.exit_code == 2, result.output
     _no_traceback(result)
     assert "--players" in result.stderr
@@ -92,7 +92,7 @@ def test_run_with_a_player_count_out_of_range_is_a_usage_error(players: str) -> 
 
 
 def test_run_missing_file() -> None:
-    result = _invoke("run", "games/no_such_game.rules")
+    result = _invoke("run", "--seed", "1", "games/no_such_game.rules")
     assert result.exit_code == 1
     _no_traceback(result)
     assert "no such file: games/no_such_game.rules" in result.stderr
@@ -100,14 +100,14 @@ def test_run_missing_file() -> None:
 
 
 def test_run_broken_file_prints_the_error() -> None:
-    result = _invoke("run", "tests/bad_rules/unknown_zone.rules")
+    result = _invoke("run", "--seed", "1", "tests/bad_rules/unknown_zone.rules")
     assert result.exit_code == 1
     _no_traceback(result)
     assert result.stderr.startswith("tests/bad_rules/unknown_zone.rules:22:15: error: unknown zone 'midle'")
 
 
 def test_run_human_agent_reads_answers_from_input() -> None:
-    result = _invoke("run", CHICKEN, "--agent", "human", "--players", "2", input="1\n" * 500)
+    result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2", input="1\n" * 500)
     assert result.exit_code == 0, result.output[-2000:]
     _no_traceback(result)
     assert "Your choice" in result.output
@@ -116,20 +116,20 @@ def test_run_human_agent_reads_answers_from_input() -> None:
 
 
 def test_run_human_agent_reasks_after_a_bad_answer() -> None:
-    result = _invoke("run", CHICKEN, "--agent", "human", "--players", "2", input="x\n99\n" + "1\n" * 500)
+    result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2", input="x\n99\n" + "1\n" * 500)
     assert result.exit_code == 0, result.output[-2000:]
     assert "Please type a number from 1 to 2, or words from an option." in result.output
 
 
 def test_run_human_agent_out_of_input_is_abandoned_cleanly() -> None:
-    result = _invoke("run", CHICKEN, "--agent", "human", "--players", "2", input="1\n" * 3)
+    result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2", input="1\n" * 3)
     assert result.exit_code == 1
     _no_traceback(result)
     assert "game abandoned" in result.output
 
 
 def test_run_too_many_agents_is_a_usage_error() -> None:
-    result = _invoke("run", CHICKEN, "-p", "2", "-a", "first", "-a", "first", "-a", "random")
+    result = _invoke("run", "--seed", "1", CHICKEN, "-p", "2", "-a", "first", "-a", "first", "-a", "random")
     assert result.exit_code == 2
     _no_traceback(result)
     assert "--agent" in result.stderr
@@ -138,7 +138,7 @@ def test_run_too_many_agents_is_a_usage_error() -> None:
 def test_run_narrates_the_first_turn() -> None:
     """When setup asks nothing, turn 1 starts inside new_state(): it must still be narrated."""
     for args in ([OK_BASE], [CHICKEN, "--option", "random_first_player=false"]):
-        result = _invoke("run", *args)
+        result = _invoke("run", "--seed", "1", *args)
         assert result.exit_code == 0
         lines = result.stdout.splitlines()
         assert lines[1] == "Turn 1: P1", lines[:3]
@@ -175,7 +175,7 @@ def test_trace_header_and_result(tmp_path: Path) -> None:
 
 def test_trace_of_a_variant_names_every_source(tmp_path: Path) -> None:
     trace = tmp_path / "egg.jsonl"
-    result = _invoke("run", EGGSPANSION, "--trace", str(trace), "--quiet")
+    result = _invoke("run", "--seed", "1", EGGSPANSION, "--trace", str(trace), "--quiet")
     assert result.exit_code == 0, result.output
     head = _read_trace(trace)[0]
     assert head["file"] == EGGSPANSION
@@ -188,7 +188,7 @@ def test_trace_is_written_atomically(tmp_path: Path) -> None:
     trace = tmp_path / "game.jsonl"
     trace.write_text("old contents that are much longer than nothing\n" * 5000, encoding="utf-8")
     before = {p.name for p in tmp_path.iterdir()}
-    result = _invoke("run", CHICKEN, "--trace", str(trace), "--quiet")
+    result = _invoke("run", "--seed", "1", CHICKEN, "--trace", str(trace), "--quiet")
     assert result.exit_code == 0, result.output
     assert {p.name for p in tmp_path.iterdir()} == before  # no temp file left behind
     text = trace.read_text(encoding="utf-8")
@@ -200,7 +200,7 @@ def test_trace_is_written_atomically(tmp_path: Path) -> None:
 
 def test_trace_of_a_failed_game_is_not_written(tmp_path: Path) -> None:
     trace = tmp_path / "game.jsonl"
-    result = _invoke("run", CHICKEN, "--trace", str(trace), "--max-steps", "5")
+    result = _invoke("run", "--seed", "1", CHICKEN, "--trace", str(trace), "--max-steps", "5")
     assert result.exit_code == 1
     assert list(tmp_path.iterdir()) == []
 
@@ -211,7 +211,7 @@ def test_trace_file_gets_ordinary_permissions(tmp_path: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     trace = tmp_path / "game.jsonl"
-    assert _invoke("run", CHICKEN, "--trace", str(trace), "--quiet").exit_code == 0
+    assert _invoke("run", "--seed", "1", CHICKEN, "--trace", str(trace), "--quiet").exit_code == 0
     assert trace.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
@@ -219,7 +219,7 @@ def test_trace_file_gets_ordinary_permissions(tmp_path: Path) -> None:
 
 
 def test_max_steps_stops_the_game() -> None:
-    result = _invoke("run", CHICKEN, "--max-steps", "5", "--quiet")
+    result = _invoke("run", CHICKEN, "--max-steps", "5", "--quiet", "--seed", "1")
     assert result.exit_code == 1
     _no_traceback(result)
     assert "the game did not end within 5 steps" in result.stderr
@@ -262,14 +262,14 @@ def test_unknown_option_is_an_error(command: str) -> None:
 
 
 def test_option_with_a_bad_value_is_an_error() -> None:
-    result = _invoke("run", CHICKEN, "--option", "random_first_player=maybe")
+    result = _invoke("run", "--seed", "1", CHICKEN, "--option", "random_first_player=maybe")
     assert result.exit_code == 1
     _no_traceback(result)
     assert "option 'random_first_player' needs a true/false, not 'maybe'" in result.stderr
 
 
 def test_option_without_equals_is_a_usage_error() -> None:
-    result = _invoke("run", CHICKEN, "--option", "random_first_player")
+    result = _invoke("run", "--seed", "1", CHICKEN, "--option", "random_first_player")
     assert result.exit_code == 2
     _no_traceback(result)
     assert "NAME=VALUE" in result.stderr

@@ -110,7 +110,7 @@ ERRORS = [
 @pytest.mark.parametrize("position,words", [pytest.param(p, w, id=name) for name, p, w in ERRORS])
 def test_position_errors(position: Any, words: list[str], tmp_path: Path) -> None:
     path = write_position(tmp_path, position)
-    result = invoke("run", CHICKEN, "--from", path, "-p", 3, "-q")
+    result = invoke("run", "--seed", 1, CHICKEN, "--from", path, "-p", 3, "-q")
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
     assert result.stdout == ""
@@ -132,13 +132,13 @@ def test_position_errors_from_the_engine(tmp_path: Path) -> None:
 
 def test_position_that_is_not_json(tmp_path: Path) -> None:
     path = write_position(tmp_path, '{"current": "P2",\n "zones": {"coop": ["Orange"],}}')
-    result = invoke("run", CHICKEN, "--from", path, "-q")
+    result = invoke("run", "--seed", 1, CHICKEN, "--from", path, "-q")
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{path.as_posix()}:2:31: error: the position is not valid JSON")
 
 
 def test_position_file_that_does_not_exist(tmp_path: Path) -> None:
-    result = invoke("run", CHICKEN, "--from", tmp_path / "nope.json", "-q")
+    result = invoke("run", "--seed", 1, CHICKEN, "--from", tmp_path / "nope.json", "-q")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "no such position file" in result.stderr
 
@@ -147,7 +147,7 @@ def test_counted_label_is_not_called_unknown(tmp_path: Path) -> None:
     """"2 White#1" asks for two of one die: the message must not say that White#1 does not
     exist (today: "unknown component 'White#1' in 'coop'", hint "did you mean 'White#1'?")."""
     path = write_position(tmp_path, {"zones": {"coop": ["2 White#1"]}})
-    result = invoke("run", CHICKEN, "--from", path, "-q")
+    result = invoke("run", "--seed", 1, CHICKEN, "--from", path, "-q")
     assert result.exit_code == 1
     assert "unknown component 'White#1'" not in result.stderr, result.stderr
     assert "White#1" in result.stderr
@@ -155,7 +155,7 @@ def test_counted_label_is_not_called_unknown(tmp_path: Path) -> None:
 
 def test_players_out_of_range_in_a_position(tmp_path: Path) -> None:
     path = write_position(tmp_path, {"players": 9})
-    result = invoke("run", CHICKEN, "--from", path, "-q")
+    result = invoke("run", "--seed", 1, CHICKEN, "--from", path, "-q")
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "2 to 8 players, not 9" in result.stderr
 
@@ -278,7 +278,7 @@ def test_valid_position_plays_on_and_replays(game: str, position: dict[str, Any]
 def test_replay_of_a_position_trace_with_a_bad_position_is_malformed(tmp_path: Path) -> None:
     path = write_position(tmp_path, {"current": "P2"})
     trace = tmp_path / "t.jsonl"
-    assert invoke("run", CHICKEN, "--from", path, "-p", 2, "--trace", trace, "-q").exit_code == 0
+    assert invoke("run", "--seed", 1, CHICKEN, "--from", path, "-p", 2, "--trace", trace, "-q").exit_code == 0
     lines = trace.read_text(encoding="utf-8").splitlines()
     head = json.loads(lines[0])
     head["position"]["zones"] = {"cop": ["Orange"]}

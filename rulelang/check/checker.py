@@ -35,6 +35,16 @@ def split_param(raw: str) -> tuple[str, str | None]:
     return name, type_name or None
 
 
+MAX_COMPONENTS = 100_000
+"""How many components a game may have in all (every one is an entry of the state)."""
+
+MAX_EXPANSIONS = 100_000
+"""How many uses of definitions a game may expand in all (uses inside uses multiply)."""
+
+MAX_DEFINE_DEPTH = 32
+"""How many definitions may be used inside one another (each is expanded where it is used)."""
+
+
 class _Skip(Exception):
     """Raised after an error is recorded, to abandon the construct being checked."""
 
@@ -113,6 +123,7 @@ class Checker:
         self.sections: list[tuple[str, Span]] = []
         self.rule_index: dict[str, int] = {}
         self._define_stack: list[str] = []
+        self._expansions = 0  # definitions expanded so far (each use is expanded in place)
 
     # ------------------------------------------------------------------ errors
     def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -313,6 +324,11 @@ class Checker:
                       self._values(decl.attrs, decl.name), decl.span)
         if decl.count < 0:
             self.error("a component count cannot be negative", decl.span)
+        total = decl.count + sum(k.count for k in self.kinds.values())
+        if total > MAX_COMPONENTS:
+            self.error(f"too many components: {min(total, 10**12)}{'+' if total > 10**12 else ''} "
+                       f"(a game may have at most {MAX_COMPONENTS})", decl.span)
+            kind.count = 0
         self._declare(self.kinds, decl.name, kind, decl.span, "component")
         if decl.group is not None and self.kinds.get(decl.name) is kind:
             if decl.group in self.kinds:
@@ -501,6 +517,15 @@ class Checker:
                             hint=f"declared at {decl.span} as {decl.name}({', '.join(decl.params)})")
         if decl.name in self._define_stack:
             raise self.fail(f"definition '{decl.name}' refers to itself", span)
+        self._expansions += 1
+        if self._expansions > MAX_EXPANSIONS:
+            raise self.fail(f"definitions expand to more than {MAX_EXPANSIONS} uses in all", span,
+                            hint=f"'{decl.name}' is used inside definitions that are used many times each; "
+                                 "use a counter or fewer nested uses")
+        if len(self._define_stack) >= MAX_DEFINE_DEPTH:
+            raise self.fail(f"definitions nest too deeply: more than {MAX_DEFINE_DEPTH} uses inside one another",
+                            span, hint="through " + " -> ".join(self._define_stack[:3]) + " -> ... -> "
+                            + decl.name + "; write a shorter chain")
         self._define_stack.append(decl.name)
         inner = _RuleScope()
         inner.nslots = scope.nslots

@@ -62,6 +62,10 @@ def seat_of(fn: Fn, what: str, span: Any) -> Fn:
     return seat
 
 
+MAX_RANGE = 100_000
+"""The most numbers ``a to b`` may give (each is a value in a list, an option or a step)."""
+
+
 class Compiler:
     """Compiles one checked model."""
 
@@ -291,7 +295,7 @@ class Compiler:
             return lambda st, loc: st.zones[z]
         per_kind = self.zones[z].per_kind
         if per_kind is not None:
-            base = self.first_of_kind[per_kind]
+            base = self.first_of_kind.get(per_kind, 0)  # no components of the kind: no zone to name
             owner_c = self.expr(sel.owner)
             kind_of = self.kind_of
             span = self.zones[z].span
@@ -343,7 +347,7 @@ class Compiler:
         owner = self.expr(sel.owner)
         per_kind = self.zones[z].per_kind
         if per_kind is not None:
-            base = self.first_of_kind[per_kind]
+            base = self.first_of_kind.get(per_kind, 0)  # no components of the kind: no zone to name
             labels = self.labels
             return lambda st, loc: (f"{display} {labels[owner(st, loc)]}", [z, owner(st, loc) - base])
 
@@ -538,6 +542,9 @@ class Compiler:
             def number_range(st: Any, loc: Any) -> list[int]:
                 low = whole(bounded(lo(st, loc), span), span, "a range's start")
                 high = whole(bounded(hi(st, loc), span), span, "a range's end")
+                if high - low >= MAX_RANGE:
+                    raise RulelangError(f"a range of more than {MAX_RANGE} numbers ({low} to {high})", span,
+                                        hint="a 'for' or a choice ranges over at most that many numbers")
                 return list(range(low, high + 1))
 
             return number_range

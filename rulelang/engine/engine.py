@@ -7,6 +7,7 @@ where play is paused lives in ``state.stack``.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -39,6 +40,7 @@ from rulelang.numbers import bounded, json_number
 from rulelang.syntax.span import Span
 
 DEFAULT_BUDGET = 200_000
+MAX_OPTIONS = 100_000  # the most options one choice may offer
 
 
 class IllegalAction(RulelangError):
@@ -193,6 +195,10 @@ class Engine:
                     out.append((index, ()))
             else:
                 _enumerate(st, loc, bindings, 0, (), cond, index, out)
+            if len(out) > MAX_OPTIONS:
+                raise RulelangError(f"a choice of more than {MAX_OPTIONS} options (or tries of its 'for' values)",
+                                    self.where_span(st),
+                                    hint="narrow the choice's 'for' ranges or split it into several choices")
         return out
 
     def _bind(self, loc: list, spec: Any, option: tuple[int, tuple]) -> Any:
@@ -943,6 +949,8 @@ class Engine:
         zones: dict[str, Any] = {}
         for z in model.zones:
             if z.per_kind is not None:
+                if not st.zones[z.index]:
+                    continue  # no component of the kind: no such zone
                 first = self.program.kind_of.index(z.per_kind)
                 for i, ids in enumerate(st.zones[z.index]):
                     key = f"{z.name} of {labels[first + i]}"
@@ -979,7 +987,7 @@ class Engine:
             "over": st.over,
         }
         if player is not None and st.seen[player]:
-            obs["seen"] = st.seen[player]
+            obs["seen"] = copy.deepcopy(st.seen[player])  # an independent value: agents may change it
         if d is not None:
             obs["waiting_for"] = player_label(d.player) if d.kind == "choice" and d.player is not None else "chance"
             if d.kind == "choice" and player is not None and (d.player == player or player in (d.players or ())):
@@ -987,7 +995,7 @@ class Engine:
                 if d.players is not None:
                     obs["ask"] = True
         if st.result is not None:
-            obs["result"] = st.result
+            obs["result"] = copy.deepcopy(st.result)
         return obs
 
     def where_span(self, st: State) -> Span | None:
@@ -999,14 +1007,22 @@ class Engine:
 
 
 def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple, cond: Any, index: int,
-               out: list) -> None:
-    """Bind each ``for`` of an option in turn (later ranges may depend on earlier values)."""
+               out: list, tried: list[int] | None = None) -> None:
+    """Bind each ``for`` of an option in turn (later ranges may depend on earlier values).
+
+    Stops once more than MAX_OPTIONS combinations were tried (the caller reports it)."""
+    if tried is None:
+        tried = [0]
     slot, values = bindings[depth]
     last = depth + 1 == len(bindings)
     for v in values(st, loc):
+        tried[0] += 1
+        if tried[0] > MAX_OPTIONS:
+            out.extend([(index, ())] * (MAX_OPTIONS + 1 - len(out)))  # mark: too many
+            return
         loc[slot] = v
         if last:
             if cond is None or cond(st, loc):
                 out.append((index, (*prefix, v)))
         else:
-            _enumerate(st, loc, bindings, depth + 1, (*prefix, v), cond, index, out)
+            _enumerate(st, loc, bindings, depth + 1, (*prefix, v), cond, index, out, tried)

@@ -80,6 +80,8 @@ def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, 
         raise PositionError(f"position: unknown zone {name.strip()!r}", span, hint=_suggest(name.strip(), names))
     if zone.per_kind is not None:
         kind = model.kinds[zone.per_kind]
+        if kind.count == 0:
+            raise PositionError(f"position: zone '{zone.name}' is one per {kind.name}, and the game has none", span)
         first = engine.program.kind_of.index(zone.per_kind)
         labels = engine.program.component_labels[first : first + kind.count]
         if owner.strip() not in labels:
@@ -140,6 +142,10 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
             if name not in kinds:
                 raise PositionError(f"position: unknown component {name!r} in {key!r}", span,
                                     hint=_suggest(name, list(kinds) + list(by_label)))
+            if count > kinds[name].count:
+                raise PositionError(f"position: more {name} than the game has ({kinds[name].count})", span,
+                                    hint=f"the game has {kinds[name].count} {name}; some may already be listed "
+                                         "elsewhere")
             for _ in range(count):
                 resolved.append(None)
                 requests.append((key, resolved, len(resolved) - 1, name))
@@ -181,6 +187,8 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
             raise PositionError(f"position: unknown die {label!r}", span, hint=_suggest(label, list(by_label)))
         c = by_label[label]
         kind = model.kinds[program.kind_of[c]]
+        if not isinstance(face_name, str):
+            raise PositionError(f"position: the face of {label} is a face's name, not {face_name!r}", span)
         index = program.face_index[kind.index].get(face_name)
         if index is None:
             raise PositionError(f"position: {label} has no face {face_name!r}", span,

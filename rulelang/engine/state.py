@@ -60,7 +60,7 @@ class State:
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
-        new.seen = [list(s) for s in self.seen]
+        new.seen = copy.deepcopy(self.seen)
         new.over = self.over
         new.result = copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn

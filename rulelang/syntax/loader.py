@@ -8,6 +8,7 @@ from pathlib import Path
 import attrs
 
 from rulelang.errors import RulelangError
+from rulelang.safeio import MAX_RULES_BYTES, InputError, decode_text, inside, read_input, require_rules_suffix
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
 from rulelang.syntax.span import Span, register_source
@@ -25,7 +26,7 @@ class SourceFile:
 def _display_path(path: Path) -> str:
     try:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return path.as_posix()
 
 
@@ -36,36 +37,46 @@ def load_sources(path: str | Path) -> list[SourceFile]:
     current = Path(path)
     origin: Span | None = None
     extends_span: Span | None = None
+    base = current.parent
+    game_extends = ""
     while True:
         shown = _display_path(current)
-        resolved = current.resolve()
+        try:
+            resolved = current.resolve()
+        except (OSError, RuntimeError):
+            raise InputError(f"cannot read {shown}: a symbolic link loop", extends_span if origin else None,
+                             hint="a symbolic link that points back to itself") from None
         if resolved in seen:
             raise RulelangError(
                 f"'{shown}' extends itself (through a chain of extends)", origin,
                 hint="a variant extends its base game; the base must not extend the variant",
             )
         seen.add(resolved)
-        try:
-            data = current.read_bytes()
-        except FileNotFoundError:
-            if origin is None:
-                raise RulelangError(f"no such file: {shown}", hint="check the path of the .rules file") from None
+        if origin is not None and not inside(base, current):
             raise RulelangError(
-                f"the game this file extends does not exist: {shown}", extends_span or origin,
-                hint="the path is relative to the file that says 'extends'",
-            ) from None
-        except OSError as exc:
-            raise RulelangError(f"cannot read {shown}: {exc.strerror}", origin) from None
+                f"'{game_extends}' is outside the directory of the file that extends it", extends_span or origin,
+                hint="a game extends a .rules file in its own directory or below it",
+            )
+        require_rules_suffix(current, shown, extends_span if origin is not None else None)
         try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            lossy = data.decode("utf-8", "replace")
-            register_source(shown, lossy)
-            before = data[: exc.start].decode("utf-8", "replace")
-            line = before.count("\n") + 1
-            col = len(before) - (before.rfind("\n") + 1) + 1
-            raise RulelangError(f"{shown} is not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                                Span(shown, line, col, line, col + 1), hint="save the file as UTF-8") from None
+            data = read_input(current, "rules file" if origin is None else "extended rules file", MAX_RULES_BYTES,
+                              shown)
+        except InputError as exc:
+            if origin is not None:
+                exc.span = extends_span or origin
+                if exc.message.startswith("no such"):
+                    exc.message = f"the game this file extends does not exist: {shown}"
+                    exc.hint = "the path is relative to the file that says 'extends'"
+            elif exc.message.startswith("no such"):
+                exc.message = f"no such file: {shown}"
+                exc.hint = "check the path of the .rules file"
+            raise exc from None
+        try:
+            text = decode_text(data, "rules file", shown)
+        except InputError as exc:
+            if exc.span is not None:
+                register_source(shown, data.decode("utf-8", "replace").replace("\x00", " "))
+            raise exc from None
         tree = build_file(text, shown)
         chain.append(SourceFile(shown, hashlib.sha256(data).hexdigest(), tree))
         game = next((d for d in tree.decls if isinstance(d, ast.GameDecl)), None)
@@ -73,6 +84,8 @@ def load_sources(path: str | Path) -> list[SourceFile]:
             break
         origin = game.span
         extends_span = game.extends_span
+        base = current.parent
+        game_extends = game.extends
         current = current.parent / game.extends
     chain.reverse()
     return chain

@@ -85,13 +85,14 @@ def _describe_expected(expected: set[str]) -> str:
 def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, int] = (0, 0)) -> Tree:
     """Parse ``text`` (the contents of ``path``) into a Lark tree, or raise RulelangError."""
     if start == "start":
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         register_source(path, text)
     if start == "start" and not text.endswith("\n"):
         text += "\n"
     try:
-        return _parser().parse(text, start=start)
+        tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        err = _syntax_error(exc, path, offset)
+        err = _syntax_error(exc, path, offset, text)
         if start == "start":
             err = _newcomer_slip(err, text) or err
         if start == "expr" and ("end of file" in err.message or "end of line" in err.message):
@@ -105,6 +106,40 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
             Span(path, line, 1, line, 2),
             hint="indent a block by the same amount as the lines around it (spaces, not tabs)",
         ) from None
+    check_nesting(tree, path, offset)
+    return tree
+
+
+MAX_NESTING = 100
+"""How deeply blocks and expressions may nest (a chain of n operators counts n levels).
+
+The shipped games nest 15 levels at most; the limit keeps every later stage (which walks
+the rules recursively) far from Python's recursion limit."""
+
+_CHAINS = frozenset({"or_expr", "and_expr", "sum_expr", "product", "comparison"})
+
+
+def check_nesting(tree: Tree, path: str, offset: tuple[int, int] = (0, 0)) -> None:
+    """Raise RulelangError at the first place where ``tree`` nests deeper than MAX_NESTING."""
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in _CHAINS:
+            depth += max(1, sum(1 for c in node.children if isinstance(c, Tree)) - 1)  # k operands: k-1 levels
+        else:
+            depth += 1
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line = getattr(meta, "line", 1) + offset[0]
+            col = getattr(meta, "column", 1) + (offset[1] if getattr(meta, "line", 1) == 1 else 0)
+            raise RulelangError(
+                f"the rules nest too deeply here (more than {MAX_NESTING} levels of blocks and expressions)",
+                Span(path, line, col, line, col + 1),
+                hint="split the rule into smaller rules or definitions, or a long sum into partial sums",
+            )
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth))
 
 
 _ELSE_IF = re.compile(r"^\s*else\s+if\b")
@@ -155,9 +190,24 @@ def _dedent_line(text: str) -> int:
     return 1
 
 
-def _syntax_error(exc: UnexpectedInput, path: str, offset: tuple[int, int]) -> RulelangError:
+def _indented_line(text: str, after: int) -> tuple[int, int]:
+    """The first line with code after line ``after``, and the column its code starts at."""
+    lines = text.split("\n")
+    for number in range(after + 1, len(lines) + 1):
+        raw = lines[number - 1]
+        stripped = raw.lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            return number, len(raw) - len(stripped) + 1
+    return after, 1
+
+
+def _syntax_error(exc: UnexpectedInput, path: str, offset: tuple[int, int], text: str = "") -> RulelangError:
     line = (exc.line if exc.line and exc.line > 0 else 1) + offset[0]
     col = (exc.column if exc.column and exc.column > 0 else 1) + (offset[1] if exc.line == 1 else 0)
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT" and offset == (0, 0) and text:
+        line, col = _indented_line(text, line)
+        return RulelangError("unexpected indentation", Span(path, line, 1, line, col),
+                             hint="this line is indented more than the line before it")
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
         if char == '"':

@@ -27,7 +27,7 @@ class Span:
 
 def register_source(file: str, text: str) -> None:
     """Remember ``text`` as the contents of ``file`` so errors can quote it."""
-    _SOURCES[file] = text.splitlines()
+    _SOURCES[file] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def source_line(file: str, line: int) -> str | None:

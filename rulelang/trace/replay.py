@@ -8,7 +8,6 @@ and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,16 @@ from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
+from rulelang.rng import SEED_MAX, SEED_MIN, seed_in_range
+from rulelang.safeio import (
+    MAX_TRACE_BYTES,
+    RULES_SUFFIX,
+    InputError,
+    decode_text,
+    inside,
+    json_too_deep,
+    read_input,
+)
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
 from rulelang.views import redact_chance, redact_counters
@@ -71,26 +80,29 @@ def read_trace(path: str | Path) -> Trace:
     """Parse a trace file; raise TraceError with the line number on anything malformed."""
     shown = Path(path).as_posix()
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"no such trace file: {shown}") from None
-    except UnicodeDecodeError:
-        raise TraceError(f"{shown} is not UTF-8 text") from None
-    except OSError as exc:
-        raise TraceError(f"cannot read {shown}: {exc.strerror}") from None
+        text = decode_text(read_input(path, "trace file", MAX_TRACE_BYTES, shown), "trace file", shown)
+    except InputError as exc:
+        raise TraceError(exc.message, exc.span, hint=exc.hint) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     register_source(shown, text)
     header: dict[str, Any] | None = None
     events: list[tuple[int, dict[str, Any]]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip() or raw.lstrip().startswith("//"):
             continue
         span = Span(shown, number, 1, number, len(raw) + 1)
         try:
             event = json.loads(raw)
+        except RecursionError:
+            raise TraceError(f"line {number} nests JSON too deeply", span,
+                             hint="each line of a trace is one flat JSON object") from None
         except json.JSONDecodeError as exc:
             raise TraceError(f"line {number} is not valid JSON: {exc.msg}",
                              Span(shown, number, exc.colno, number, exc.colno + 1),
                              hint="each line of a trace is one JSON object") from None
+        if json_too_deep(event):
+            raise TraceError(f"line {number} nests JSON too deeply", span,
+                             hint="each line of a trace is one flat JSON object") from None
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise TraceError("each line of a trace must be a JSON object with a \"type\"", span)
         if header is None:
@@ -152,15 +164,26 @@ class Replayer:
             raise TraceError(f"the header says {players} players but its position says {position['players']}",
                              _span(self.trace, line))
         seed = header.get("seed") or 0
-        if not isinstance(seed, int):
-            raise TraceError("the header's seed must be a whole number", _span(self.trace, line))
+        if not seed_in_range(seed):
+            raise TraceError(f"the header's seed must be a whole number from {SEED_MIN} to {SEED_MAX}",
+                             _span(self.trace, line))
         try:
             return self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
         except RulelangError as exc:
             raise TraceError(exc.message, _span(self.trace, line), hint=exc.hint) from None
 
     def run(self, narrate: bool = False) -> Verdict:
-        """Replay every event; return the verdict."""
+        """Replay every event; return the verdict (a rules error met on the way is a verdict too, never raised)."""
+        self.current_line: int | None = None
+        try:
+            return self._run(narrate)
+        except RulelangError as exc:
+            line = self.current_line
+            where = f" at trace line {line}" if line else ""
+            return Verdict("malformed", f"the rules fail{where}, so the trace cannot be checked:\n" + exc.format(),
+                           line=line, steps=self.state.step if self.state else 0)
+
+    def _run(self, narrate: bool) -> Verdict:
         engine = self.engine
         try:
             st = self.start(narrate)
@@ -174,6 +197,7 @@ class Replayer:
             st.log = []
         recorded_result: tuple[int, dict[str, Any]] | None = None
         for line, event in self.trace.events:
+            self.current_line = line
             kind = event["type"]
             if kind == "comment":
                 continue
@@ -206,7 +230,8 @@ class Replayer:
             if kind == "chance":
                 if not self.redact:
                     roll = event.get("roll")
-                    if roll is not None and len(event) <= 4 and engine.try_roll(st, roll, event.get("outcome")):
+                    if (isinstance(roll, str) and isinstance(event.get("outcome"), str) and len(event) <= 4
+                            and engine.try_roll(st, roll, event["outcome"])):
                         if narrate and st.log:
                             self.narration.extend(st.log)
                             st.log = []
@@ -271,7 +296,8 @@ class Replayer:
         """A recorded private look must be the next one the rules gave that player."""
         st = self.state
         assert st is not None
-        seat = self.seats.get(event.get("to"))  # type: ignore[arg-type]
+        to = event.get("to")
+        seat = self.seats.get(to) if isinstance(to, str) else None
         if seat is None:
             return self._malformed(f"a private event names no player of this game: {event.get('to')!r}", line)
         done = self.private_seen.get(seat, 0)
@@ -335,8 +361,8 @@ class Replayer:
         elif key == "shuffle":
             if not isinstance(outcome, list) or not all(isinstance(x, str) and x in self.kind_names
                                                         for x in outcome):
-                bad = next((x for x in outcome if x not in self.kind_names), outcome) if isinstance(
-                    outcome, list) else outcome
+                bad = next((x for x in outcome if not isinstance(x, str) or x not in self.kind_names),
+                           outcome) if isinstance(outcome, list) else outcome
                 return self._malformed(f"a shuffle lists components by kind; {bad!r} is not one", line)
         elif key == "draw":
             if not isinstance(outcome, str) or outcome not in self.kind_names:
@@ -420,7 +446,44 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
     if isinstance(position, dict) and "counters" in position:
         counters = redact_counters(engine, position["counters"], view)
         out["position"] = {**out.get("position", position), "counters": counters}
+    if isinstance(position, dict) and isinstance(position.get("faces"), dict):
+        out.setdefault("position", dict(position))["faces"] = _visible_faces(engine, header, position, view)
     return out
+
+
+def _visible_faces(engine: Engine, header: dict[str, Any], position: dict[str, Any],
+                   view: int | None) -> dict[str, Any]:
+    """A position's die faces as ``view`` sees them at the start: a die in a zone she cannot see shows "hidden"."""
+    faces: dict[str, Any] = position["faces"]
+    hidden = {label: "hidden" for label in faces}
+    try:
+        seed = header.get("seed") or 0
+        st = engine.new_state(header.get("players"), position=position, setup_seed=seed if seed_in_range(seed) else 0)
+    except (RulelangError, TypeError, ValueError):
+        return hidden  # the position does not lay out: show nothing of it
+    by_label = {label: c for c, label in enumerate(engine.program.component_labels)}
+    return {label: face if label in by_label and engine.sees(engine.place_of(st, by_label[label]), view)
+            else "hidden" for label, face in faces.items()}
+
+
+def _named_rules_file(trace: Trace, path: str) -> str:
+    """The rules file a trace's header names, found in the current directory or the trace's, never outside them."""
+    span = _span(trace, trace.header["_line"])
+    hint = "run from the directory the trace was recorded in, or give the file with --rules"
+    named = Path(path)
+    if not path or "\x00" in path or not path.endswith(RULES_SUFFIX):
+        raise TraceError("the header's \"file\" must name a .rules file", span, hint="give the rules file with --rules")
+    if named.is_absolute():
+        return path
+    for base in (Path("."), Path(trace.path).parent):
+        candidate = base / named
+        try:
+            found = candidate.is_file()
+        except (OSError, ValueError):
+            found = False
+        if found and inside(base, candidate):
+            return candidate.as_posix()
+    raise TraceError(f"the game file named in the trace does not exist here: {path}", span, hint=hint)
 
 
 def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
@@ -432,20 +495,15 @@ def load_for_trace(trace: Trace, rules: str | None) -> tuple[Engine, list[str]]:
     if not isinstance(path, str):
         raise TraceError("the header does not name the game file (\"file\"); give it with --rules",
                          _span(trace, line))
-    if rules is None and not Path(path).exists():
-        beside = Path(trace.path).parent / path
-        if beside.exists():
-            path = beside.as_posix()
-        else:
-            raise TraceError(f"the game file named in the trace does not exist here: {path}", _span(trace, line),
-                             hint="run from the directory the trace was recorded in, or give the file with --rules")
+    if rules is None:
+        path = _named_rules_file(trace, path)
     options = header.get("options") or {}
     if not isinstance(options, dict):
         raise TraceError("the header's options must be an object", _span(trace, line))
     engine = load_game(path, {k: json.dumps(v) if not isinstance(v, str) else v for k, v in options.items()})
     want = header.get("sha256")
     if isinstance(want, str):
-        have = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        have = engine.model.files[-1][1]
         if have != want:
             warnings.append(f"{path} has changed since the trace was recorded (sha256 differs)")
     return engine, warnings
