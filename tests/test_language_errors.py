@@ -39,7 +39,7 @@ pytestmark = pytest.mark.usefixtures("at_root")
 
 
 def _run(name: str, tmp_path: Path, *extra: str):
-    return CliRunner().invoke(main, ["run", f"{RUNS}/{name}", "-p", "2", "-q", "--trace",
+    return CliRunner().invoke(main, ["run", f"{RUNS}/{name}", "-p", "2", "-s", "1", "-q", "--trace",
                                      str(tmp_path / "t.jsonl"), *extra])
 
 
@@ -67,7 +67,7 @@ def test_run_error_snapshot(name: str, tmp_path: Path, snapshot) -> None:
 
 @pytest.mark.parametrize("name", ["turn_end_turn.rules", "turn_another_turn.rules", "turn_no_decision.rules"])
 def test_a_narrated_runaway_turn_loop_quotes_the_last_narration(name: str, tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["run", f"{RUNS}/{name}", "-p", "2"])
+    result = CliRunner().invoke(main, ["run", f"{RUNS}/{name}", "-p", "2", "-s", "1"])
     assert result.exit_code == 1
     assert "the last narration was: 'P" in result.stderr
 
