@@ -7,31 +7,24 @@ where play is paused lives in ``state.stack``.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from typing import Any
 
 from rulelang.check.model import Model
+from rulelang.compile.codegen import END, generate, load
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
-    ADVANCE,
     ASK,
-    CALL,
+    BLOCK,
     CHOOSE,
-    COUNTDOWN,
-    DECISION_OPS,
     DRAW,
-    END_GAME,
-    END_TURN,
-    EXEC,
-    JUMP,
-    JUMPF,
     RANDFIRST,
-    RET,
     ROLL,
     SHUFFLE,
-    TURN,
     Program,
 )
+from rulelang.compile.runtime import Runaway
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -47,13 +40,23 @@ class IllegalAction(RulelangError):
 class Engine:
     """Plays one compiled game; stateless itself, so one engine serves many states."""
 
-    def __init__(self, program: Program, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, program: Program, budget: int = DEFAULT_BUDGET, coverage: bool = False) -> None:
+        """With ``coverage``, ``self.coverage[i]`` counts the runs of ``program.constructs[i]`` (rule bodies
+        entered, options taken, branches taken, triggers fired), over every state this engine plays."""
         self.program = program
         self.model: Model = program.model
-        self.code = program.code
         self.budget = budget
+        self.coverage: list[int] | None = [0] * len(program.constructs) if coverage else None
+        if coverage:
+            if getattr(program, "_coverage_variant", None) is None:
+                program._coverage_variant = generate(program.model, coverage=True)  # type: ignore[attr-defined]
+            generated = program._coverage_variant  # type: ignore[attr-defined]
+        else:
+            generated = program.generated
+        self.run = load(generated, self.coverage)
+        self.code = self.run.code
+        self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
-        self._trigger_locals = [[None] * max(1, program.nlocals[rule]) for rule in program.trigger_rules]
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
@@ -91,7 +94,7 @@ class Engine:
         st.zones[0] = list(range(self.program.component_count))
         st.faces = [-1] * self.program.component_count
         st.counters = []
-        for counter, init in zip(model.counters, self.program.counter_inits):
+        for counter, init in zip(model.counters, self.run.counter_inits):
             value = init(st, [])
             st.counters.append([value] * n if counter.per_player else value)
         st.armed = None  # triggers watch play, not setup: armed when the first turn starts
@@ -177,6 +180,8 @@ class Engine:
 
         With ``check`` False the options' conditions are not applied (used to explain).
         """
+        if check and spec.enum is not None:
+            return spec.enum(st, loc)
         out: list[tuple[int, tuple]] = []
         for index, (_label, bindings, cond, _pc, _public, _parser, hoisted) in enumerate(spec.options):
             if check is False:
@@ -620,116 +625,47 @@ class Engine:
 
     # ------------------------------------------------------------------ the loop
     def _run(self, st: State) -> None:
-        """Execute instructions until a decision is pending or the game ends.
+        """Run generated blocks until a decision is pending or the game ends.
 
-        The top frame's code, pc and locals are kept in local variables and written
-        back to the frame whenever anything else may look at it.
+        Each block runs from its entry point to the next pause and says where play resumes
+        (the top frame's pc); a decision's entry point is handled here.
         """
         code = self.code
         stack = st.stack
-        nlocals = self.program.nlocals
-        budget = self.budget
-        fr = stack[-1]
-        rcode = code[fr[0]]
-        loc = fr[2]
-        pc = fr[1]
-        while True:
-            ins = rcode[pc]
-            op = ins[0]
-            if op == EXEC:
-                ins[1](st, loc)
-                pc += 1
-                if ins[2]:
-                    fr[1] = pc
-                    if self._check_triggers(st, ins[2]):
-                        fr = stack[-1]
-                        rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op == JUMPF:
-                pc = pc + 1 if ins[1](st, loc) else ins[2]
-            elif op == COUNTDOWN:
-                slot = ins[1]
-                if loc[slot] > 0:
-                    loc[slot] -= 1
-                    pc += 1
-                else:
-                    pc = ins[2]
-            elif op == JUMP:
-                pc = ins[1]
-                budget -= 1
-                if budget < 0:
-                    self._runaway(ins)
-            elif op == CALL:
-                fr[1] = pc + 1
-                new = [None] * nlocals[ins[1]]
-                for i, arg in enumerate(ins[2]):
-                    new[i] = arg(st, loc)
-                fr = [ins[1], 0, new]
-                stack.append(fr)
-                rcode, loc, pc = code[fr[0]], new, 0
-                budget -= 1
-                if budget < 0:
-                    self._runaway(ins)
-            elif op == RET:
-                stack.pop()
+        left = self.budget
+        try:
+            while True:
                 fr = stack[-1]
-                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op in DECISION_OPS:
-                fr[1] = pc
-                if self._skip_empty(st, fr, ins):
-                    pc = fr[1]
+                ins = code[fr[0]][fr[1]]
+                if ins[0] == BLOCK:
+                    left = ins[1](st, fr[2], fr, left)
+                    if left < 0:
+                        if left == END:
+                            self._finish(st)
+                        return
                     continue
-                if op == ROLL and st.chance_rng is not None:
+                if self._skip_empty(st, fr, ins):
+                    continue
+                if ins[0] == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
-                    fr = stack[-1]
-                    rcode, loc, pc = code[fr[0]], fr[2], fr[1]
                     continue
                 return
-            elif op == END_TURN:
-                turn_rule = self.model.turn_rule
-                while stack and stack[-1][0] != turn_rule:
-                    stack.pop()
-                stack.pop()
-                fr = stack[-1]
-                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op == END_GAME:
-                self._finish(st)
-                return
-            elif op == TURN:
-                if st.pause_at_turn:
-                    fr[1] = pc
-                    st.pause_at_turn = False
-                    return
-                fr[1] = pc + 1
-                st.turn += 1
-                if st.log is not None:
-                    st.log.append({"type": "turn", "turn": st.turn, "player": player_label(st.current)})
-                fr = [ins[1], 0, [None] * nlocals[ins[1]]]
-                stack.append(fr)
-                if st.armed is None and self.arm_triggers(st):
-                    fr = stack[-1]
-                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op == ADVANCE:
-                pc += 1
-                if st.extra_turn:
-                    st.extra_turn = False
-                elif st.next_player >= 0:
-                    st.current = st.next_player
-                    st.next_player = -1
-                else:
-                    st.current = (st.current + 1) % st.players
-                if ins[1]:
-                    fr[1] = pc
-                    if self._check_triggers(st, ins[1]):
-                        fr = stack[-1]
-                        rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-
-    def _runaway(self, ins: tuple) -> None:
-        raise RulelangError(
-            f"the rules ran {self.budget} steps without asking for a decision", ins[4],
-            hint="a loop here may never end: check its condition",
-        )
+        except Runaway:
+            raise RulelangError(
+                f"the rules ran {self.budget} steps without asking for a decision",
+                self.run.lines.span_of(sys.exc_info()[2]), hint="a loop here may never end: check its condition",
+            ) from None
+        except RulelangError as exc:
+            if exc.span is None:
+                exc.span = self.run.lines.span_of(exc.__traceback__)
+            raise
+        except Exception as exc:
+            span = self.run.lines.span_of(exc.__traceback__)
+            if span is not None:
+                exc.add_note(f"raised by the code generated for {span}")
+            raise
 
     def _skip_empty(self, st: State, fr: list, ins: tuple) -> bool:
         """Skip a decision that has nothing to decide (no options, no dice, empty bag)."""
@@ -772,8 +708,7 @@ class Engine:
 
     def arm_triggers(self, st: State) -> bool:
         """Start watching the triggers; any whose condition already holds fires now."""
-        st.armed = [[False] * st.players if each else False for each in self.program.trigger_each]
-        return self._check_triggers(st, tuple(range(len(st.armed))))
+        return self.run.arm(st)
 
     def _check_triggers(self, st: State, which: tuple[int, ...]) -> bool:
         """Fire every trigger whose condition just became true (in declaration order).
@@ -781,42 +716,7 @@ class Engine:
         Triggers watch play, not setup: they are armed when the first turn starts.
         Returns True when a trigger's rule was pushed onto the stack.
         """
-        if st.armed is None:
-            return False
-        program = self.program
-        conds = program.trigger_conds
-        each = program.trigger_each
-        scratch = self._trigger_locals
-        armed = st.armed
-        fired: list[tuple[int, int | None]] = []
-        for t in which:
-            cond = conds[t]
-            loc = scratch[t]  # the condition's own locals: only read while it is evaluated
-            if each[t]:
-                flags = armed[t]
-                for p in range(st.players):
-                    loc[0] = p
-                    now = bool(cond(st, loc))
-                    if now and not flags[p]:
-                        fired.append((t, p))
-                    flags[p] = now
-            else:
-                now = bool(cond(st, loc))
-                if now and not armed[t]:
-                    fired.append((t, None))
-                armed[t] = now
-        for t, p in reversed(fired):
-            rule = program.trigger_rules[t]
-            loc = [None] * max(1, program.nlocals[rule])
-            if p is not None:
-                loc[0] = p
-            st.stack.append([rule, 0, loc])
-        if fired and st.log is not None:
-            for t, p in fired:
-                rule = self.model.rules[program.trigger_rules[t]]
-                who = f" ({player_label(p)})" if p is not None else ""
-                st.log.append({"type": "trigger", "rule": (rule.title or rule.name) + who})
-        return bool(fired)
+        return self._checks[which](st)
 
     def _finish(self, st: State) -> None:
         st.stack.clear()
@@ -830,20 +730,22 @@ class Engine:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
         program = self.program
         keys = program.rank_keys
+        run = self.run
+        run.reset_memo()  # pure definitions are computed once per arguments within one standings
         sheets: list[dict[str, dict[str, int]]] = []
         for p in range(st.players):
             mine: dict[str, dict[str, int]] = {}
-            for name, lines, nlocals in program.sheets:
+            for (name, lines, nlocals), fns in zip(program.sheets, run.sheet_fns):
                 loc = [None] * max(1, nlocals)
                 loc[0] = p
-                mine[name] = {label: fn(st, loc) for label, fn in lines}
+                mine[name] = {label: fn(st, loc) for (label, _), fn in zip(lines, fns)}
             sheets.append(mine)
         rows = []
         for p in range(st.players):
             loc = [None] * max(1, program.rank_nlocals)
             loc[0] = p
             values = []
-            for k, (_direction, fn) in enumerate(keys):
+            for k, fn in enumerate(run.rank_fns):
                 sheet = program.rank_sheets[k] if k < len(program.rank_sheets) else None
                 if sheet is not None:  # the key is a score sheet's total: already added up
                     values.append(sum(sheets[p][program.sheets[sheet][0]].values()))
