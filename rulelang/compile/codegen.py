@@ -119,7 +119,9 @@ class CodeGen:
             "counter_of": runtime.counter_of, "zone_of": runtime.zone_of, "place_name": runtime.place_name,
             "log_move": runtime.log_move, "log_counter": runtime.log_counter, "runaway": runtime.runaway,
             "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": __import__("bisect").insort,
-            "KD": [k.display for k in model.kinds], "FB": self.fallback_runs,
+            "KD": [k.display for k in model.kinds], "FB": self.fallback_runs, "place_of": runtime.place_of,
+            "DF": [model.kinds[k].faces for k in comp.kind_of], "FN": [f.name for f in model.faces],
+            "FD": [f.display for f in model.faces],
         })
 
     # ------------------------------------------------------------------ constants
@@ -390,7 +392,8 @@ class CodeGen:
             elif how == "mask":
                 each = [f"{'any' if is_any else 'sum'}(map({src}.__getitem__, {z}))" for z in zones]
             else:
-                each = [f"any({src} for {c} in {z})" if is_any else f"sum(1 for {c} in {z} if {src})" for z in zones]
+                each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
+                        for z in zones]
             return each[0] if len(each) == 1 else "(" + (" or " if is_any else " + ").join(each) + ")"
         assert e.attr is not None
         if self.face_dependent(e.attr):
@@ -398,11 +401,11 @@ class CodeGen:
         else:
             value = f"{self.attr_values(e.attr)}[{c}]"
         if how == "all":
-            each = [f"sum({value} for {c} in {z})" for z in zones]
+            each = [f"sum([{value} for {c} in {z}])" for z in zones]
         elif how == "mask":
-            each = [f"sum({value} for {c} in {z} if {src}[{c}])" for z in zones]
+            each = [f"sum([{value} for {c} in {z} if {src}[{c}]])" for z in zones]
         else:
-            each = [f"sum({value} for {c} in {z} if {src})" for z in zones]
+            each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
 
     def var(self, base: str) -> str:
@@ -681,16 +684,7 @@ class CodeGen:
             L.append((ind, f"reveal(st, {p}, {picked}, ', '.join(({where},)), LB, {remembered})", sp))
             return False
         if t is m.RollS:
-            lst = self.alloc((id(s), "roll"), 2)
-            c = self.var("c")
-            L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query)} if ISDIE[{c}]]", sp))
-            L.append((ind, f"loc[{lst + 1}] = 0", sp))
-            pc = self.site_pc(s, 2)
-            which = self.comp.triggers_for({z.zone for z in s.query.zones})
-            self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
-            self.check_fn(which)
-            self.resume(pc + 1, after, sp)
-            return self.pause(L, pc, ind)
+            return self.emit_roll(L, s, after, ind)
         if t is m.ShuffleS:
             pc = self.site_pc(s, 2)
             if pc not in self.entries:
@@ -896,6 +890,45 @@ class CodeGen:
         self.put(L, dz, s.place, d, mv, ind + 1, sp)
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def emit_roll(self, L: list, s: m.RollS, after: tuple, ind: int) -> bool:
+        """Roll dice: while playing with a chance stream, at once (one trace event per die); else pause."""
+        sp = s.span
+        lst = self.alloc((id(s), "roll"), 2)
+        c = self.var("c")
+        L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query)} if ISDIE[{c}]]", sp))
+        L.append((ind, f"loc[{lst + 1}] = 0", sp))
+        pc = self.site_pc(s, 2)
+        which = self.comp.triggers_for({z.zone for z in s.query.zones})
+        self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
+        self.check_fn(which)
+        self.resume(pc + 1, after, sp)
+        self.nsoft += 1
+        if self.nsoft > SOFT_LIMIT:
+            return self.pause(L, pc, ind)
+        rng, die, face, ev = self.var("rng"), self.var("die"), self.var("face"), self.var("ev")
+        L.append((ind, f"{rng} = st.chance_rng", sp))
+        L.append((ind, f"if {rng} is None:", sp))
+        self.pause(L, pc, ind + 1)
+        L.append((ind, f"{ev} = st.chance_events", sp))
+        L.append((ind, "F = st.faces", sp))
+        L.append((ind, f"for {die} in loc[{lst}]:", sp))
+        L.append((ind + 1, f"{face} = DF[{die}]", sp))
+        L.append((ind + 1, f"{face} = {face}[{rng}.below(len({face}))]", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        L.append((ind + 1, f"if {ev} is not None:", sp))
+        L.append((ind + 2, f"{ev}.append({{'type': 'chance', 'step': st.step, 'roll': LB[{die}], "
+                           f"'outcome': FN[{face}]}})", sp))
+        L.append((ind + 1, f"F[{die}] = {face}", sp))
+        L.append((ind + 1, "if st.log is not None:", sp))
+        L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
+                           f"'places': [place_of(st, {die})]}})", sp))
+        L.append((ind + 1, f"loc[{lst + 1}] += 1", sp))
+        if which:
+            L.append((ind + 1, f"if {self.check_fn(which)}(st):", sp))
+            L.append((ind + 2, f"fr[1] = {pc} if loc[{lst + 1}] < len(loc[{lst}]) else {pc + 1}", sp))
+            L.append((ind + 2, "return left", sp))
+        return False
 
     def emit_draw(self, L: list, s: m.MoveS, after: tuple, ind: int) -> bool:
         sp = s.span

@@ -108,3 +108,15 @@ def reveal(st: Any, p: int, picked: list[int], where: str, labels: list[str], re
     if st.log is not None:
         st.log.append({"type": "reveal", "to": player_label(p), "where": where,
                        "components": [labels[c] for c in picked]})
+
+
+def place_of(st: Any, c: int) -> list[int]:
+    """Where component ``c`` is: [zone index, owner seat or -1]."""
+    for z, content in enumerate(st.zones):
+        if content and isinstance(content[0], list):
+            for p, lst in enumerate(content):
+                if c in lst:
+                    return [z, p]
+        elif c in content:
+            return [z, -1]
+    raise AssertionError(f"component {c} is nowhere")  # pragma: no cover

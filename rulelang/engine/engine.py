@@ -24,7 +24,7 @@ from rulelang.compile.program import (
     SHUFFLE,
     Program,
 )
-from rulelang.compile.runtime import Runaway
+from rulelang.compile.runtime import Runaway, place_of
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -379,14 +379,7 @@ class Engine:
 
     def place_of(self, st: State, c: int) -> list[int]:
         """Where component ``c`` is: [zone index, owner seat or -1]."""
-        for z, content in enumerate(st.zones):
-            if content and isinstance(content[0], list):
-                for p, lst in enumerate(content):
-                    if c in lst:
-                        return [z, p]
-            elif c in content:
-                return [z, -1]
-        raise AssertionError(f"component {c} is nowhere")  # pragma: no cover
+        return place_of(st, c)
 
     def sees(self, place: list[int], player: int | None) -> bool:
         """Whether ``player`` (None: a spectator) sees what is in a zone ([zone, owner])."""
@@ -591,15 +584,20 @@ class Engine:
 
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
-        size = self.choice_size(st)
-        if size is None or not 0 <= i < size[1]:
+        options = st.choice_cache
+        if options is None or st.over:
+            size = self.choice_size(st)
+            if size is None:
+                raise IllegalAction(f"there is no option {i} here", self.where_span(st))
+            options = st.choice_cache
+            assert options is not None
+        if not 0 <= i < len(options):
             raise IllegalAction(f"there is no option {i} here", self.where_span(st))
         fr = st.stack[-1]
         spec = self.code[fr[0]][fr[1]][1]
-        options = st.choice_cache
-        assert options is not None
+        chooser = spec.player(st, fr[2]) if spec.player is not None else st.current
         label = self._bind(fr[2], spec, options[i])[0](st, fr[2]) if st.log is not None else ""
-        self._take(st, fr, spec, options[i], label, size[0], forced=size[1] == 1)
+        self._take(st, fr, spec, options[i], label, chooser, forced=len(options) == 1)
 
     def _kind_index(self, name: str) -> int:
         for k in self.model.kinds:
