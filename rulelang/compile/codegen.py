@@ -129,7 +129,8 @@ class CodeGen:
         """Source for a constant: ints, bools and None by repr, anything else by a table name."""
         if value is None or type(value) in (bool, int):
             return repr(value)
-        key = (type(value).__name__, repr(value)) if isinstance(value, (str, float)) else ("id", id(value))
+        simple = isinstance(value, (str, float, tuple, frozenset))
+        key = (type(value).__name__, repr(value)) if simple else ("id", id(value))
         name = self._const_ids.get(key)
         if name is None:
             name = f"k{len(self.consts)}"
@@ -717,6 +718,7 @@ class CodeGen:
                 L.append((ind, f"{new}[{i}] = {self.ex(a)}", sp))
             pc = self.site_pc(s, 1)
             self.resume(pc, after, sp)
+            self.frames.append(s.rule)
             L.append((ind, f"fr[1] = {pc}", sp))
             L.append((ind, f"st.stack.append([{s.rule}, 0, {new}])", sp))
             L.append((ind, "return left", sp))
@@ -847,42 +849,18 @@ class CodeGen:
         if limited:
             n = repr(q.count) if q.count_expr is None else f"max(0, {self.ex(q.count_expr)})"
             L.append((ind, f"{need} = {n}", sp))
-        for sel in q.zones:
+        names = self.var("names")
+        if len(q.zones) > 1:
+            L.append((ind, f"if {lg} is not None:", sp))
+            L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
+            i, z = self.var("i"), self.var("s")
+            L.append((ind, f"for {i}, {z} in enumerate(({', '.join(self.zone(sel) for sel in q.zones)},)):", sp))
+            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp)
+        else:
             z = self.var("s")
-            L.append((ind, f"{z} = {self.zone(sel)}", sp))
-            taken = self.var("t")
-            if not limited:
-                L.append((ind, f"if {z} and {z} is not {d}:", sp))
-                if how == "all":
-                    L.append((ind + 1, f"{taken} = {z}[:]", sp))
-                    L.append((ind + 1, f"{z}.clear()", sp))
-                else:
-                    test = f"{src}[{c}]" if how == "mask" else src
-                    L.append((ind + 1, f"{taken} = [{c} for {c} in {z} if {test}]", sp))
-                    L.append((ind + 1, f"if {taken}:", sp))
-                    L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
-            elif how == "all":
-                L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
-                L.append((ind + 1, f"{taken} = {z}[-{need}:]", sp))
-                L.append((ind + 1, f"del {z}[-{need}:]", sp))
-                L.append((ind + 1, f"{taken}.reverse()", sp))
-                L.append((ind + 1, f"{need} -= len({taken})", sp))
-            else:
-                test = f"{src}[{c}]" if how == "mask" else src
-                j = self.var("j")
-                L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
-                L.append((ind + 1, f"{taken} = []", sp))
-                L.append((ind + 1, f"{j} = len({z}) - 1", sp))
-                L.append((ind + 1, f"while {j} >= 0 and len({taken}) < {need}:", sp))
-                L.append((ind + 2, f"{c} = {z}[{j}]", sp))
-                L.append((ind + 2, f"if {test}:", sp))
-                L.append((ind + 3, f"{taken}.append({z}.pop({j}))", sp))
-                L.append((ind + 2, f"{j} -= 1", sp))
-                L.append((ind + 1, f"{need} -= len({taken})", sp))
-            L.append((ind + 1, f"if {taken}:", sp))
-            L.append((ind + 2, f"{mv} += {taken}", sp))
-            L.append((ind + 2, f"if {lg} is not None:", sp))
-            L.append((ind + 3, f"{came}.append({self.zone_name(sel)})", sp))
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            self.move_from(L, z, d, mv, lg, came, self.zone_name(q.zones[0]), how, src, c, need if limited else None,
+                           ind, sp)
         L.append((ind, f"if {mv}:", sp))
         if dz.unrolled:
             L.append((ind + 1, f"for {c} in {mv}:", sp))
@@ -929,6 +907,42 @@ class CodeGen:
             L.append((ind + 2, f"fr[1] = {pc} if loc[{lst + 1}] < len(loc[{lst}]) else {pc + 1}", sp))
             L.append((ind + 2, "return left", sp))
         return False
+
+    def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
+                  c: str, need: str | None, ind: int, sp: Any) -> None:
+        """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
+        taken = self.var("t")
+        test = f"{src}[{c}]" if how == "mask" else src
+        if need is None:
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{taken} = {z}[:]", sp))
+                L.append((ind + 1, f"{z}.clear()", sp))
+            else:
+                L.append((ind + 1, f"{taken} = [{c} for {c} in {z} if {test}]", sp))
+                L.append((ind + 1, f"if {taken}:", sp))
+                L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+        elif how == "all":
+            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{taken} = {z}[-{need}:]", sp))
+            L.append((ind + 1, f"del {z}[-{need}:]", sp))
+            L.append((ind + 1, f"{taken}.reverse()", sp))
+            L.append((ind + 1, f"{need} -= len({taken})", sp))
+        else:
+            j = self.var("j")
+            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{taken} = []", sp))
+            L.append((ind + 1, f"{j} = len({z}) - 1", sp))
+            L.append((ind + 1, f"while {j} >= 0 and len({taken}) < {need}:", sp))
+            L.append((ind + 2, f"{c} = {z}[{j}]", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{taken}.append({z}.pop({j}))", sp))
+            L.append((ind + 2, f"{j} -= 1", sp))
+            L.append((ind + 1, f"{need} -= len({taken})", sp))
+        L.append((ind + 1, f"if {taken}:", sp))
+        L.append((ind + 2, f"{mv} += {taken}", sp))
+        L.append((ind + 2, f"if {lg} is not None:", sp))
+        L.append((ind + 3, f"{came}.append({name})", sp))
 
     def emit_draw(self, L: list, s: m.MoveS, after: tuple, ind: int) -> bool:
         sp = s.span
@@ -1069,7 +1083,7 @@ class CodeGen:
         return name
 
     # ------------------------------------------------------------------ rules and the module
-    def rule_blocks(self, rule: m.Rule) -> None:
+    def rule_blocks(self, rule: m.Rule) -> tuple[list, int]:
         """Write every block of one rule run as its own frame."""
         self.frame = rule.index
         self.npc = 1
@@ -1088,8 +1102,7 @@ class CodeGen:
             lines = list(pre)
             self.emit_ctx(lines, ctx, 1)
             self.function(f"r{rule.index}_{pc}", "st, loc, fr, left", lines)
-        self.code.append([self.entries[pc] for pc in range(self.npc)])
-        self.nlocals.append(self.nloc)
+        return [self.entries[pc] for pc in range(self.npc)], self.nloc
 
     def function(self, name: str, args: str, lines: list) -> None:
         body = [(0, f"def {name}({args}):", None)]
@@ -1161,8 +1174,17 @@ class CodeGen:
         self.code: list[list[Any]] = []
         self.nlocals: list[int] = []
         self.blocks: list[list] = []
-        for rule in self.model.rules:
-            self.rule_blocks(rule)
+        model = self.model
+        self.frames = [model.setup_rule, model.turn_rule] + [t.rule for t in model.triggers]
+        done: dict[int, tuple[list, int]] = {}
+        while self.frames:
+            r = self.frames.pop(0)
+            if r not in done:
+                done[r] = self.rule_blocks(model.rules[r])
+        for rule in model.rules:  # rules that only ever run inlined have no entry points of their own
+            code, nloc = done.get(rule.index, ([], rule.nlocals))
+            self.code.append(code)
+            self.nlocals.append(nloc)
         self.driver()
         self.standings()
         model = self.model
@@ -1326,3 +1348,30 @@ def compile_program(model: m.Model) -> Program:
         sheets=[(sh.name, [(label, None) for label, _e in sh.lines], sh.nlocals) for sh in model.sheets],
         rank_sheets=rank_sheets, generated=gen, constructs=gen.constructs, fallbacks=dict(gen.fallbacks),
     )
+
+
+def listing(program: Program) -> str:
+    """The generated module of a program, for reading: its source, then its constants table.
+
+    Each block says which rule it belongs to; each constant is shown by ``repr`` (cut short
+    when long), in a comment.
+    """
+    gen: Generated = program.generated
+    model = program.model
+    out = [gen.source.rstrip("\n"), "", "", "# ---- entry points: rule, pc -> block or decision"]
+    names = {BLOCK: "block", CHOOSE: "choose", ASK: "ask", ROLL: "roll", DRAW: "draw", SHUFFLE: "shuffle",
+             RANDFIRST: "first player"}
+    for r, entries in enumerate(gen.code):
+        rule = model.rules[r].name if r < len(model.rules) else "(driver: setup, then turns)"
+        for pc, ins in enumerate(entries):
+            what = ins[1] if ins[0] == BLOCK else names.get(ins[0], str(ins[0]))
+            out.append(f"#   {r} {rule!r} pc {pc}: {what}" + (f"  ({ins[4]})" if ins[4] is not None else ""))
+    out += ["", "# ---- constants (the only way user values enter the module)"]
+    for name, value in gen.constants.items():
+        text = repr(value) if not callable(value) else f"<{getattr(value, '__qualname__', type(value).__name__)}>"
+        if len(text) > 100:
+            text = text[:97] + "..."
+        out.append(f"#   {name} = {text}")
+    fallbacks = ", ".join(f"{k} x{n}" for k, n in sorted(gen.fallbacks.items())) or "none"
+    out.append(f"# fallbacks to compiler closures: {fallbacks}")
+    return "\n".join(out) + "\n"
