@@ -168,7 +168,7 @@ class CodeGen:
             if t is not None:
                 self._construct(("rule", rule.index), "trigger", rule.title or rule.name, t.span)
             else:
-                self._construct(("rule", rule.index), "rule", rule.title or rule.name, rule.span)
+                self._construct(("rule", rule.index), "rule", rule.name, rule.span)
         for rule in model.rules:
             self._walk_constructs(rule.body)
 

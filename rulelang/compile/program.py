@@ -91,5 +91,6 @@ class Program:
     sheets: list[tuple[str, list[tuple[str, Fn]], int]]
     rank_sheets: list[int | None] = attrs.field(factory=list)  # a ranking key that is a sheet's total
     generated: Any = None  # the generated module (rulelang.compile.codegen.Generated)
+    generated_coverage: Any = None  # the same, counting coverage (written when first asked for)
     constructs: list[Construct] = attrs.field(factory=list)  # what coverage counts, in a fixed order
     fallbacks: dict[str, int] = attrs.field(factory=dict)  # node kind -> sites run by compiler closures

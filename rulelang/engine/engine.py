@@ -48,9 +48,9 @@ class Engine:
         self.budget = budget
         self.coverage: list[int] | None = [0] * len(program.constructs) if coverage else None
         if coverage:
-            if getattr(program, "_coverage_variant", None) is None:
-                program._coverage_variant = generate(program.model, coverage=True)  # type: ignore[attr-defined]
-            generated = program._coverage_variant  # type: ignore[attr-defined]
+            if program.generated_coverage is None:
+                program.generated_coverage = generate(program.model, coverage=True)
+            generated = program.generated_coverage
         else:
             generated = program.generated
         self.run = load(generated, self.coverage)
