@@ -120,7 +120,8 @@ class CodeGen:
             "log_move": runtime.log_move, "log_counter": runtime.log_counter, "runaway": runtime.runaway,
             "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": __import__("bisect").insort,
             "KD": [k.display for k in model.kinds], "FB": self.fallback_runs, "place_of": runtime.place_of,
-            "DF": [model.kinds[k].faces for k in comp.kind_of], "FN": [f.name for f in model.faces],
+            "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
+            "FN": [f.name for f in model.faces],
             "FD": [f.display for f in model.faces],
         })
 
@@ -296,13 +297,13 @@ class CodeGen:
         if sel.owner is None:
             return f"Z[{z}]"
         if zone.per_kind is not None:
-            saved = self.comp.offset
-            self.comp.offset = self.off
-            try:
-                fn = self.comp.zone_list(sel)
-            finally:
-                self.comp.offset = saved
-            return f"{self.table(fn, 'zk')}(st, loc)"
+            base = self.comp.first_of_kind[zone.per_kind]
+            o = self.ex(sel.owner)
+            slow = f"zone_of_kind(Z[{z}], {o}, {base}, {zone.per_kind}, KO, LB, {self.const(zone.name)}, " \
+                   f"{self.const(self.model.kinds[zone.per_kind].name)}, {self.const(zone.span)})"
+            if isinstance(sel.owner, m.Local):
+                return f"(Z[{z}][{o} - {base}] if KO[{o}] == {zone.per_kind} else {slow})"
+            return slow
         if isinstance(sel.owner, m.CurrentPlayer):
             return f"Z[{z}][st.current]"
         o = self.ex(sel.owner)
@@ -412,8 +413,9 @@ class CodeGen:
     def var(self, base: str) -> str:
         return f"_{base}{next(self.names)}"
 
-    def iterable(self, it: m.IterIR) -> str:
-        """Source of the list of values a ``for`` ranges over."""
+    def iterable(self, it: m.IterIR, copy: bool = True) -> str:
+        """Source of the list of values a ``for`` ranges over (without ``copy``, possibly a zone's own
+        list: only where nothing can change it while it is gone through)."""
         if it.kind == "players":
             return "list(range(st.players))"
         if it.kind == "others":
@@ -429,10 +431,20 @@ class CodeGen:
         if it.kind == "range":
             return f"list(range({self.ex(it.low)}, {self.ex(it.high)} + 1))"
         assert it.query is not None
-        sel = self.selection(it.query)
+        q = it.query
+        if it.kind == "kinds" and len(q.zones) == 1 and not (q.quantity == "count" and (
+                q.count is not None or q.count_expr is not None)):
+            c = self.var("c")
+            how, src = self.filter(q, c)
+            z = self.zone(q.zones[0])
+            test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
+        sel = self.selection(q)
         if it.kind == "kinds":
             c = self.var("c")
             return f"sorted({{KO[{c}] for {c} in {sel}}})"
+        if not copy and sel.endswith("[:]"):
+            return sel[:-3]
         return sel
 
     def gen(self, e: m.Gen) -> str:
@@ -442,7 +454,7 @@ class CodeGen:
         var = e.var + self.off
         v = self.var("v")
         lines.append((1, "out = []", None))
-        lines.append((1, f"for {v} in {self.iterable(e.iterable)}:", None))
+        lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
         lines.append((2, f"loc[{var}] = {v}", None))
         if e.cond is not None:
             lines.append((2, f"if {self.ex(e.cond)}:", None))
@@ -987,7 +999,19 @@ class CodeGen:
         if pc not in self.entries:
             with self.at_offset():
                 options = [(label, self.comp.expr(c) if c is not None else None) for label, c, _span in s.options]
-            self.entries[pc] = (ASK, AskSpec(var, slot, options), None, None, sp)
+            spec = AskSpec(var, slot, options)
+            self.entries[pc] = (ASK, spec, None, None, sp)
+            name = f"a{next(self.names)}"
+            lines: list = [(1, "out = []", sp)]
+            for label, c, span in s.options:
+                if c is None:
+                    lines.append((1, f"out.append({self.const(label)})", span))
+                else:
+                    lines.append((1, f"if {self.ex(c)}:", span))
+                    lines.append((2, f"out.append({self.const(label)})", span))
+            lines.append((1, "return out", sp))
+            self.helper(name, "st, loc", lines)
+            self.enums[id(spec)] = name
         self.resume(pc + 1, after, sp)
         return self.pause(L, pc, ind)
 
@@ -1032,7 +1056,7 @@ class CodeGen:
             values = []
             for slot, it in opt.bindings:
                 v = self.var("v")
-                lines.append((ind, f"for {v} in {self.iterable(it)}:", opt.span))
+                lines.append((ind, f"for {v} in {self.iterable(it, copy=False)}:", opt.span))
                 lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
                 values.append(v)
                 ind += 1
@@ -1307,7 +1331,7 @@ def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
     code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else ins for ins in rule] for rule in gen.code]
     for rule in code:
         for ins in rule:
-            if ins[0] == CHOOSE and ins[1].enum is None:
+            if ins[0] in (CHOOSE, ASK) and ins[1].enum is None:
                 ins[1].enum = ns[gen.enums[id(ins[1])]]
     return Loaded(
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],

@@ -50,6 +50,7 @@ class AskSpec:
     var: int
     pending_slot: int
     options: list[tuple[str, Fn | None]]
+    enum: Fn | None = None  # generated: (st, loc) -> the answers allowed to the player in ``var``
 
 
 @attrs.define

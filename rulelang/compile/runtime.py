@@ -59,6 +59,14 @@ def zone_of(lists: list, p: int, name: str, span: Any) -> list:
     return lists[p]
 
 
+def zone_of_kind(lists: list, c: int, base: int, kind: int, kind_of: list[int], labels: list[str], name: str,
+                 kind_name: str, span: Any) -> list:
+    """The zone ``name`` of component ``c`` (one for each component of ``kind``)."""
+    if kind_of[c] != kind:
+        raise RulelangError(f"{labels[c]} has no '{name}' zone", span, hint=f"only each {kind_name} has one")
+    return lists[c - base]
+
+
 def place_name(display: str, z: int, p: int) -> tuple[str, list[int]]:
     """How a player's zone is named in narration, and its place."""
     return f"{player_label(p)}'s {display}", [z, p]

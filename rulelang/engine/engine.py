@@ -238,6 +238,8 @@ class Engine:
 
     def _answers(self, st: State, spec: Any, loc: list, player: int) -> list[str]:
         loc[spec.var] = player
+        if spec.enum is not None:
+            return spec.enum(st, loc)
         return [label for label, cond in spec.options if cond is None or cond(st, loc)]
 
     def legal_actions(self, st: State, player: int | None = None) -> list[str]:
