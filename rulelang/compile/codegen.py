@@ -417,7 +417,7 @@ class CodeGen:
         """Source of the list of values a ``for`` ranges over (without ``copy``, possibly a zone's own
         list: only where nothing can change it while it is gone through)."""
         if it.kind == "players":
-            return "list(range(st.players))"
+            return "list(range(st.players))" if copy else "range(st.players)"
         if it.kind == "others":
             i = self.var("i")
             return f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
@@ -427,9 +427,10 @@ class CodeGen:
             except _NotStatic:
                 raise RulelangError("'kinds where' may only test the kinds' own attributes and names",
                                     None) from None
-            return f"list({self.const(tuple(chosen))})"
+            return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
         if it.kind == "range":
-            return f"list(range({self.ex(it.low)}, {self.ex(it.high)} + 1))"
+            rng = f"range({self.ex(it.low)}, {self.ex(it.high)} + 1)"
+            return f"list({rng})" if copy else rng
         assert it.query is not None
         q = it.query
         if it.kind == "kinds" and len(q.zones) == 1 and not (q.quantity == "count" and (
@@ -1054,17 +1055,28 @@ class CodeGen:
                 lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
                 ind += 1
             values = []
-            for slot, it in opt.bindings:
+            last = len(opt.bindings) - 1
+            for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
+                later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
+                read = slot in _slots_read(later)  # a later range or the condition reads this variable
+                if i == last and not read:
+                    values.append(v)
+                    tup = f"({', '.join(values)},)"
+                    lines.append((ind, f"out += [({n}, {tup}) for {v} in {self.iterable(it, copy=False)}]",
+                                  opt.span))
+                    break
                 lines.append((ind, f"for {v} in {self.iterable(it, copy=False)}:", opt.span))
-                lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
+                if read:
+                    lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
                 values.append(v)
                 ind += 1
-            if opt.cond is not None and not hoisted:
-                lines.append((ind, f"if {self.ex(opt.cond)}:", opt.cond_span or opt.span))
-                ind += 1
-            tup = f"({', '.join(values)},)" if values else "()"
-            lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+            else:
+                if opt.cond is not None and not hoisted:
+                    lines.append((ind, f"if {self.ex(opt.cond)}:", opt.cond_span or opt.span))
+                    ind += 1
+                tup = f"({', '.join(values)},)" if values else "()"
+                lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
         lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
@@ -1285,6 +1297,14 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
         return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def _slots_read(exprs: list[Any]) -> set[int]:
+    """The local slots these IR expressions (or ranges) read, ``kind_locals`` of queries included."""
+    free: list[int] = []
+    for e in exprs:
+        _canonical(e, frozenset(), free)
+    return set(free)
 
 
 def last_n(out: list[int], n: int) -> list[int]:

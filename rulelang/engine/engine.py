@@ -279,7 +279,8 @@ class Engine:
             if who not in waiting:
                 raise IllegalAction(f"{player_label(who)} is not asked here", d.span,
                                     hint="waiting for " + ", ".join(player_label(p) for p in waiting))
-            if action not in self._answers(st, spec, loc, who):
+            allowed = d.labels if who == d.player else self._answers(st, spec, loc, who)
+            if action not in allowed:
                 d2 = Decision("choice", who, self._answers(st, spec, loc, who), None, {}, d.span)
                 raise self._illegal(d2, action)
             st.answers[who] = action
