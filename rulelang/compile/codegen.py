@@ -853,6 +853,8 @@ class CodeGen:
         c = self.var("c")
         how, src = self.filter(q, c)
         limited = q.quantity == "count" and (q.count is not None or q.count_expr is not None)
+        if len(q.zones) == 1:
+            return self.emit_move_one(L, s, ind, how, src, c, limited)
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         L.append((ind, f"{lg} = st.log", sp))
         L.append((ind, f"if {lg} is not None:", sp))
@@ -882,6 +884,51 @@ class CodeGen:
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
 
+    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool) -> None:
+        """A move from one zone: the components taken are the components moved."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        d, z, t = self.var("d"), self.var("s"), self.var("t")
+        test = f"{src}[{c}]" if how == "mask" else src
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        if limited:
+            need = self.var("need")
+            n = repr(q.count) if q.count_expr is None else f"max(0, {self.ex(q.count_expr)})"
+            L.append((ind, f"{need} = {n}", sp))
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
+                L.append((ind + 1, f"del {z}[-{need}:]", sp))
+                L.append((ind + 1, f"{t}.reverse()", sp))
+            else:
+                j = self.var("j")
+                L.append((ind + 1, f"{t} = []", sp))
+                L.append((ind + 1, f"{j} = len({z}) - 1", sp))
+                L.append((ind + 1, f"while {j} >= 0 and len({t}) < {need}:", sp))
+                L.append((ind + 2, f"{c} = {z}[{j}]", sp))
+                L.append((ind + 2, f"if {test}:", sp))
+                L.append((ind + 3, f"{t}.append({z}.pop({j}))", sp))
+                L.append((ind + 2, f"{j} -= 1", sp))
+        else:
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{t} = {z}[:]", sp))
+                L.append((ind + 1, f"{z}.clear()", sp))
+            else:
+                L.append((ind + 1, f"{t} = [{c} for {c} in {z} if {test}]", sp))
+        L.append((ind + 1, f"if {t}:", sp))
+        if how != "all" and not limited:
+            L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+        if dz.unrolled:
+            L.append((ind + 2, f"for {c} in {t}:", sp))
+            L.append((ind + 3, f"F[{c}] = -1", sp))
+        self.put(L, dz, s.place, d, t, ind + 2, sp)
+        L.append((ind + 2, "if st.log is not None:", sp))
+        L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
     def emit_roll(self, L: list, s: m.RollS, after: tuple, ind: int) -> bool:
         """Roll dice: while playing with a chance stream, at once (one trace event per die); else pause."""
         sp = s.span
@@ -903,6 +950,17 @@ class CodeGen:
         self.pause(L, pc, ind + 1)
         L.append((ind, f"{ev} = st.chance_events", sp))
         L.append((ind, "F = st.faces", sp))
+        if not which:
+            below = self.var("below")
+            L.append((ind, f"if {ev} is None and st.log is None:", sp))
+            L.append((ind + 1, f"{below} = {rng}.below", sp))
+            L.append((ind + 1, f"for {die} in loc[{lst}]:", sp))
+            L.append((ind + 2, f"{face} = DF[{die}]", sp))
+            L.append((ind + 2, f"F[{die}] = {face}[{below}(len({face}))]", sp))
+            L.append((ind + 1, f"st.step += len(loc[{lst}])", sp))
+            L.append((ind + 1, f"loc[{lst + 1}] = len(loc[{lst}])", sp))
+            L.append((ind, "else:", sp))
+            ind += 1
         L.append((ind, f"for {die} in loc[{lst}]:", sp))
         L.append((ind + 1, f"{face} = DF[{die}]", sp))
         L.append((ind + 1, f"{face} = {face}[{rng}.below(len({face}))]", sp))
