@@ -363,15 +363,16 @@ class CodeGen:
             return "mask", self.table([row[0] for row in rows], "mk")
         return "pred", f"{self.table(rows, 'mr')}[{c}][F[{c}] + 1]"
 
-    def selection(self, q: m.QueryIR) -> str:
-        """Source of the list of ids a (non-random) query selects, in zone order."""
+    def selection(self, q: m.QueryIR, copy: bool = True) -> str:
+        """Source of the list of ids a (non-random) query selects, in zone order (without ``copy``,
+        possibly a zone's own list)."""
         c = self.var("c")
         how, src = self.filter(q, c)
         parts = []
         for sel in q.zones:
             z = self.zone(sel)
             if how == "all":
-                parts.append(f"{z}[:]" if len(q.zones) == 1 else z)
+                parts.append(f"{z}[:]" if len(q.zones) == 1 and copy else z)
             elif how == "mask":
                 parts.append(f"[{c} for {c} in {z} if {src}[{c}]]")
             else:
@@ -934,7 +935,7 @@ class CodeGen:
         sp = s.span
         lst = self.alloc((id(s), "roll"), 2)
         c = self.var("c")
-        L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query)} if ISDIE[{c}]]", sp))
+        L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
         L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
         which = self.comp.triggers_for({z.zone for z in s.query.zones})

@@ -598,8 +598,19 @@ class Engine:
             raise IllegalAction(f"there is no option {i} here", self.where_span(st))
         fr = st.stack[-1]
         spec = self.code[fr[0]][fr[1]][1]
+        if st.log is None:  # the fast path of playouts: bind the option's values and go on
+            index, values = options[i]
+            opt = spec.options[index]
+            loc = fr[2]
+            for (slot, _fn), value in zip(opt[1], values):
+                loc[slot] = value
+            fr[1] = opt[3]
+            st.step += 1
+            st.pending_cache = st.choice_cache = None
+            self._run(st)
+            return
         chooser = spec.player(st, fr[2]) if spec.player is not None else st.current
-        label = self._bind(fr[2], spec, options[i])[0](st, fr[2]) if st.log is not None else ""
+        label = self._bind(fr[2], spec, options[i])[0](st, fr[2])
         self._take(st, fr, spec, options[i], label, chooser, forced=len(options) == 1)
 
     def _kind_index(self, name: str) -> int:
@@ -645,6 +656,15 @@ class Engine:
                             self._finish(st)
                         return
                     continue
+                if ins[0] == CHOOSE:
+                    spec = ins[1]
+                    options = spec.enum(st, fr[2])
+                    if not options:  # nothing to choose: skip the choice
+                        st.pending_cache = st.choice_cache = None
+                        fr[1] = spec.end
+                        continue
+                    st.choice_cache = options
+                    return
                 if self._skip_empty(st, fr, ins):
                     continue
                 if ins[0] == ROLL and st.chance_rng is not None:
