@@ -2,10 +2,10 @@
 
 ``fingerprint`` plays one game the way ``rulelang run GAME --seed S --trace FILE`` does
 (random agents, narration on) and returns sha256 digests of: the trace text exactly as
-``run`` writes it, the narration the engine logged, and the state after every step
-(everything but the continuation stack, whose pcs and local slots are the compiled
-code's own business). It also plays the same game without narration (the fast path of
-simulations and benchmarks) and checks that it ends in the same trace.
+``run`` writes it, the narration the engine logged (as one stream of entries), and the state
+whenever a player is to decide (everything but the continuation stack, whose pcs and local
+slots are the compiled code's own business). It also plays the same game without
+narration (the fast path of simulations and benchmarks) and checks that it ends the same.
 
 ``tests/codegen_fixture.json`` holds the fingerprints recorded with the engine as it was
 before the generated back end (``python tests/codegen_support.py`` re-records them; do
@@ -75,14 +75,19 @@ def fingerprint(game: str, options: dict[str, str], seed: int) -> dict[str, Any]
     n = players_for(engine, seed)
     state = engine.new_state(n, narrate=True)
     lines = [dumps_line(header(engine, game, n, seed, ["random"] * n, options))]
-    narration = hashlib.sha256(json.dumps(state.log or []).encode())
+    narration = hashlib.sha256()
+    for told in state.log or []:
+        narration.update(json.dumps(told).encode())
     states = hashlib.sha256()
     last = [-1]
 
     def on_event(event: dict[str, Any], told: list[dict[str, Any]]) -> None:
         lines.append(dumps_line(event))
-        narration.update(json.dumps(told).encode())
-        if state.step != last[0]:  # the state after this step (a step may give several events)
+        for entry in told:  # the narration as one stream (which event of a step carries it may vary)
+            narration.update(json.dumps(entry).encode())
+        # The state whenever a player is to decide (or the game is over): chance the engine
+        # resolves without pausing (dice, random draws while playing) may fall inside a step.
+        if state.step != last[0] and (state.over or not engine.is_chance(state)):
             last[0] = state.step
             states.update(_without_stack(state).encode())
 

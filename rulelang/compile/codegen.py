@@ -121,7 +121,7 @@ class CodeGen:
             "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": __import__("bisect").insort,
             "KD": [k.display for k in model.kinds], "FB": self.fallback_runs, "place_of": runtime.place_of,
             "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
-            "FN": [f.name for f in model.faces],
+            "FN": [f.name for f in model.faces], "KN": [k.name for k in model.kinds],
             "FD": [f.display for f in model.faces],
         })
 
@@ -1037,8 +1037,61 @@ class CodeGen:
             which = self.comp.triggers_for({sel.zone, s.dest.zone})
             self.check_fn(which)
             self.entries[pc] = (DRAW, spec, put, which, sp)
+        which = self.entries[pc][3]
         self.resume(pc + 1, after, sp)
-        return self.pause(L, pc, ind)
+        self.nsoft += 1
+        if self.nsoft > SOFT_LIMIT:
+            return self.pause(L, pc, ind)
+        # While playing with a chance stream: draw at once, as Engine.apply_random would.
+        rng, src, cnt, kinds, k, c, i, ev = (self.var(x) for x in ("rng", "src", "cnt", "kinds", "k", "c", "i", "ev"))
+        how, test = self.filter(q, c)
+        cond = "" if how == "all" else f"{test}[{c}]" if how == "mask" else test
+        L.append((ind, f"{rng} = st.chance_rng", sp))
+        L.append((ind, f"if {rng} is None:", sp))
+        self.pause(L, pc, ind + 1)
+        L.append((ind, f"while loc[{slot}] > 0:", sp))
+        j = ind + 1
+        L.append((j, f"{src} = {self.zone(sel)}", sp))
+        L.append((j, f"{cnt} = {{}}", sp))
+        L.append((j, f"for {c} in {src}:", sp))
+        if cond:
+            L.append((j + 1, f"if {cond}:", sp))
+            L.append((j + 2, f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", sp))
+        else:
+            L.append((j + 1, f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", sp))
+        L.append((j, f"if not {cnt}:", sp))
+        L.append((j + 1, "break", sp))
+        L.append((j, f"{kinds} = sorted({cnt})", sp))
+        L.append((j, f"{k} = {kinds}[0] if len({kinds}) == 1 else {kinds}[{rng}.weighted([{cnt}[x] for x in {kinds}])]",
+                  sp))
+        L.append((j, "st.step += 1", sp))
+        L.append((j, f"{ev} = st.chance_events", sp))
+        L.append((j, f"if {ev} is not None:", sp))
+        zname = self.const(self.model.zones[sel.zone].name)
+        label = zname if sel.owner is None else f"{zname} + ' of ' + PL({self.ex(sel.owner)})"
+        L.append((j + 1, f"{ev}.append({{'type': 'chance', 'step': st.step, 'draw': {label}, 'outcome': KN[{k}]}})",
+                  sp))
+        L.append((j, f"for {i}, {c} in enumerate({src}):", sp))
+        L.append((j + 1, f"if KO[{c}] == {k}{' and ' + cond if cond else ''}:", sp))
+        L.append((j + 2, "break", sp))
+        L.append((j, f"{src}.pop({i})", sp))
+        if self.model.zones[s.dest.zone].unrolled:
+            L.append((j, f"st.faces[{c}] = -1", sp))
+        d, one = self.var("d"), self.var("one")
+        L.append((j, f"{d} = {self.zone(s.dest)}", sp))
+        L.append((j, f"{one} = [{c}]", sp))
+        self.put(L, self.model.zones[s.dest.zone], s.place, d, one, j, sp)
+        L.append((j, "if st.log is not None:", sp))
+        fn, tn = self.var("fn"), self.var("tn")
+        L.append((j + 1, f"{fn} = {self.zone_name(sel)}", sp))
+        L.append((j + 1, f"{tn} = {self.zone_name(s.dest)}", sp))
+        L.append((j + 1, f"st.log.append({{'type': 'move', 'components': [LB[{c}]], 'from': {fn}[0], 'to': {tn}[0], "
+                         f"'random': True, 'places': [{fn}[1], {tn}[1]]}})", sp))
+        L.append((j, f"loc[{slot}] -= 1", sp))
+        if which:
+            L.append((j, f"if {self.check_fn(which)}(st):", sp))
+            self.pause(L, pc, j + 1)
+        return False
 
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
