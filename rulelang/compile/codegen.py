@@ -1172,13 +1172,20 @@ class CodeGen:
                 v = self.var("v")
                 later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
                 read = slot in _slots_read(later)  # a later range or the condition reads this variable
+                values_src = self.iterable(it, copy=False)
+                if i == 0:
+                    outer_at, outer_ind = len(lines), ind
+                elif not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}:
+                    fixed = self.var("r")  # a range that reads none of the outer variables: listed once
+                    lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
+                    outer_at += 1
+                    values_src = fixed
                 if i == last and not read:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
-                    lines.append((ind, f"out += [({n}, {tup}) for {v} in {self.iterable(it, copy=False)}]",
-                                  opt.span))
+                    lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
                     break
-                lines.append((ind, f"for {v} in {self.iterable(it, copy=False)}:", opt.span))
+                lines.append((ind, f"for {v} in {values_src}:", opt.span))
                 if read:
                     lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
                 values.append(v)
