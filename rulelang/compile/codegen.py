@@ -557,9 +557,8 @@ class CodeGen:
         return {self.frame} | {r for _site, r in self.ikey}
 
     def inlines(self, s: m.CallS) -> bool:
-        callee = self.model.rules[s.rule]
         chain = self.inlining()
-        return not callee.params and s.rule not in chain and len(chain) < MAX_INLINE_DEPTH
+        return s.rule not in chain and len(chain) < MAX_INLINE_DEPTH
 
     def can_pause(self, body: Any) -> bool:
         """Whether the code of these statements may leave its block (a pause, a call, a trigger)."""
@@ -717,9 +716,15 @@ class CodeGen:
         if t is m.CallS:
             callee = self.model.rules[s.rule]
             if self.inlines(s):
+                # The callee's body runs here, its locals after the caller's: no frame to push or pop.
                 self.cov(("rule", s.rule), ind, L)
                 saved = (self.off, self.ikey)
-                self.off = self.alloc((id(s), "inline"), callee.nlocals)
+                base = self.alloc((id(s), "inline"), callee.nlocals)
+                if s.args:
+                    args = [self.ex(a) for a in s.args]
+                    targets = ", ".join(f"loc[{base + i}]" for i in range(len(args)))
+                    L.append((ind, f"{targets}, = {', '.join(args)},", sp))
+                self.off = base
                 self.ikey = self.ikey + ((id(s), s.rule),)
                 try:
                     return self.emit_seq(L, callee.body, 0, after, False, ind)
