@@ -3,11 +3,13 @@
     python benchmarks/playouts.py GAME [--games N] [--players P] [--seed S] [--rounds R]
 
 GAME names ``games/GAME.rules`` (``chicken``, ``chicken-eggspansion``, ``barnyard``,
-``barnyard-2p``). The script
+``barnyard-2p``, ``rule-the-roost``). The script
 plays N random games of it through the rulelang engine and N random games of the
 plain-Python baseline of the same rules, in the same process, interleaved in R rounds
 (alternating which side goes first) so that machine noise hits both alike. Game ``i``
-uses seed ``S + i`` on both sides. It prints games/s for each and, as its last line,
+uses seed ``S + i`` on both sides. It prints games/s for each, rulelang's decisions
+(chance outcomes and actions) per second, how much ran outside the generated code
+(fallbacks to the compiler's closures, by node kind) and, as its last line,
 ``ratio: X``: rulelang games/s divided by hand-written games/s.
 
 Exit status: 0 on success, 1 if the .rules file does not load or a game fails, 2 on a
