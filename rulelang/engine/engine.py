@@ -209,7 +209,15 @@ class Engine:
         loc = fr[2]
 
         def render(i: int) -> str:
-            return self._bind(loc, spec, options[i])[0](st, loc)
+            # Rendering a label binds its option's values; put the locals back as they were,
+            # so that looking at a decision never changes the state.
+            slots = [slot for slot, _fn in spec.options[options[i][0]][1]]
+            saved = [loc[slot] for slot in slots]
+            try:
+                return self._bind(loc, spec, options[i])[0](st, loc)
+            finally:
+                for slot, value in zip(slots, saved):
+                    loc[slot] = value
 
         return render
 
