@@ -215,3 +215,42 @@ def test_standings_compute_each_pure_definition_once_per_arguments() -> None:
     assert memos, "the standings' pure definitions are memoised"
     # after the last standings: one entry per (player, barn) at most, however often each was used
     assert 0 < max(len(v) for v in memos.values()) <= 4 * 3
+
+
+@pytest.mark.parametrize("game", ["chicken-eggspansion", "barnyard", "rule-the-roost"])
+def test_generated_source_holds_no_text_of_the_rules_file(game: str) -> None:
+    """Every string literal of the generated module is one of the compiler's own; every name is too."""
+    import builtins
+    import io
+    import keyword
+    import re
+    import tokenize
+
+    engine = rulelang.load_game(ROOT / "games" / f"{game}.rules")
+    source = engine.program.generated.source
+    strings = set()
+    names = set()
+    attributes = set()
+    after_dot = False
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.STRING:
+            strings.add(tok.string)
+        elif tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
+            (attributes if after_dot else names).add(tok.string)
+        after_dot = tok.type == tokenize.OP and tok.string == "."
+    own = {"''", "'type'", "'say'", "'text'", "'chance'", "'step'", "'roll'", "'outcome'", "'component'", "'face'",
+           "'places'", "'move'", "'components'", "'from'", "'to'", "'random'", "'draw'", "'turn'", "'player'",
+           "' of '", "'yes'", "'no'", "', '"}
+    assert strings <= own, strings - own
+    defined = set(re.findall(r"^def (\w+)\(", source, re.M))
+    fixed = {"st", "loc", "fr", "left", "out", "key", "memo", "v", "armed", "fired", "flags", "now", "p", "x",
+             "Z", "C", "F", "COV", "each"}
+    temps = re.compile(r"^_[a-z]+\d+$")  # the compiler's temporaries: _d12, _mv40, ...
+    for name in names:
+        assert (name in fixed or name in defined or name in engine.program.generated.constants
+                or name in dir(builtins) or temps.match(name)), name
+    state_and_methods = {"zones", "counters", "faces", "current", "players", "answers", "log", "stack", "step",
+                         "turn", "chance_rng", "chance_events", "extra_turn", "next_player", "pause_at_turn",
+                         "armed", "seen", "append", "clear", "sort", "pop", "reverse", "below", "weighted",
+                         "get", "join", "__getitem__"}
+    assert attributes <= state_and_methods, attributes - state_and_methods
