@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulelang.check.checker import check_sources
-from rulelang.compile.codegen import compile_program as compile_model
+from rulelang.compile.compiler import compile_model
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.syntax.loader import load_sources
 
