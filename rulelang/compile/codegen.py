@@ -22,6 +22,7 @@ table; every such fallback is counted per node kind (``Program.fallbacks``).
 
 from __future__ import annotations
 
+import bisect
 import collections
 import itertools
 import linecache
@@ -118,7 +119,7 @@ class CodeGen:
             "div": runtime.div, "mod": runtime.mod, "nobody_has": runtime.nobody_has,
             "counter_of": runtime.counter_of, "zone_of": runtime.zone_of, "place_name": runtime.place_name,
             "log_move": runtime.log_move, "log_counter": runtime.log_counter, "runaway": runtime.runaway,
-            "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": __import__("bisect").insort,
+            "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": bisect.insort,
             "KD": [k.display for k in model.kinds], "FB": self.fallback_runs, "place_of": runtime.place_of,
             "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
             "FN": [f.name for f in model.faces], "KN": [k.name for k in model.kinds],
