@@ -1304,5 +1304,7 @@ _ELEM_OPS: dict[str, Callable[[Fn, Fn], Fn]] = {
 
 
 def compile_model(model: m.Model) -> Program:
-    """Compile a checked model into a Program."""
-    return Compiler(model).compile()
+    """Compile a checked model into a Program (its rules run as generated Python: see codegen.py)."""
+    from rulelang.compile.codegen import compile_program  # codegen builds on this module's closures
+
+    return compile_program(model)
