@@ -10,8 +10,9 @@ narration (the fast path of simulations and benchmarks) and checks that it ends 
 ``tests/codegen_fixture.json`` holds the fingerprints recorded with the engine as it was
 before the generated back end (the instruction interpreter at 8fd86b9, on the current games,
 with its STATE_FORMAT set to 2 as the generated back end writes it: the format number is
-part of every state digest, and nothing else of the format changed) (``python tests/codegen_support.py`` re-records them; do
-that only after checking by other means that a change of behaviour is intended).
+part of every state digest, and nothing else of the format changed). ``python
+tests/codegen_support.py`` re-records them with the engine it runs on; do that only after
+checking by other means that a change of behaviour is intended.
 """
 
 from __future__ import annotations

@@ -40,7 +40,6 @@ from rulelang.compile.program import (
     BLOCK,
     CHOOSE,
     DRAW,
-    EXEC,
     RANDFIRST,
     ROLL,
     SHUFFLE,
@@ -377,23 +376,8 @@ class CodeGen(ExprWriter):
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
 
     def emit_fallback_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:
-        """A statement kind the generator does not know: run the compiler's closures for it."""
-        scratch = m.Rule(-1, "", None, "rule", (), (), self.nloc)
-        code: list = []
-        with self.at_offset():
-            self.comp._stmt(s, code, scratch)
-        self.nloc = max(self.nloc, scratch.nlocals)
-        if any(ins[0] != EXEC for ins in code):
-            raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
-        sp = getattr(s, "span", None)
-        for ins in code:
-            fn = self.fallback(type(s).__name__, ins[1])
-            L.append((ind, f"{fn}(st, loc)", sp))
-            if ins[2]:
-                self.check_fn(tuple(ins[2]))
-                if self.soft(L, tuple(ins[2]), after, sp, ind):
-                    return True
-        return False
+        """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
+        raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
 
     def emit_assign(self, L: list, s: m.AssignS, ind: int) -> None:
         sp = s.span
@@ -1049,8 +1033,8 @@ def compile_program(model: m.Model) -> Program:
                    for _d, e in model.ranking.keys]
     return Program(
         model=model, code=gen.code, driver=len(model.rules), kind_of=comp.kind_of, component_labels=comp.labels,
-        component_count=len(comp.kind_of), trigger_conds=[], trigger_rules=[t.rule for t in model.triggers],
-        counter_inits=[], rank_keys=[(d, None) for d, _e in model.ranking.keys], rank_nlocals=model.ranking.nlocals,
+        component_count=len(comp.kind_of), trigger_rules=[t.rule for t in model.triggers],
+        rank_keys=[(d, None) for d, _e in model.ranking.keys], rank_nlocals=model.ranking.nlocals,
         nlocals=gen.nlocals, face_labels=face_labels, face_weights=face_weights, face_index=face_index,
         trigger_each=[t.each for t in model.triggers],
         sheets=[(sh.name, [(label, None) for label, _e in sh.lines], sh.nlocals) for sh in model.sheets],

@@ -14,9 +14,8 @@ import attrs
 
 from rulelang.check.model import Model
 
-# Opcodes.
-(EXEC, JUMP, JUMPF, CALL, RET, CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, END_TURN, END_GAME, TURN, ADVANCE,
- COUNTDOWN, ASK) = range(16)
+# What an entry point of a rule holds: a decision the engine reads, or a generated block.
+CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, ASK = 5, 6, 7, 8, 9, 15
 DECISION_OPS = frozenset((CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, ASK))
 BLOCK = 16  # (BLOCK, generated function, None, None, span): run generated code from this entry point
 
@@ -80,9 +79,7 @@ class Program:
     kind_of: list[int]
     component_labels: list[str]
     component_count: int
-    trigger_conds: list[Fn]
     trigger_rules: list[int]
-    counter_inits: list[Fn]
     rank_keys: list[tuple[str, Fn]]
     rank_nlocals: int
     nlocals: list[int]
