@@ -254,3 +254,53 @@ def test_generated_source_holds_no_text_of_the_rules_file(game: str) -> None:
                          "armed", "seen", "append", "clear", "sort", "pop", "reverse", "below", "weighted",
                          "get", "join", "__getitem__"}
     assert attributes <= state_and_methods, attributes - state_and_methods
+
+
+# ------------------------------------------------------------------ the language's constructs, all generated
+
+def _language_programs() -> list:
+    import test_language as tl
+
+    players_turn = """turn:
+  score of current += seat(current)
+  if leader == nobody or score of current > score of leader:
+    set leader to current
+  say "{leader} leads; left of {current} is {player before current}, P1 is {P1}"
+  if score of current >= 2:
+    end game
+"""
+    dice_turn = """turn:
+  roll all in tray
+  for d in all in tray:
+    if kind of d == Red and face of d == Six:
+      say "{d} is a six"
+    say "{d}: {pips of d}, {face of d}, {kind of d}"
+  set total to total(pips of d for d in all in tray)
+  choose:
+    "keep {d} ({pips of d})" for d in all in tray if pips of d > 1:
+      end game
+    "none":
+      end game
+rank p by highest total
+"""
+    return [pytest.param(tl.PLAYERS + players_turn, id="players"),
+            pytest.param(tl.DICE + dice_turn, id="one-component"),
+            pytest.param(tl.SECRET, id="reveal-to-all-secret-counters"),
+            pytest.param(tl.FRACTIONS, id="fractions"),
+            pytest.param(tl.TRAP.format(after=" after each step"), id="after-each-step")]
+
+
+@pytest.mark.parametrize("body", _language_programs())
+def test_every_construct_of_the_language_runs_as_generated_code(body: str, tmp_path: Path) -> None:
+    from language_support import game
+
+    engine = game(tmp_path, body)
+    assert engine.program.fallbacks == {}
+    st = engine.new_state(engine.model.min_players, narrate=True)
+    play(engine, st, [RandomAgent(3, s) for s in range(st.players)], 3, narrate=True)
+    assert st.over
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests" / "bad_runs").glob("*.rules")), ids=lambda p: p.stem)
+def test_the_runs_that_stop_with_an_error_compile_without_fallbacks(path: Path) -> None:
+    assert rulelang.load_game(path).program.fallbacks == {}
