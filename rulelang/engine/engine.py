@@ -615,6 +615,38 @@ class Engine:
         spec = ins[1]
         return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
 
+    def ask_answers(self, st: State) -> tuple[int, list[str]] | None:
+        """(who answers first, the answers allowed to them) when an ``ask`` is pending; None otherwise (cheap)."""
+        if st.over:
+            return None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != ASK:
+            return None
+        who = fr[2][ins[1].pending_slot][0]
+        return who, self._answers(st, ins[1], fr[2], who)
+
+    def answer(self, st: State, answers: tuple[int, list[str]], i: int) -> str:
+        """Give answer ``i`` of ``answers`` (what :meth:`ask_answers` just said) and go on; the answer given."""
+        who, allowed = answers
+        if not 0 <= i < len(allowed):
+            raise IllegalAction(f"there is no answer {i} here", self.where_span(st))
+        fr = st.stack[-1]
+        spec = self.code[fr[0]][fr[1]][1]
+        loc = fr[2]
+        action = allowed[i]
+        st.answers[who] = action
+        waiting = loc[spec.pending_slot] = loc[spec.pending_slot][1:]
+        if not waiting:
+            fr[1] += 1
+            if st.log is not None:
+                st.log.append({"type": "answers", "answers": {
+                    player_label(p): a for p, a in enumerate(st.answers) if a}})
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return action
+
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
         options = st.choice_cache
