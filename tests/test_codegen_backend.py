@@ -304,3 +304,43 @@ def test_every_construct_of_the_language_runs_as_generated_code(body: str, tmp_p
 @pytest.mark.parametrize("path", sorted((ROOT / "tests" / "bad_runs").glob("*.rules")), ids=lambda p: p.stem)
 def test_the_runs_that_stop_with_an_error_compile_without_fallbacks(path: Path) -> None:
     assert rulelang.load_game(path).program.fallbacks == {}
+
+
+AFTER_STEP_ROLL = """
+face One
+face Six
+1 Red die: One, Six
+zone tray
+counter moves = 0
+setup:
+  move all from box to tray
+turn:
+  moves += 1
+  roll all in tray
+  say "rolled"
+  choose:
+    "go":
+      pass
+when moves >= 2 after each step "two moves end the game":
+  end game
+rank p by highest moves
+"""
+
+
+def test_an_after_step_trigger_fires_before_a_roll_also_while_playing(tmp_path: Path) -> None:
+    """Dice rolled inline while playing must not skip the after-step check the paused roll makes."""
+    from language_support import game
+
+    engine = game(tmp_path, AFTER_STEP_ROLL)
+    played = engine.new_state(2, narrate=True)
+    told: list = list(played.log or [])
+    play(engine, played, [RandomAgent(1, s) for s in range(2)], 1, narrate=True,
+         on_event=lambda _event, narration: told.extend(narration))
+    paused = engine.new_state(2, narrate=True)
+    while not paused.over:  # every roll pauses: no chance stream attached
+        d = engine.pending(paused)
+        engine.apply(paused, d.labels[0])
+    rolled = [e for e in told if e["type"] == "say"]
+    assert played.turn == paused.turn == 2
+    assert len(rolled) == 1  # the second turn's roll never happens: the game ended first
+    assert played.counters == paused.counters

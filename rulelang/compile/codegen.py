@@ -80,6 +80,11 @@ class CodeGen(ExprWriter):
     """Writes the Python module of one checked model: statements, blocks, triggers, standings."""
 
     # ------------------------------------------------------------------ statements
+    @property
+    def after_step_triggers(self) -> bool:
+        """Whether the game has triggers checked only when play would wait (``after each step``)."""
+        return any(t.after_step for t in self.model.triggers)
+
     def at_offset(self) -> _Offset:
         """Build compiler closures with this generator's local-slot offset."""
         return _Offset(self.comp, self.off)
@@ -514,7 +519,8 @@ class CodeGen(ExprWriter):
         self.check_fn(which)
         self.resume(pc + 1, after, sp)
         self.nsoft += 1
-        if self.nsoft > SOFT_LIMIT:
+        if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
+            # (with triggers ``after each step``, the engine checks them at every chance decision first)
             return self.pause(L, pc, ind)
         rng, die, face, ev = self.var("rng"), self.var("die"), self.var("face"), self.var("ev")
         L.append((ind, f"{rng} = st.chance_rng", sp))
@@ -613,7 +619,8 @@ class CodeGen(ExprWriter):
         which = self.entries[pc][3]
         self.resume(pc + 1, after, sp)
         self.nsoft += 1
-        if self.nsoft > SOFT_LIMIT:
+        if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
+            # (with triggers ``after each step``, the engine checks them at every chance decision first)
             return self.pause(L, pc, ind)
         # While playing with a chance stream: draw at once, as Engine.apply_random would.
         rng, src, cnt, kinds, k, c, i, ev = (self.var(x) for x in ("rng", "src", "cnt", "kinds", "k", "c", "i", "ev"))
