@@ -734,7 +734,7 @@ class Engine:
                     st.pending_cache = st.choice_cache = None
                     left -= 1
                     if left < 0:
-                        raise Runaway("triggers")
+                        raise Runaway("loop", ins[4])
                     continue
                 if ins[0] == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
