@@ -344,3 +344,22 @@ def test_an_after_step_trigger_fires_before_a_roll_also_while_playing(tmp_path: 
     assert played.turn == paused.turn == 2
     assert len(rolled) == 1  # the second turn's roll never happens: the game ended first
     assert played.counters == paused.counters
+
+
+@pytest.mark.parametrize("stmt", ["score of w += 1", "set score of w to 1"])
+def test_changing_a_counter_of_nobody_is_an_error_at_the_statement(stmt: str, tmp_path: Path) -> None:
+    from language_support import HEAD, game
+
+    engine = game(tmp_path, f"""zone pool
+counter score per player = 0 "points"
+counter leader = nobody "the leader"
+setup:
+  pass
+turn:
+  let w = leader
+  {stmt}
+  end game
+""")
+    with pytest.raises(RulelangError, match="nobody has a 'score'") as err:
+        engine.new_state(2)
+    assert err.value.span is not None and (err.value.span.line, err.value.span.col) == (HEAD.count("\n") + 8, 3)
