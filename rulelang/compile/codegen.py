@@ -245,7 +245,7 @@ class CodeGen(ExprWriter):
             L.append((ind + 1, f"st.log.append({{'type': 'say', 'text': {self.template(s.text)}}})", sp))
             return False
         if t is m.GiveTurnS:
-            L.append((ind, f"st.next_player = {self.seat(self.ex(s.player), 'a turn to take', sp)}", sp))
+            L.append((ind, f"st.next_player = {self.seat_ex(s.player, 'a turn to take', sp)}", sp))
             return False
         if t is m.SimpleS:
             if s.what == "end turn":
@@ -266,7 +266,7 @@ class CodeGen(ExprWriter):
             return False  # pass
         if t is m.RevealS:
             p, picked = self.var("p"), self.var("pk")
-            who = "None" if s.player is None else self.seat(self.ex(s.player), "eyes to look with", sp)
+            who = "None" if s.player is None else self.seat_ex(s.player, "eyes to look with", sp)
             L.append((ind, f"{p} = {who}", sp))
             L.append((ind, f"{picked} = {self.selection(s.query)}", sp))
             where = ", ".join(f"{self.zone_name(z)}[0]" for z in s.query.zones)
@@ -394,7 +394,7 @@ class CodeGen(ExprWriter):
             cell, who = f"C[{i}]", "None"
         else:
             who = self.var("w")
-            L.append((ind, f"{who} = {self.seat(self.ex(s.owner), f'a {counter.name!r}', sp)}", sp))
+            L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
             cell = f"C[{i}][{who}]"
         L.append((ind, f"{old} = {cell}", sp))
         value = {"+=": f"{old} + {v}", "-=": f"{old} - {v}"}.get(s.op, v)

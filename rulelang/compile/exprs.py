@@ -171,7 +171,7 @@ class ExprWriter:
             if e.player is None:
                 p = "st.current"
             else:
-                p = self.seat(self.ex(e.player, c), "a seat, so no player sits next to nobody", e.span)
+                p = self.seat_ex(e.player, "a seat, so no player sits next to nobody", e.span, c)
             return f"(({p} + {e.step}) % st.players)"
         if t is m.SeatLit:
             return f"seat_in_game({e.seat}, st.players, {self.const(e.span)})"
@@ -202,15 +202,15 @@ class ExprWriter:
             values = self.comp.kind_values[e.attr]
             return f"{self.table(values, 'ka')}[{self.ex(e.kind, c)}]"
         if t is m.AnswerGet:
-            return f"st.answers[{self.seat(self.ex(e.player, c), 'an answer', None)}]"
+            return f"st.answers[{self.seat_ex(e.player, 'an answer', None, c)}]"
         if t is m.Builtin:
             if e.func == "players":
                 return "st.players"
+            if e.func == "seat":
+                return f"({self.seat_ex(e.args[0], 'a seat', e.span, c)} + 1)"
             args = [self.ex(a, c) for a in e.args]
             if e.func in ("min", "max"):
                 return f"{e.func}({args[0]}, {args[1]})"
-            if e.func == "seat":
-                return f"({self.seat(args[0], 'a seat', e.span)} + 1)"
             if e.func == "fraction":
                 return f"fraction({args[0]}, {args[1]}, {self.const(e.span)})"
             if e.func == "abs":
@@ -469,8 +469,11 @@ class ExprWriter:
         return f"{name}(st, loc)"
 
     # ------------------------------------------------------------------ templates
-    def seat(self, x: str, what: str, span: Any) -> str:
+    def seat_ex(self, e: Any, what: str, span: Any, c: str | None = None) -> str:
         """Source of a player expression whose value must be a seat (``nobody`` is an error at ``span``)."""
+        x = self.ex(e, c)
+        if type(e) in (m.CurrentPlayer, m.After, m.SeatLit):  # always a seat: nothing to check
+            return x
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
     def template(self, t: m.TemplateIR, c: str | None = None) -> str:
