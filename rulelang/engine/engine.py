@@ -778,17 +778,9 @@ class Engine:
         ) from None
 
     def _skip_empty(self, st: State, fr: list, ins: tuple) -> bool:
-        """Skip a decision that has nothing to decide (no options, no dice, empty bag)."""
+        """Skip a decision other than a choice that has nothing to decide (no dice, empty bag, no one asked)."""
         op = ins[0]
         loc = fr[2]
-        if op == CHOOSE:
-            options = self._options(st, ins[1], loc)
-            if not options:
-                st.pending_cache = st.choice_cache = None
-                fr[1] = ins[1].end
-                return True
-            st.choice_cache = options
-            return False
         if op == ROLL:
             if loc[ins[2]] >= len(loc[ins[1]]):
                 fr[1] += 1
