@@ -3,11 +3,13 @@
     python benchmarks/playouts.py GAME [--games N] [--players P] [--seed S] [--rounds R]
 
 GAME names ``games/GAME.rules`` (``chicken``, ``chicken-eggspansion``, ``barnyard``,
-``barnyard-2p``). The script
+``barnyard-2p``, ``rule-the-roost``). The script
 plays N random games of it through the rulelang engine and N random games of the
 plain-Python baseline of the same rules, in the same process, interleaved in R rounds
 (alternating which side goes first) so that machine noise hits both alike. Game ``i``
-uses seed ``S + i`` on both sides. It prints games/s for each and, as its last line,
+uses seed ``S + i`` on both sides. It prints games/s for each, rulelang's decisions
+(chance outcomes and actions) per second, how much ran outside the generated code
+(fallbacks to the compiler's closures, by node kind) and, as its last line,
 ``ratio: X``: rulelang games/s divided by hand-written games/s.
 
 Exit status: 0 on success, 1 if the .rules file does not load or a game fails, 2 on a
@@ -51,15 +53,16 @@ def _usage_error(parser: argparse.ArgumentParser, message: str) -> None:
     parser.error(message)  # prints usage and the message to stderr, exits 2
 
 
-def run_dsl(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
-    """Play one random game per seed through the engine; return (seconds, turns played)."""
-    turns = 0
+def run_dsl(engine: Engine, players: int, seeds: range) -> tuple[float, int, int]:
+    """Play one random game per seed through the engine; return (seconds, turns played, decisions)."""
+    turns = steps = 0
     start = time.perf_counter()
     for seed in seeds:
         st = engine.new_state(players)
         play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
         turns += st.turn
-    return time.perf_counter() - start, turns
+        steps += st.step
+    return time.perf_counter() - start, turns, steps
 
 
 def run_baseline(fn: Callable[..., Any], kwargs: dict[str, Any], players: int, seeds: range) -> tuple[float, int]:
@@ -106,21 +109,21 @@ def main(argv: list[str] | None = None) -> int:
     rounds = min(args.rounds, args.games)
     bounds = [args.seed + args.games * r // rounds for r in range(rounds + 1)]
     dsl_time = base_time = 0.0
-    dsl_turns = base_turns = 0
+    dsl_turns = base_turns = dsl_steps = 0
     try:
         for r in range(rounds):
             seeds = range(bounds[r], bounds[r + 1])
             # Alternate which side runs first, so warm-up and drift do not favour one.
             if r % 2 == 0:
-                t, n = run_dsl(engine, players, seeds)
-                dsl_time, dsl_turns = dsl_time + t, dsl_turns + n
+                t, n, k = run_dsl(engine, players, seeds)
+                dsl_time, dsl_turns, dsl_steps = dsl_time + t, dsl_turns + n, dsl_steps + k
                 t, n = run_baseline(fn, kwargs, players, seeds)
                 base_time, base_turns = base_time + t, base_turns + n
             else:
                 t, n = run_baseline(fn, kwargs, players, seeds)
                 base_time, base_turns = base_time + t, base_turns + n
-                t, n = run_dsl(engine, players, seeds)
-                dsl_time, dsl_turns = dsl_time + t, dsl_turns + n
+                t, n, k = run_dsl(engine, players, seeds)
+                dsl_time, dsl_turns, dsl_steps = dsl_time + t, dsl_turns + n, dsl_steps + k
     except RulelangError as exc:  # a game broke the rules engine's limits
         print(exc.format(), file=sys.stderr)
         return 1
@@ -137,8 +140,20 @@ def main(argv: list[str] | None = None) -> int:
     for name, source, rate, seconds, turns in rows:
         per_game = f", {turns / args.games:.1f} turns/game" if turns else ""
         print(f"  {name:<12} {rate:9.1f} games/s  ({seconds:.3f} s{per_game}; {source})")
+    print(f"  decisions (chance and actions): {dsl_steps / dsl_time:.0f}/s through rulelang")
+    print(f"  {fallback_line(engine)}")
     print(f"ratio: {dsl_rate / base_rate:.3f}")
     return 0
+
+
+def fallback_line(engine: Engine) -> str:
+    """How much of the game ran outside the generated code: compiler closures by node kind, and their runs."""
+    run = engine.run
+    if not run.fallback_kinds:
+        return "fallbacks to compiler closures: none (every construct ran as generated code)"
+    parts = [f"{kind} {runs} runs ({engine.program.fallbacks.get(kind, 0)} sites)"
+             for kind, runs in zip(run.fallback_kinds, run.fallback_runs)]
+    return "fallbacks to compiler closures: " + ", ".join(parts)
 
 
 if __name__ == "__main__":

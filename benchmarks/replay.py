@@ -67,7 +67,8 @@ def record(engine: Engine, game_file: str, players: int, seed: int) -> tuple[Tra
     lines = [(number, event) for number, event in enumerate(events, start=2)]
     lines.append((len(events) + 2, result_line(state)))
     assert state.result is not None
-    return Trace(f"<{game_file} seed {seed}>", head, lines), len(events), state.result
+    steps = sum(1 for event in events if event["type"] in ("chance", "action"))  # private looks are not steps
+    return Trace(f"<{game_file} seed {seed}>", head, lines), steps, state.result
 
 
 def run_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int]:

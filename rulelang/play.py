@@ -60,6 +60,11 @@ def play(
                     action = labels[i]  # type: ignore[index]
                 engine.apply_index(state, i)
                 events = [_action_event(step, seat, action)] if recording else []
+            elif size is None and (asked := engine.ask_answers(state)) is not None and by_index[asked[0]]:
+                # An ask answered by an agent that picks by position: no Decision, no observation.
+                seat = asked[0]
+                action = engine.answer(state, asked, agents[seat].choose_index(len(asked[1])))  # type: ignore[attr-defined]
+                events = [_action_event(step, seat, action)] if recording else []
             elif is_chance(state):
                 events = engine.apply_random(state, chance, events=recording)
             else:

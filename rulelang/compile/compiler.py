@@ -1,4 +1,9 @@
-"""Checked model to Program: closures for expressions, instruction lists for rules."""
+"""Closures for expressions, queries and labels of a checked model.
+
+The rules themselves run as generated Python (codegen.py); these closures serve what the
+engine reads at a decision (option labels and conditions, answers, random draws) and
+the generator's tables (attribute values, static predicates).
+"""
 
 from __future__ import annotations
 
@@ -11,30 +16,10 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile.program import (
-    ADVANCE,
-    ASK,
-    CALL,
-    CHOOSE,
-    COUNTDOWN,
-    DRAW,
-    END_GAME,
-    END_TURN,
-    EXEC,
-    JUMP,
-    JUMPF,
-    RANDFIRST,
-    RET,
-    ROLL,
-    SHUFFLE,
-    TURN,
-    AskSpec,
-    ChooseSpec,
-    DrawSpec,
-    Program,
-)
+from rulelang.compile.program import Program
+from rulelang.compile.runtime import number_range
 from rulelang.errors import RulelangError
-from rulelang.numbers import bounded, bounded_text, divide, format_number, fraction, json_number, whole
+from rulelang.numbers import divide, format_number, fraction, whole
 
 Fn = Callable[..., Any]
 MAX_INLINE_DEPTH = 12
@@ -62,8 +47,6 @@ def seat_of(fn: Fn, what: str, span: Any) -> Fn:
     return seat
 
 
-MAX_RANGE = 100_000
-"""The most numbers ``a to b`` may give (each is a value in a list, an option or a step)."""
 
 
 class Compiler:
@@ -82,7 +65,6 @@ class Compiler:
         for c, k in enumerate(self.kind_of):
             self.first_of_kind.setdefault(k, c)
         self.offset = 0  # where the locals of an inlined rule start in its caller's frame
-        self.inlining: set[int] = set()
         self.trigger_for_counter: dict[int, tuple[int, ...]] = {}
         for counter in model.counters:
             self.trigger_for_counter[counter.index] = tuple(
@@ -539,15 +521,10 @@ class Compiler:
             lo, hi = self.expr(it.low), self.expr(it.high)
             span = it.span
 
-            def number_range(st: Any, loc: Any) -> list[int]:
-                low = whole(bounded(lo(st, loc), span), span, "a range's start")
-                high = whole(bounded(hi(st, loc), span), span, "a range's end")
-                if high - low >= MAX_RANGE:
-                    raise RulelangError(f"a range of more than {MAX_RANGE} numbers ({low} to {high})", span,
-                                        hint="a 'for' or a choice ranges over at most that many numbers")
-                return list(range(low, high + 1))
+            def numbers(st: Any, loc: Any) -> list[int]:
+                return list(number_range(lo(st, loc), hi(st, loc), span))
 
-            return number_range
+            return numbers
         assert it.query is not None
         sel = self.selection(it.query)
         if it.kind == "kinds":
@@ -667,240 +644,7 @@ class Compiler:
 
         return render
 
-    # ------------------------------------------------------------------ statements
-    def rule_code(self, rule: m.Rule) -> list[tuple]:
-        """Compile one rule body to an instruction list ending in RET."""
-        code: list[list[Any]] = []
-        self.offset = 0
-        self.inlining = {rule.index}
-        self._block(rule.body, code, rule)
-        code.append([RET, None, None, None, rule.span])
-        _thread_jumps(code)
-        code = _fuse(code)
-        return [tuple(i) for i in code]
-
-    def _block(self, body: tuple, code: list, rule: m.Rule) -> None:
-        for s in body:
-            self._stmt(s, code, rule)
-
-    def _emit(self, code: list, op: int, a: Any = None, b: Any = None, c: Any = None, span: Any = None) -> int:
-        code.append([op, a, b, c, span])
-        return len(code) - 1
-
-    def _stmt(self, s: Any, code: list, rule: m.Rule) -> None:
-        if isinstance(s, m.MoveS):
-            if s.query.quantity == "random":
-                self._draw(s, code, rule)
-            else:
-                written = {z.zone for z in s.query.zones} | {s.dest.zone}
-                self._emit(code, EXEC, self._move(s), self.triggers_for(written), None, s.span)
-        elif isinstance(s, m.RollS):
-            sel = self.selection(s.query)
-            lst, idx = rule.nlocals, rule.nlocals + 1
-            rule.nlocals += 2
-            kind_of = self.kind_of
-            is_die = [k.cls == "die" for k in self.model.kinds]
-
-            def prepare(st: Any, loc: Any) -> None:
-                loc[lst] = [c for c in sel(st, loc) if is_die[kind_of[c]]]
-                loc[idx] = 0
-
-            self._emit(code, EXEC, prepare, (), None, s.span)
-            self._emit(code, ROLL, lst, idx, self.triggers_for({z.zone for z in s.query.zones}), s.span)
-        elif isinstance(s, m.ShuffleS):
-            self._emit(code, SHUFFLE, self.zone_list(s.zone), s.zone.zone, self.triggers_for({s.zone.zone}), s.span)
-        elif isinstance(s, m.AssignS):
-            self._emit(code, EXEC, self._assign(s), self.trigger_for_counter.get(s.counter, ()), None, s.span)
-        elif isinstance(s, m.LetS):
-            v = self.expr(s.value)
-            slot = s.slot + self.offset
-            if s.value.type in (m.INT, m.STR):
-                span = s.span
-                keep = bounded if s.value.type == m.INT else bounded_text
-
-                def let(st: Any, loc: Any) -> None:
-                    loc[slot] = keep(v(st, loc), span)
-            else:
-                def let(st: Any, loc: Any) -> None:
-                    loc[slot] = v(st, loc)
-
-            self._emit(code, EXEC, let, (), None, s.span)
-        elif isinstance(s, m.SayS):
-            text = self.template(s.text)
-
-            def say(st: Any, loc: Any) -> None:
-                if st.log is not None:
-                    st.log.append({"type": "say", "text": text(st, loc)})
-
-            self._emit(code, EXEC, say, (), None, s.span)
-        elif isinstance(s, m.SimpleS):
-            if s.what == "end turn":
-                self._emit(code, END_TURN, None, None, None, s.span)
-            elif s.what == "end game":
-                self._emit(code, END_GAME, None, None, None, s.span)
-            elif s.what == "another turn":
-                def another(st: Any, loc: Any) -> None:
-                    st.extra_turn = True
-                self._emit(code, EXEC, another, (), None, s.span)
-            elif s.what == "pick first player at random":
-                self._emit(code, RANDFIRST, None, None, None, s.span)
-            # "pass" compiles to nothing
-        elif isinstance(s, m.GiveTurnS):
-            who = seat_of(self.expr(s.player), "a turn to take", s.span)
-
-            def give(st: Any, loc: Any) -> None:
-                st.next_player = who(st, loc)
-
-            self._emit(code, EXEC, give, (), None, s.span)
-        elif isinstance(s, m.RevealS):
-            sel = self.selection(s.query)
-            who = seat_of(self.expr(s.player), "eyes to look with", s.span) if s.player is not None else None
-            labels = self.labels
-            zone_names = [self.zone_namer(z) for z in s.query.zones]
-            kind_of = self.kind_of
-            kinds = self.model.kinds
-            is_die = [k.cls == "die" for k in kinds]
-
-            def reveal(st: Any, loc: Any) -> None:
-                p = who(st, loc) if who is not None else None
-                picked = sel(st, loc)
-                shown = [labels[c] for c in picked]
-                where = ", ".join(name(st, loc)[0] for name in zone_names)
-                # the player remembers kinds (see Engine.shown_name), not numbered copies
-                remembered = [labels[c] if is_die[kind_of[c]] else kinds[kind_of[c]].name for c in picked]
-                for seat in range(st.players) if p is None else (p,):
-                    st.seen[seat].append({"turn": st.turn, "where": where, "components": list(remembered)})
-                if st.log is not None:
-                    st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all",
-                                   "where": where, "components": shown})
-
-            self._emit(code, EXEC, reveal, (), None, s.span)
-        elif isinstance(s, m.CallS):
-            callee = self.model.rules[s.rule]
-            if not callee.params and s.rule not in self.inlining and len(self.inlining) < MAX_INLINE_DEPTH:
-                # Inline the rule's body: no frame to push or pop at run time. Its locals
-                # live after the caller's; its instructions keep their own spans.
-                saved = self.offset
-                self.offset = rule.nlocals
-                rule.nlocals += callee.nlocals
-                self.inlining.add(s.rule)
-                self._block(callee.body, code, rule)
-                self.inlining.discard(s.rule)
-                self.offset = saved
-            else:
-                args = tuple(self._stored(a, s.span) for a in s.args)
-                self._emit(code, CALL, s.rule, args, None, s.span)
-        elif isinstance(s, m.IfS):
-            ends = []
-            for n, (cond, body) in enumerate(s.branches):
-                at = self._emit(code, JUMPF, self.expr(cond), None, None, s.span)
-                self._block(body, code, rule)
-                if s.orelse is not None or n < len(s.branches) - 1:
-                    ends.append(self._emit(code, JUMP, None, None, None, s.span))
-                code[at][2] = len(code)
-            if s.orelse is not None:
-                self._block(s.orelse, code, rule)
-            for e in ends:
-                code[e][1] = len(code)
-        elif isinstance(s, m.WhileS):
-            top = len(code)
-            at = self._emit(code, JUMPF, self.expr(s.cond), None, None, s.span)
-            self._block(s.body, code, rule)
-            self._emit(code, JUMP, top, None, None, s.span)
-            code[at][2] = len(code)
-        elif isinstance(s, m.RepeatS):
-            count = self.expr(s.count)
-            slot = s.slot + self.offset
-            span = s.span
-
-            def start(st: Any, loc: Any) -> None:
-                loc[slot] = whole(bounded(count(st, loc), span), span, "how many times to repeat")
-
-            self._emit(code, EXEC, start, (), None, s.span)
-            top = len(code)
-            at = self._emit(code, COUNTDOWN, slot, None, None, s.span)
-            self._block(s.body, code, rule)
-            self._emit(code, JUMP, top, None, None, s.span)
-            code[at][2] = len(code)
-        elif isinstance(s, m.ForS):
-            values = self.iterable(s.iterable)
-            off = self.offset
-            lst, idx, var = s.list_slot + off, s.idx_slot + off, s.var + off
-
-            def begin(st: Any, loc: Any) -> None:
-                loc[lst] = values(st, loc)
-                loc[idx] = 0
-
-            def step(st: Any, loc: Any) -> bool:
-                i = loc[idx]
-                if i < len(loc[lst]):
-                    loc[var] = loc[lst][i]
-                    loc[idx] = i + 1
-                    return True
-                return False
-
-            self._emit(code, EXEC, begin, (), None, s.span)
-            top = len(code)
-            at = self._emit(code, JUMPF, step, None, None, s.span)
-            self._block(s.body, code, rule)
-            self._emit(code, JUMP, top, None, None, s.span)
-            code[at][2] = len(code)
-        elif isinstance(s, m.AskS):
-            values = self.iterable(s.iterable)
-            var = s.var + self.offset
-            cond = self.expr(s.cond) if s.cond is not None else None
-            slot = s.list_slot + self.offset
-            options = [(label, self.expr(c) if c is not None else None) for label, c, _span in s.options]
-
-            def start_ask(st: Any, loc: Any) -> None:
-                st.answers = [""] * st.players
-                asked = []
-                for p in values(st, loc):
-                    loc[var] = p
-                    if (cond is None or cond(st, loc)) and any(c is None or c(st, loc) for _label, c in options):
-                        asked.append(p)  # (a player with no allowed answer is not asked)
-                loc[slot] = asked
-
-            self._emit(code, EXEC, start_ask, (), None, s.span)
-            self._emit(code, ASK, AskSpec(var, slot, options), None, None, s.span)
-        elif isinstance(s, m.ChooseS):
-            chooser = seat_of(self.expr(s.player), "a choice to make", s.span) if s.player is not None else None
-            spec = ChooseSpec(chooser, [], 0)
-            self._emit(code, CHOOSE, spec, None, None, s.span)
-            jumps = []
-            for n, opt in enumerate(s.options):
-                body_pc = len(code)
-                self._block(opt.body, code, rule)
-                if n < len(s.options) - 1:
-                    jumps.append(self._emit(code, JUMP, None, None, None, opt.span))
-                spec.options.append((
-                    self.template(opt.label),
-                    tuple((slot + self.offset, self.iterable(it)) for slot, it in opt.bindings),
-                    self.expr(opt.cond) if opt.cond is not None else None,
-                    body_pc,
-                    self.public_template(opt.label),
-                    self.label_parser(opt),
-                    # a condition that reads none of the option's `for` variables is checked once
-                    opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
-                ))
-                spec.spans.append((opt.span, opt.cond_span))
-                spec.shown.append(tuple((name, self.value_text(it.type)) for name, (_slot, it)
-                                        in zip(opt.names, opt.bindings)))
-            for j in jumps:
-                code[j][1] = len(code)
-            spec.end = len(code)
-        else:  # pragma: no cover
-            raise AssertionError(f"cannot compile {s!r}")
-
-    def _stored(self, e: Any, span: Any) -> Fn:
-        """An expression whose value is kept in the state (a rule's argument): a number is bounded."""
-        fn = self.expr(e)
-        if e.type == m.STR:
-            return lambda st, loc: bounded_text(fn(st, loc), span)
-        if e.type != m.INT:
-            return fn
-        return lambda st, loc: bounded(fn(st, loc), span)
-
+    # ------------------------------------------------------------------ moves (for random draws)
     def _insert(self, zone: m.Zone, place: str | None) -> Fn:
         """``put(lst, ids)``: add ids to a zone list: sorted, on top, or at the bottom."""
         if not zone.ordered:
@@ -920,277 +664,6 @@ class Compiler:
             lst.extend(ids)
 
         return put_top
-
-    def _move(self, s: m.MoveS) -> Fn:
-        q = s.query
-        group = self.zone_group(q.zones)
-        pred = self.predicate(q)
-        dest = self.zone_list(s.dest)
-        dest_zone = self.zones[s.dest.zone]
-        put = self._insert(dest_zone, s.place)
-        unrolled = dest_zone.unrolled
-        limit = q.count if q.quantity == "count" else None
-        limit_fn = self.expr(q.count_expr) if q.count_expr is not None and q.quantity == "count" else None
-        labels = self.labels
-        src_names = [self.zone_namer(z) for z in q.zones]
-        dest_name = self.zone_namer(s.dest)
-
-        def land(st: Any, loc: Any, d: list[int], moved: list[int], came_from: list) -> None:
-            """Put the moved components in place, and tell where they came from and went."""
-            if unrolled:
-                faces = st.faces
-                for c in moved:
-                    faces[c] = -1
-            put(d, moved)
-            if st.log is not None:
-                to_name, to_place = dest_name(st, loc)
-                st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                               "from": ", ".join(t for t, _ in came_from), "to": to_name,
-                               "places": [p for _, p in came_from] + [to_place]})
-        tbl = self.pred_table(q)
-        kind_of = self.kind_of
-        takes_all = q.kinds is None and q.where is None and not q.kind_locals and limit is None and limit_fn is None
-        if takes_all:
-            def move_all(st: Any, loc: Any) -> None:
-                d = dest(st, loc)
-                moved: list[int] = []
-                came_from: list[str] = []
-                for lst, zname in zip(group(st, loc), src_names):
-                    if lst and lst is not d:
-                        moved.extend(lst)
-                        lst.clear()
-                        if st.log is not None:
-                            came_from.append(zname(st, loc))
-                if moved:
-                    land(st, loc, d, moved, came_from)
-            return move_all
-        if (tbl is not None and limit is None and limit_fn is None and len(q.zones) == 1 and q.zones[0].owner is None
-                and s.dest.owner is None and q.zones[0].zone != s.dest.zone):
-            rows1 = [tbl[k] for k in kind_of]
-            sz, dz = q.zones[0].zone, s.dest.zone
-
-            def move_shared(st: Any, loc: Any) -> None:
-                """The common case, kept lean: one shared zone to another, filtered by kind and face."""
-                zs = st.zones
-                src = zs[sz]
-                if not src:
-                    return
-                faces = st.faces
-                moved = [c for c in src if rows1[c][faces[c] + 1]]
-                if not moved:
-                    return
-                src[:] = [c for c in src if not rows1[c][faces[c] + 1]]
-                if unrolled:
-                    for c in moved:
-                        faces[c] = -1
-                put(zs[dz], moved)
-                if st.log is not None:
-                    st.log.append({"type": "move", "components": [labels[c] for c in moved],
-                                   "from": src_names[0](st, loc)[0], "to": dest_name(st, loc)[0],
-                                   "places": [src_names[0](st, loc)[1], dest_name(st, loc)[1]]})
-
-            return move_shared
-        if tbl is not None and limit_fn is None:
-            rows = [tbl[k] for k in kind_of]  # per component: its kind's row of the (kind, face) table
-
-            def move_tabled(st: Any, loc: Any) -> None:
-                faces = st.faces
-                moved: list[int] = []
-                came_from: list[str] = []
-                need = limit
-                d = None
-                for lst, zname in zip(group(st, loc), src_names):
-                    if not lst:
-                        continue
-                    if d is None:
-                        d = dest(st, loc)
-                    if lst is d:
-                        continue
-                    if need is None:
-                        kept = []
-                        n0 = len(moved)
-                        for c in lst:
-                            if rows[c][faces[c] + 1]:
-                                moved.append(c)
-                            else:
-                                kept.append(c)
-                        if len(moved) == n0:
-                            continue
-                        lst[:] = kept
-                    else:
-                        taken = []
-                        i = len(lst) - 1
-                        while i >= 0 and len(taken) < need:
-                            c = lst[i]
-                            if rows[c][faces[c] + 1]:
-                                taken.append(lst.pop(i))
-                            i -= 1
-                        if not taken:
-                            continue
-                        need -= len(taken)
-                        moved.extend(taken)
-                    if st.log is not None:
-                        came_from.append(zname(st, loc))
-                    if need == 0:
-                        break
-                if moved:
-                    land(st, loc, d, moved, came_from)
-            return move_tabled
-
-        def move(st: Any, loc: Any) -> None:
-            p = pred(st, loc)
-            d = dest(st, loc)
-            moved: list[int] = []
-            came_from: list[str] = []
-            need = limit if limit_fn is None else max(0, whole(limit_fn(st, loc), q.span, "how many to move"))
-            if need == 0:
-                return
-            for lst, zname in zip(group(st, loc), src_names):
-                if lst is d:
-                    continue
-                if need is None:
-                    if p is None:
-                        taken = lst[:]
-                        lst.clear()
-                    else:
-                        taken = []
-                        kept = []
-                        for c in lst:
-                            (taken if p(c) else kept).append(c)
-                        if taken:
-                            lst[:] = kept
-                else:
-                    taken = []
-                    i = len(lst) - 1
-                    while i >= 0 and len(taken) < need:
-                        if p is None or p(lst[i]):
-                            taken.append(lst.pop(i))
-                        i -= 1
-                    need -= len(taken)
-                if taken:
-                    moved.extend(taken)
-                    if st.log is not None:
-                        came_from.append(zname(st, loc))
-                if need == 0:
-                    break
-            if moved:
-                land(st, loc, d, moved, came_from)
-
-        return move
-
-    def _draw(self, s: m.MoveS, code: list, rule: m.Rule) -> None:
-        q = s.query
-        sel = q.zones[0]
-        dest_zone = self.zones[s.dest.zone]
-        slot = rule.nlocals
-        rule.nlocals += 1
-        spec = DrawSpec(
-            source=self.zone_list(sel), pred=self.predicate(q), dest=self.zone_list(s.dest),
-            dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
-            source_owner=self.expr(sel.owner) if sel.owner is not None else None,
-            source_name=self.zone_namer(sel), dest_name=self.zone_namer(s.dest),
-        )
-        n = q.count or 1
-        n_fn = self.expr(q.count_expr) if q.count_expr is not None else None
-
-        def start(st: Any, loc: Any) -> None:
-            loc[slot] = n if n_fn is None else whole(bounded(n_fn(st, loc), q.span), q.span, "how many to draw")
-
-        self._emit(code, EXEC, start, (), None, s.span)
-        self._emit(code, DRAW, spec, self._insert(dest_zone, s.place), self.triggers_for({sel.zone, s.dest.zone}),
-                   s.span)
-
-    def _assign(self, s: m.AssignS) -> Fn:
-        i = s.counter
-        v = self.expr(s.value)
-        op = s.op
-        counter = self.model.counters[i]
-        name = counter.name
-        span = s.span
-        owner = seat_of(self.expr(s.owner), f"a '{name}'", span) if s.owner is not None else None
-        narrated = counter.doc is not None  # counters without a description are bookkeeping
-        shown = _counter_shown(counter)
-        secret = counter.visibility != "public"
-
-        def assign(st: Any, loc: Any) -> None:
-            value = v(st, loc)
-            if owner is None:
-                old = st.counters[i]
-                new = old + value if op == "+=" else old - value if op == "-=" else value
-                st.counters[i] = new = bounded(new, span)
-                who = None
-            else:
-                who = owner(st, loc)
-                old = st.counters[i][who]
-                new = old + value if op == "+=" else old - value if op == "-=" else value
-                st.counters[i][who] = new = bounded(new, span)
-            if st.log is not None and new != old and narrated:
-                event = {"type": "counter", "counter": name,
-                         "player": player_label(who) if who is not None else None, "old": shown(old),
-                         "new": shown(new)}
-                if secret:
-                    event["visible"] = counter.visibility  # views hide the values from those who may not see
-                st.log.append(event)
-
-        return assign
-
-    # ------------------------------------------------------------------ program
-    def compile(self) -> Program:
-        """Compile the whole model."""
-        model = self.model
-        code: list[list[tuple]] = []
-        nlocals: list[int] = []
-        for rule in model.rules:
-            code.append(self.rule_code(rule))
-            nlocals.append(rule.nlocals)
-        driver = len(code)
-        turn_span = model.rules[model.turn_rule].span if model.rules else None
-        code.append([
-            (CALL, model.setup_rule, (), None, None),
-            (TURN, model.turn_rule, None, None, None),
-            (ADVANCE, tuple(i for i, t in enumerate(model.triggers) if t.reads_current and not t.after_step),
-             None, None, None),
-            (JUMP, 1, None, None, turn_span),  # the loop of turns: a runaway here is a turn that decides nothing
-        ])
-        nlocals.append(0)
-        face_labels, face_weights, face_index = [], [], []
-        for kind in model.kinds:
-            names: list[str] = []
-            weights: list[int] = []
-            index: dict[str, int] = {}
-            for _pos, f in enumerate(kind.faces):
-                name = model.faces[f].name
-                if name in index:
-                    weights[names.index(name)] += 1
-                else:
-                    index[name] = f
-                    names.append(name)
-                    weights.append(1)
-            face_labels.append(names)
-            face_weights.append(weights)
-            face_index.append(index)
-        rank_keys = [(d, self.expr(e)) for d, e in model.ranking.keys]
-        rank_sheets = [next((i for i, sh in enumerate(model.sheets) if _same(e, _sheet_total(sh))), None)
-                       for _d, e in model.ranking.keys]
-        return Program(
-            model=model, code=code, driver=driver, kind_of=self.kind_of, component_labels=self.labels,
-            component_count=len(self.kind_of),
-            trigger_conds=[self.expr(t.cond) for t in model.triggers],
-            trigger_rules=[t.rule for t in model.triggers],
-            counter_inits=[self.expr(c.init) for c in model.counters],
-            rank_keys=rank_keys, rank_nlocals=model.ranking.nlocals, nlocals=nlocals,
-            face_labels=face_labels, face_weights=face_weights, face_index=face_index,
-            trigger_each=[t.each for t in model.triggers],
-            sheets=[(sh.name, [(label, self.expr(e)) for label, e in sh.lines], sh.nlocals) for sh in model.sheets],
-            rank_sheets=rank_sheets,
-        )
-
-
-def _counter_shown(counter: m.Counter) -> Fn:
-    """How a counter's value is written in narration events: a player by label, a fraction as text."""
-    if counter.type == m.PLAYER:
-        return player_label
-    return json_number
 
 
 def _reads_slots(expr: Any, slots: set[int]) -> bool:
@@ -1225,66 +698,6 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _thread_jumps(code: list[list[Any]]) -> None:
-    """Point every jump straight at its final destination (a jump to a jump is followed)."""
-
-    def final(target: int) -> int:
-        seen = set()
-        while code[target][0] == JUMP and target not in seen:
-            seen.add(target)
-            target = code[target][1]
-        return target
-
-    for ins in code:
-        if ins[0] == JUMP:
-            ins[1] = final(ins[1])
-        elif ins[0] in (JUMPF, COUNTDOWN):
-            ins[2] = final(ins[2])
-
-
-def _fuse(code: list[list[Any]]) -> list[list[Any]]:
-    """Merge runs of plain statements (no trigger to check, not a jump target) into one step."""
-    targets: set[int] = set()
-    for ins in code:
-        if ins[0] == JUMP:
-            targets.add(ins[1])
-        elif ins[0] in (JUMPF, COUNTDOWN):
-            targets.add(ins[2])
-        elif ins[0] == CHOOSE:
-            targets.update(opt[3] for opt in ins[1].options)
-            targets.add(ins[1].end)
-    new: list[list[Any]] = []
-    where: dict[int, int] = {}
-    for pc, ins in enumerate(code):
-        prev = new[-1] if new else None
-        if (ins[0] == EXEC and not ins[2] and pc not in targets and prev is not None and prev[0] == EXEC
-                and not prev[2]):
-            first, second = prev[1], ins[1]
-            fused = getattr(first, "steps", (first,)) + (second,)
-
-            def run(st: Any, loc: Any, fused: tuple = fused) -> None:
-                for f in fused:
-                    f(st, loc)
-
-            run.steps = fused  # type: ignore[attr-defined]
-            prev[1] = run
-            where[pc] = len(new) - 1
-            continue
-        where[pc] = len(new)
-        new.append(ins)
-    where[len(code)] = len(new)
-    for ins in new:
-        if ins[0] == JUMP:
-            ins[1] = where[ins[1]]
-        elif ins[0] in (JUMPF, COUNTDOWN):
-            ins[2] = where[ins[2]]
-        elif ins[0] == CHOOSE:
-            spec = ins[1]
-            spec.options = [(*opt[:3], where[opt[3]], *opt[4:]) for opt in spec.options]
-            spec.end = where[spec.end]
-    return new
-
-
 class _NotStatic(Exception):
     """An expression that depends on more than a component's kind and face."""
 
@@ -1311,5 +724,7 @@ _ELEM_OPS: dict[str, Callable[[Fn, Fn], Fn]] = {
 
 
 def compile_model(model: m.Model) -> Program:
-    """Compile a checked model into a Program."""
-    return Compiler(model).compile()
+    """Compile a checked model into a Program (its rules run as generated Python: see codegen.py)."""
+    from rulelang.compile.codegen import compile_program  # codegen builds on this module's closures
+
+    return compile_program(model)

@@ -1,7 +1,8 @@
-"""The executable form of a game: per-rule instruction lists and lookup tables.
+"""The executable form of a game: per-rule entry points (generated blocks and decisions) and tables.
 
-An instruction is a tuple ``(op, a, b, c, span)``; the engine's loop dispatches on
-``op``. Expressions are compiled to closures ``f(state, locals)``.
+``code[rule][pc]`` is a tuple ``(op, a, b, c, span)``: ``BLOCK`` (generated code runs
+from here to the next pause, see codegen.py) or a decision (``CHOOSE``, ``ASK``,
+``ROLL``, ``DRAW``, ``SHUFFLE``, ``RANDFIRST``) the engine reads and resumes after.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import attrs
 
 from rulelang.check.model import Model
 
-# Opcodes.
-(EXEC, JUMP, JUMPF, CALL, RET, CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, END_TURN, END_GAME, TURN, ADVANCE,
- COUNTDOWN, ASK) = range(16)
+# What an entry point of a rule holds: a decision the engine reads, or a generated block.
+CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, ASK = 5, 6, 7, 8, 9, 15
 DECISION_OPS = frozenset((CHOOSE, ROLL, DRAW, SHUFFLE, RANDFIRST, ASK))
+BLOCK = 16  # (BLOCK, generated function, None, None, span): run generated code from this entry point
 
 Fn = Callable[..., Any]
 
@@ -30,6 +31,16 @@ class ChooseSpec:
     end: int
     spans: list = attrs.field(factory=list)  # per option: (option span, condition span or None)
     shown: list = attrs.field(factory=list)  # per option: ((name, value -> text), ...) of its ``for`` variables
+    enum: Fn | None = None  # generated: (st, loc) -> the legal options, as Engine._options lists them
+
+
+@attrs.define
+class Construct:
+    """A construct whose runs coverage counts: a rule's body, a choose option, an if branch, a trigger."""
+
+    kind: str  # "rule" | "option" | "branch" | "trigger"
+    name: str
+    span: Any
 
 
 @attrs.define
@@ -39,6 +50,7 @@ class AskSpec:
     var: int
     pending_slot: int
     options: list[tuple[str, Fn | None]]
+    enum: Fn | None = None  # generated: (st, loc) -> the answers allowed to the player in ``var``
 
 
 @attrs.define
@@ -67,9 +79,7 @@ class Program:
     kind_of: list[int]
     component_labels: list[str]
     component_count: int
-    trigger_conds: list[Fn]
     trigger_rules: list[int]
-    counter_inits: list[Fn]
     rank_keys: list[tuple[str, Fn]]
     rank_nlocals: int
     nlocals: list[int]
@@ -79,3 +89,7 @@ class Program:
     trigger_each: list[bool]
     sheets: list[tuple[str, list[tuple[str, Fn]], int]]
     rank_sheets: list[int | None] = attrs.field(factory=list)  # a ranking key that is a sheet's total
+    generated: Any = None  # the generated module (rulelang.compile.codegen.Generated)
+    generated_coverage: Any = None  # the same, counting coverage (written when first asked for)
+    constructs: list[Construct] = attrs.field(factory=list)  # what coverage counts, in a fixed order
+    fallbacks: dict[str, int] = attrs.field(factory=dict)  # node kind -> sites run by compiler closures

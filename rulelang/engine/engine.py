@@ -8,31 +8,24 @@ where play is paused lives in ``state.stack``.
 from __future__ import annotations
 
 import copy
+import sys
 from collections import Counter
 from typing import Any
 
 from rulelang.check.model import PLAYER, Model
+from rulelang.compile.codegen import END, generate, load
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
-    ADVANCE,
     ASK,
-    CALL,
+    BLOCK,
     CHOOSE,
-    COUNTDOWN,
-    DECISION_OPS,
     DRAW,
-    END_GAME,
-    END_TURN,
-    EXEC,
-    JUMP,
-    JUMPF,
     RANDFIRST,
-    RET,
     ROLL,
     SHUFFLE,
-    TURN,
     Program,
 )
+from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -40,7 +33,6 @@ from rulelang.numbers import bounded, json_number
 from rulelang.syntax.span import Span
 
 DEFAULT_BUDGET = 200_000
-MAX_OPTIONS = 100_000  # the most options one choice may offer
 
 
 class IllegalAction(RulelangError):
@@ -50,14 +42,24 @@ class IllegalAction(RulelangError):
 class Engine:
     """Plays one compiled game; stateless itself, so one engine serves many states."""
 
-    def __init__(self, program: Program, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, program: Program, budget: int = DEFAULT_BUDGET, coverage: bool = False) -> None:
+        """With ``coverage``, ``self.coverage[i]`` counts the runs of ``program.constructs[i]`` (rule bodies
+        entered, options taken, branches taken, triggers fired), over every state this engine plays."""
         self.program = program
         self.model: Model = program.model
-        self.code = program.code
         self.budget = budget
+        self.coverage: list[int] | None = [0] * len(program.constructs) if coverage else None
+        if coverage:
+            if program.generated_coverage is None:
+                program.generated_coverage = generate(program.model, coverage=True)
+            generated = program.generated_coverage
+        else:
+            generated = program.generated
+        self.run = load(generated, self.coverage)
+        self.code = self.run.code
+        self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
         self.after_step = tuple(i for i, t in enumerate(self.model.triggers) if t.after_step)
-        self._trigger_locals = [[None] * max(1, program.nlocals[rule]) for rule in program.trigger_rules]
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
@@ -95,7 +97,7 @@ class Engine:
         st.zones[0] = list(range(self.program.component_count))
         st.faces = [-1] * self.program.component_count
         st.counters = []
-        for counter, init in zip(model.counters, self.program.counter_inits):
+        for counter, init in zip(model.counters, self.run.counter_inits):
             value = bounded(init(st, []), counter.span)
             st.counters.append([value] * n if counter.per_player else value)
         st.armed = None  # triggers watch play, not setup: armed when the first turn starts
@@ -182,6 +184,8 @@ class Engine:
 
         With ``check`` False the options' conditions are not applied (used to explain).
         """
+        if check and spec.enum is not None:
+            return spec.enum(st, loc)
         out: list[tuple[int, tuple]] = []
         for index, (_label, bindings, cond, _pc, _public, _parser, hoisted) in enumerate(spec.options):
             if check is False:
@@ -213,7 +217,15 @@ class Engine:
         loc = fr[2]
 
         def render(i: int) -> str:
-            return self._bind(loc, spec, options[i])[0](st, loc)
+            # Rendering a label binds its option's values; put the locals back as they were,
+            # so that looking at a decision never changes the state.
+            slots = [slot for slot, _fn in spec.options[options[i][0]][1]]
+            saved = [loc[slot] for slot in slots]
+            try:
+                return self._bind(loc, spec, options[i])[0](st, loc)
+            finally:
+                for slot, value in zip(slots, saved):
+                    loc[slot] = value
 
         return render
 
@@ -255,6 +267,8 @@ class Engine:
 
     def _answers(self, st: State, spec: Any, loc: list, player: int) -> list[str]:
         loc[spec.var] = player
+        if spec.enum is not None:
+            return spec.enum(st, loc)
         return [label for label, cond in spec.options if cond is None or cond(st, loc)]
 
     def legal_actions(self, st: State, player: int | None = None) -> list[str]:
@@ -294,7 +308,8 @@ class Engine:
             if who not in waiting:
                 raise IllegalAction(f"{player_label(who)} is not asked here", d.span,
                                     hint="waiting for " + ", ".join(player_label(p) for p in waiting))
-            if action not in self._answers(st, spec, loc, who):
+            allowed = d.labels if who == d.player else self._answers(st, spec, loc, who)
+            if action not in allowed:
                 d2 = Decision("choice", who, self._answers(st, spec, loc, who), None, {}, d.span)
                 raise self._illegal(d2, action)
             st.answers[who] = action
@@ -396,14 +411,7 @@ class Engine:
 
     def place_of(self, st: State, c: int) -> list[int]:
         """Where component ``c`` is: [zone index, owner seat or -1]."""
-        for z, content in enumerate(st.zones):
-            if content and isinstance(content[0], list):
-                for p, lst in enumerate(content):
-                    if c in lst:
-                        return [z, p]
-            elif c in content:
-                return [z, -1]
-        raise AssertionError(f"component {c} is nowhere")  # pragma: no cover
+        return place_of(st, c)
 
     def sees(self, place: list[int], player: int | None) -> bool:
         """Whether ``player`` (None: a spectator) sees what is in a zone ([zone, owner])."""
@@ -612,17 +620,65 @@ class Engine:
         spec = ins[1]
         return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
 
+    def ask_answers(self, st: State) -> tuple[int, list[str]] | None:
+        """(who answers first, the answers allowed to them) when an ``ask`` is pending; None otherwise (cheap)."""
+        if st.over:
+            return None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != ASK:
+            return None
+        who = fr[2][ins[1].pending_slot][0]
+        return who, self._answers(st, ins[1], fr[2], who)
+
+    def answer(self, st: State, answers: tuple[int, list[str]], i: int) -> str:
+        """Give answer ``i`` of ``answers`` (what :meth:`ask_answers` just said) and go on; the answer given."""
+        who, allowed = answers
+        if not 0 <= i < len(allowed):
+            raise IllegalAction(f"there is no answer {i} here", self.where_span(st))
+        fr = st.stack[-1]
+        spec = self.code[fr[0]][fr[1]][1]
+        loc = fr[2]
+        action = allowed[i]
+        st.answers[who] = action
+        waiting = loc[spec.pending_slot] = loc[spec.pending_slot][1:]
+        if not waiting:
+            fr[1] += 1
+            if st.log is not None:
+                st.log.append({"type": "answers", "answers": {
+                    player_label(p): a for p, a in enumerate(st.answers) if a}})
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return action
+
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
-        size = self.choice_size(st)
-        if size is None or not 0 <= i < size[1]:
+        options = st.choice_cache
+        if options is None or st.over:
+            size = self.choice_size(st)
+            if size is None:
+                raise IllegalAction(f"there is no option {i} here", self.where_span(st))
+            options = st.choice_cache
+            assert options is not None
+        if not 0 <= i < len(options):
             raise IllegalAction(f"there is no option {i} here", self.where_span(st))
         fr = st.stack[-1]
         spec = self.code[fr[0]][fr[1]][1]
-        options = st.choice_cache
-        assert options is not None
-        label = self._bind(fr[2], spec, options[i])[0](st, fr[2]) if st.log is not None else ""
-        self._take(st, fr, spec, options[i], label, size[0], forced=size[1] == 1)
+        if st.log is None:  # the fast path of playouts: bind the option's values and go on
+            index, values = options[i]
+            opt = spec.options[index]
+            loc = fr[2]
+            for (slot, _fn), value in zip(opt[1], values):
+                loc[slot] = value
+            fr[1] = opt[3]
+            st.step += 1
+            st.pending_cache = st.choice_cache = None
+            self._run(st)
+            return
+        chooser = spec.player(st, fr[2]) if spec.player is not None else st.current
+        label = self._bind(fr[2], spec, options[i])[0](st, fr[2])
+        self._take(st, fr, spec, options[i], label, chooser, forced=len(options) == 1)
 
     def _kind_index(self, name: str) -> int:
         for k in self.model.kinds:
@@ -648,157 +704,88 @@ class Engine:
 
     # ------------------------------------------------------------------ the loop
     def _run(self, st: State) -> None:
-        """Execute instructions until a decision is pending or the game ends.
+        """Run generated blocks until a decision is pending or the game ends.
 
-        The top frame's code, pc and locals are kept in local variables and written
-        back to the frame whenever anything else may look at it.
+        Each block runs from its entry point to the next pause and says where play resumes
+        (the top frame's pc); a decision's entry point is handled here.
         """
         code = self.code
         stack = st.stack
-        nlocals = self.program.nlocals
-        budget = self.budget
-        fr = stack[-1]
-        rcode = code[fr[0]]
-        loc = fr[2]
-        pc = fr[1]
-        while True:
-            ins = rcode[pc]
-            op = ins[0]
-            if op == EXEC:
-                ins[1](st, loc)
-                pc += 1
-                if ins[2]:
-                    fr[1] = pc
-                    if self._check_triggers(st, ins[2]):
-                        fr = stack[-1]
-                        rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-                        budget -= 1  # a trigger that fires again and again is a loop too
-                        if budget < 0:
-                            self._runaway(st, ins, triggers=True)
-            elif op == JUMPF:
-                pc = pc + 1 if ins[1](st, loc) else ins[2]
-            elif op == COUNTDOWN:
-                slot = ins[1]
-                if loc[slot] > 0:
-                    loc[slot] -= 1
-                    pc += 1
-                else:
-                    pc = ins[2]
-            elif op == JUMP:
-                pc = ins[1]
-                budget -= 1
-                if budget < 0:
-                    self._runaway(st, ins, turns=fr[0] == self.program.driver)
-            elif op == CALL:
-                fr[1] = pc + 1
-                new = [None] * nlocals[ins[1]]
-                for i, arg in enumerate(ins[2]):
-                    new[i] = arg(st, loc)
-                fr = [ins[1], 0, new]
-                stack.append(fr)
-                rcode, loc, pc = code[fr[0]], new, 0
-                budget -= 1
-                if budget < 0:
-                    self._runaway(st, ins)
-            elif op == RET:
-                stack.pop()
+        left = self.budget
+        after_step = self.after_step
+        try:
+            while True:
                 fr = stack[-1]
-                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op in DECISION_OPS:
-                fr[1] = pc
-                if self._skip_empty(st, fr, ins):
-                    pc = fr[1]
+                ins = code[fr[0]][fr[1]]
+                if ins[0] == BLOCK:
+                    left = ins[1](st, fr[2], fr, left)
+                    if left < 0:
+                        if left == END:
+                            self._finish(st)
+                        return
                     continue
-                if self.after_step and self._check_triggers(st, self.after_step):
+                if ins[0] == CHOOSE:
+                    spec = ins[1]
+                    options = spec.enum(st, fr[2])
+                    if not options:  # nothing to choose: skip the choice
+                        st.pending_cache = st.choice_cache = None
+                        fr[1] = spec.end
+                        continue
+                    st.choice_cache = options
+                elif self._skip_empty(st, fr, ins):
+                    continue
+                if after_step and self._checks[after_step](st):
                     # ``when ... after each step``: checked now that play would wait for a decision
                     st.pending_cache = st.choice_cache = None
-                    fr = stack[-1]
-                    rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-                    budget -= 1
-                    if budget < 0:
-                        self._runaway(st, ins)
+                    left -= 1
+                    if left < 0:
+                        raise Runaway("loop", ins[4])
                     continue
-                if op == ROLL and st.chance_rng is not None:
+                if ins[0] == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
-                    fr = stack[-1]
-                    rcode, loc, pc = code[fr[0]], fr[2], fr[1]
                     continue
                 return
-            elif op == END_TURN:
-                turn_rule = self.model.turn_rule
-                while stack and stack[-1][0] != turn_rule:
-                    stack.pop()
-                stack.pop()
-                fr = stack[-1]
-                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op == END_GAME:
-                self._finish(st)
-                return
-            elif op == TURN:
-                if st.pause_at_turn:
-                    fr[1] = pc
-                    st.pause_at_turn = False
-                    return
-                fr[1] = pc + 1
-                st.turn += 1
-                if st.log is not None:
-                    st.log.append({"type": "turn", "turn": st.turn, "player": player_label(st.current)})
-                fr = [ins[1], 0, [None] * nlocals[ins[1]]]
-                stack.append(fr)
-                if st.armed is None and self.arm_triggers(st):
-                    fr = stack[-1]
-                    budget -= 1
-                rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-            elif op == ADVANCE:
-                pc += 1
-                if st.extra_turn:
-                    st.extra_turn = False
-                elif st.next_player >= 0:
-                    st.current = st.next_player
-                    st.next_player = -1
-                else:
-                    st.current = (st.current + 1) % st.players
-                if ins[1]:
-                    fr[1] = pc
-                    if self._check_triggers(st, ins[1]):
-                        fr = stack[-1]
-                        rcode, loc, pc = code[fr[0]], fr[2], fr[1]
-                        budget -= 1
+        except Runaway as exc:
+            tb = sys.exc_info()[2]
+            span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
+            self._runaway(st, span, turns=exc.kind == "turns", triggers=exc.kind == "triggers")
+        except RulelangError as exc:
+            if exc.span is None:
+                exc.span = self.run.lines.span_of(exc.__traceback__)
+            raise
+        except Exception as exc:
+            span = self.run.lines.span_of(exc.__traceback__)
+            if span is not None:
+                exc.add_note(f"raised by the code generated for {span}")
+            raise
 
-    def _runaway(self, st: State, ins: tuple, turns: bool = False, triggers: bool = False) -> None:
+    def _runaway(self, st: State, span: Span | None, turns: bool = False, triggers: bool = False) -> None:
+        """The error for rules that ran past the step budget without a decision (at ``span``)."""
         said = [e["text"] for e in st.log or () if e.get("type") == "say"]
         last = f"; the last narration was: {said[-1]!r}" if said else ""
         if triggers:
             raise RulelangError(
-                f"triggers fired again and again ({self.budget} steps) without asking for a decision", ins[4],
+                f"triggers fired again and again ({self.budget} steps) without asking for a decision", span,
                 hint="a trigger fires here each time: does its block make its own condition true again?" + last,
-            )
+            ) from None
         if turns:
             raise RulelangError(
                 f"turns went on for {self.budget} steps without asking for any decision or ending the game "
-                f"(turn {st.turn}, {player_label(st.current)} to play)", ins[4],
+                f"(turn {st.turn}, {player_label(st.current)} to play)", span,
                 hint="every turn ends at once without a choice or a roll ('end turn', 'another turn', "
                      "or nothing to decide), and no 'end game' is reached" + last,
-            )
+            ) from None
         raise RulelangError(
-            f"the rules ran {self.budget} steps without asking for a decision", ins[4],
+            f"the rules ran {self.budget} steps without asking for a decision", span,
             hint="a loop here may never end: check its condition" + last,
-        )
+        ) from None
 
     def _skip_empty(self, st: State, fr: list, ins: tuple) -> bool:
-        """Skip a decision that has nothing to decide (no options, no dice, empty bag)."""
+        """Skip a decision other than a choice that has nothing to decide (no dice, empty bag, no one asked)."""
         op = ins[0]
         loc = fr[2]
-        if op == CHOOSE:
-            options = self._options(st, ins[1], loc)
-            if not options:
-                st.pending_cache = st.choice_cache = None
-                fr[1] = ins[1].end
-                return True
-            st.choice_cache = options
-            return False
         if op == ROLL:
             if loc[ins[2]] >= len(loc[ins[1]]):
                 fr[1] += 1
@@ -828,8 +815,7 @@ class Engine:
 
     def arm_triggers(self, st: State) -> bool:
         """Start watching the triggers; any whose condition already holds fires now."""
-        st.armed = [[False] * st.players if each else False for each in self.program.trigger_each]
-        return self._check_triggers(st, tuple(range(len(st.armed))))
+        return self.run.arm(st)
 
     def _check_triggers(self, st: State, which: tuple[int, ...]) -> bool:
         """Fire every trigger whose condition just became true (in declaration order).
@@ -837,42 +823,7 @@ class Engine:
         Triggers watch play, not setup: they are armed when the first turn starts.
         Returns True when a trigger's rule was pushed onto the stack.
         """
-        if st.armed is None:
-            return False
-        program = self.program
-        conds = program.trigger_conds
-        each = program.trigger_each
-        scratch = self._trigger_locals
-        armed = st.armed
-        fired: list[tuple[int, int | None]] = []
-        for t in which:
-            cond = conds[t]
-            loc = scratch[t]  # the condition's own locals: only read while it is evaluated
-            if each[t]:
-                flags = armed[t]
-                for p in range(st.players):
-                    loc[0] = p
-                    now = bool(cond(st, loc))
-                    if now and not flags[p]:
-                        fired.append((t, p))
-                    flags[p] = now
-            else:
-                now = bool(cond(st, loc))
-                if now and not armed[t]:
-                    fired.append((t, None))
-                armed[t] = now
-        for t, p in reversed(fired):
-            rule = program.trigger_rules[t]
-            loc = [None] * max(1, program.nlocals[rule])
-            if p is not None:
-                loc[0] = p
-            st.stack.append([rule, 0, loc])
-        if fired and st.log is not None:
-            for t, p in fired:
-                rule = self.model.rules[program.trigger_rules[t]]
-                who = f" ({player_label(p)})" if p is not None else ""
-                st.log.append({"type": "trigger", "rule": (rule.title or rule.name) + who})
-        return bool(fired)
+        return self._checks[which](st)
 
     def _finish(self, st: State) -> None:
         st.stack.clear()
@@ -886,20 +837,23 @@ class Engine:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
         program = self.program
         keys = program.rank_keys
+        run = self.run
+        run.reset_memo()  # pure definitions are computed once per arguments within one standings
         sheets: list[dict[str, dict[str, int]]] = []
         for p in range(st.players):
             mine: dict[str, dict[str, int]] = {}
-            for name, lines, nlocals in program.sheets:
+            for (name, lines, nlocals), fns in zip(program.sheets, run.sheet_fns):
                 loc = [None] * max(1, nlocals)
                 loc[0] = p
-                mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span) for label, fn in lines}
+                mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span)
+                              for (label, _), fn in zip(lines, fns)}
             sheets.append(mine)
         rows = []
         for p in range(st.players):
             loc = [None] * max(1, program.rank_nlocals)
             loc[0] = p
             values = []
-            for k, (_direction, fn) in enumerate(keys):
+            for k, fn in enumerate(run.rank_fns):
                 sheet = program.rank_sheets[k] if k < len(program.rank_sheets) else None
                 if sheet is not None:  # the key is a score sheet's total: already added up
                     values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), self.model.ranking.span))

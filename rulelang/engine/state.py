@@ -13,7 +13,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
 
 class State:

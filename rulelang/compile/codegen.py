@@ -1,0 +1,1081 @@
+"""Checked model -> Python source: each stretch of a rule between two pause points is one function.
+
+The engine's continuation stays plain data: frames ``[rule, pc, locals]``. Here ``pc``
+numbers the *entry points* of a rule: where it starts, where play resumes after a
+decision, a call or a trigger, the start of each ``choose`` option and its end. For
+every entry point that is not a decision the generator writes one function (a block)
+``block(st, loc, fr, left) -> left`` that runs the rule from there to the next pause:
+it sets ``fr[1]`` to where play resumes, pushes or pops frames as the rule calls or
+returns, and returns the step budget left (negative: stop the driver). A decision's
+pc holds the decision itself, an instruction tuple ``(op, spec, b, c, span)`` the
+engine reads (see program.py).
+
+Safety: the source is built from the checked model only. User values (texts, numbers
+of other types, tables) enter it only as constants: ints, bools and None by ``repr``,
+everything else through names of a constants table the compiler chooses
+(``k0, k1, ...``). No identifier of a rules file ever becomes a Python name.
+
+Expression and statement kinds the generator does not know are compiled by
+``Compiler``'s closure builders and called from generated code through the constants
+table; every such fallback is counted per node kind (``Program.fallbacks``).
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import linecache
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from rulelang.check import model as m
+from rulelang.compile import runtime
+from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
+from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, last_n
+from rulelang.compile.linetable import LineTable
+from rulelang.compile.program import (
+    ASK,
+    BLOCK,
+    CHOOSE,
+    DRAW,
+    RANDFIRST,
+    ROLL,
+    SHUFFLE,
+    AskSpec,
+    ChooseSpec,
+    Construct,
+    DrawSpec,
+    Program,
+)
+
+SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
+STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
+
+
+@attrs.define
+class Generated:
+    """The generated module of one game, with what the engine needs to run it."""
+
+    source: str
+    filename: str
+    lines: LineTable
+    constants: dict[str, Any]
+    code: list[list[Any]]  # per frame rule, per pc: a decision tuple, or (BLOCK, block name, None, None, span)
+    nlocals: list[int]
+    checks: dict[tuple[int, ...], str]  # triggers to check -> generated function name
+    enums: dict[int, str]  # id of a ChooseSpec -> name of its generated option enumerator
+    fallbacks: collections.Counter  # node kind -> sites compiled by a closure builder
+    constructs: list[Construct]
+    fallback_runs: list[int]  # per fallback kind index (see fallback_kinds): how often it ran
+    fallback_kinds: list[str]
+    rank_fns: list[str]
+    sheet_fns: list[list[str]]
+    ncounters: int
+    code_object: Any = None
+
+
+class CodeGen(ExprWriter):
+    """Writes the Python module of one checked model: statements, blocks, triggers, standings."""
+
+    # ------------------------------------------------------------------ statements
+    @property
+    def after_step_triggers(self) -> bool:
+        """Whether the game has triggers checked only when play would wait (``after each step``)."""
+        return any(t.after_step for t in self.model.triggers)
+
+    def at_offset(self) -> _Offset:
+        """Build compiler closures with this generator's local-slot offset."""
+        return _Offset(self.comp, self.off)
+
+    def alloc(self, key: Any, n: int) -> int:
+        """Local slots of the frame rule for one site (the same on every emission of the site)."""
+        key = (self.ikey, key)
+        base = self.slots.get(key)
+        if base is None:
+            base = self.slots[key] = self.nloc
+            self.nloc += n
+        return base
+
+    def site_pc(self, s: Any, n: int, key: Any = None) -> int:
+        """The first of ``n`` consecutive pcs of a pause site (statement ``s``, or ``key``)."""
+        key = (self.ikey, id(s) if key is None else key)
+        pc = self.pcs.get(key)
+        if pc is None:
+            pc = self.pcs[key] = self.npc
+            self.npc += n
+        return pc
+
+    def resume(self, pc: int, ctx: tuple, span: Any, prelude: list | None = None) -> None:
+        """Make sure a block is written for entry ``pc``, continuing with ``ctx``."""
+        if pc not in self.entries:
+            self.entries[pc] = (BLOCK, f"r{self.frame}_{pc}", None, None, span)
+            self.todo.append((pc, ctx, prelude or []))
+
+    def inlining(self) -> set[int]:
+        return {self.frame} | {r for _site, r in self.ikey}
+
+    def inlines(self, s: m.CallS) -> bool:
+        chain = self.inlining()
+        return s.rule not in chain and len(chain) < MAX_INLINE_DEPTH
+
+    def can_pause(self, body: Any) -> bool:
+        """Whether the code of these statements may leave its block (a pause, a call, a trigger)."""
+        for s in body:
+            t = type(s)
+            if t is m.MoveS:
+                if s.query.quantity == "random" or self.move_triggers(s):
+                    return True
+            elif t is m.AssignS:
+                if self.comp.trigger_for_counter.get(s.counter, ()):
+                    return True
+            elif t in (m.RollS, m.ShuffleS, m.AskS, m.ChooseS):
+                return True
+            elif t is m.SimpleS:
+                if s.what in ("end turn", "end game", "pick first player at random"):
+                    return True
+            elif t is m.CallS:
+                if not self.inlines(s):
+                    return True
+                saved = self.ikey
+                self.ikey = self.ikey + ((id(s), s.rule),)
+                try:
+                    if self.can_pause(self.model.rules[s.rule].body):
+                        return True
+                finally:
+                    self.ikey = saved
+            elif t is m.IfS:
+                if any(self.can_pause(b) for _c, b in s.branches) or (s.orelse and self.can_pause(s.orelse)):
+                    return True
+            elif t in (m.WhileS, m.RepeatS, m.ForS):
+                if self.can_pause(s.body):
+                    return True
+            elif t not in (m.LetS, m.SayS, m.GiveTurnS, m.RevealS):
+                return True  # a statement the generator does not know: assume it may
+        return False
+
+    def move_triggers(self, s: m.MoveS) -> tuple[int, ...]:
+        return self.comp.triggers_for({z.zone for z in s.query.zones} | {s.dest.zone})
+
+    def emit_ctx(self, L: list, ctx: tuple, ind: int) -> bool:
+        """Write what comes after (a continuation): always ends in a return."""
+        if ctx[0] == "ret":
+            L.append((ind, "st.stack.pop()", None))
+            L.append((ind, "return left", None))
+            return True
+        saved = (self.off, self.ikey)
+        self.off, self.ikey = ctx[3], ctx[4]
+        try:
+            if ctx[0] == "seq":
+                return self.emit_seq(L, ctx[1], ctx[2], ctx[5], True, ind)
+            self.emit_loop(L, ctx[1], ctx[5], ind, init=False)
+            return self.emit_ctx(L, ctx[5], ind)
+        finally:
+            self.off, self.ikey = saved
+
+    def emit_seq(self, L: list, seq: tuple, j: int, ctx: tuple, tail: bool, ind: int) -> bool:
+        for idx in range(j, len(seq)):
+            after = ("seq", seq, idx + 1, self.off, self.ikey, ctx)
+            if self.emit_stmt(L, seq[idx], after, ind):
+                return True
+        if tail:
+            return self.emit_ctx(L, ctx, ind)
+        return False
+
+    def pause(self, L: list, pc: int, ind: int) -> bool:
+        L.append((ind, f"fr[1] = {pc}", None))
+        L.append((ind, "return left", None))
+        return True
+
+    def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int) -> bool:
+        """After a statement that may make a trigger's condition true: check, and leave if one fired."""
+        chk = self.check_fn(which)
+        pc = self.site_pc(None, 1, ("soft", id(after[1]), after[2]))
+        self.resume(pc, after, span)
+        self.nsoft += 1
+        if self.nsoft > SOFT_LIMIT:
+            L.append((ind, f"if {chk}(st):", span))
+            self.fired(L, ind + 1, span)
+            return self.pause(L, pc, ind)
+        L.append((ind, f"if {chk}(st):", span))
+        self.fired(L, ind + 1, span)
+        self.pause(L, pc, ind + 1)
+        return False
+
+    def fired(self, L: list, ind: int, span: Any) -> None:
+        """A trigger fired: that counts in the step budget (a trigger firing again and again is a loop)."""
+        L.append((ind, "left -= 1", span))
+        L.append((ind, "if left < 0:", span))
+        L.append((ind + 1, f"runaway({self.const('triggers')})", span))
+
+    def stored(self, e: Any, span: Any) -> str:
+        """Source of a value kept in the state (a ``let``, a rule's argument): numbers and texts are bounded."""
+        x = self.ex(e)
+        if e.type == m.INT:
+            return f"bounded({x}, {self.const(span)})"
+        if e.type == m.STR:
+            return f"bounded_text({x}, {self.const(span)})"
+        return x
+
+    def budget(self, L: list, ind: int, span: Any) -> None:
+        L.append((ind, "left -= 1", span))
+        L.append((ind, "if left < 0:", span))
+        L.append((ind + 1, "runaway()", span))
+
+    def emit_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:  # noqa: C901
+        """Write one statement; True when it ends its block on every path."""
+        t = type(s)
+        sp = getattr(s, "span", None)
+        if t is m.MoveS:
+            if s.query.quantity == "random":
+                return self.emit_draw(L, s, after, ind)
+            self.emit_move(L, s, ind)
+            which = self.move_triggers(s)
+            return self.soft(L, which, after, sp, ind) if which else False
+        if t is m.AssignS:
+            self.emit_assign(L, s, ind)
+            which = self.comp.trigger_for_counter.get(s.counter, ())
+            return self.soft(L, which, after, sp, ind) if which else False
+        if t is m.LetS:
+            L.append((ind, f"loc[{s.slot + self.off}] = {self.stored(s.value, sp)}", sp))
+            return False
+        if t is m.SayS:
+            L.append((ind, "if st.log is not None:", sp))
+            L.append((ind + 1, f"st.log.append({{'type': 'say', 'text': {self.template(s.text)}}})", sp))
+            return False
+        if t is m.GiveTurnS:
+            L.append((ind, f"st.next_player = {self.seat_ex(s.player, 'a turn to take', sp)}", sp))
+            return False
+        if t is m.SimpleS:
+            if s.what == "end turn":
+                L.append((ind, f"end_turn(st, {self.model.turn_rule})", sp))
+                L.append((ind, "return left", sp))
+                return True
+            if s.what == "end game":
+                L.append((ind, f"return {END}", sp))
+                return True
+            if s.what == "another turn":
+                L.append((ind, "st.extra_turn = True", sp))
+                return False
+            if s.what == "pick first player at random":
+                pc = self.site_pc(s, 2)
+                self.entries.setdefault(pc, (RANDFIRST, None, None, None, sp))
+                self.resume(pc + 1, after, sp)
+                return self.pause(L, pc, ind)
+            return False  # pass
+        if t is m.RevealS:
+            p, picked = self.var("p"), self.var("pk")
+            who = "None" if s.player is None else self.seat_ex(s.player, "eyes to look with", sp)
+            L.append((ind, f"{p} = {who}", sp))
+            L.append((ind, f"{picked} = {self.selection(s.query)}", sp))
+            where = ", ".join(f"{self.zone_name(z)}[0]" for z in s.query.zones)
+            kinds = self.model.kinds
+            remembered = self.table([self.comp.labels[c] if self.is_die[c] else kinds[k].name
+                                     for c, k in enumerate(self.kind_of)], "rm")
+            L.append((ind, f"reveal(st, {p}, {picked}, ', '.join(({where},)), LB, {remembered})", sp))
+            return False
+        if t is m.RollS:
+            return self.emit_roll(L, s, after, ind)
+        if t is m.ShuffleS:
+            pc = self.site_pc(s, 2)
+            if pc not in self.entries:
+                with self.at_offset():
+                    zl = self.comp.zone_list(s.zone)
+                which = self.comp.triggers_for({s.zone.zone})
+                self.check_fn(which)
+                self.entries[pc] = (SHUFFLE, zl, s.zone.zone, which, sp)
+            self.resume(pc + 1, after, sp)
+            return self.pause(L, pc, ind)
+        if t is m.AskS:
+            return self.emit_ask(L, s, after, ind)
+        if t is m.ChooseS:
+            return self.emit_choose(L, s, after, ind)
+        if t is m.CallS:
+            callee = self.model.rules[s.rule]
+            if self.inlines(s):
+                # The callee's body runs here, its locals after the caller's: no frame to push or pop.
+                self.cov(("rule", s.rule), ind, L)
+                saved = (self.off, self.ikey)
+                base = self.alloc((id(s), "inline"), callee.nlocals)
+                if s.args:
+                    args = [self.stored(a, sp) for a in s.args]
+                    targets = ", ".join(f"loc[{base + i}]" for i in range(len(args)))
+                    L.append((ind, f"{targets}, = {', '.join(args)},", sp))
+                self.off = base
+                self.ikey = self.ikey + ((id(s), s.rule),)
+                try:
+                    return self.emit_seq(L, callee.body, 0, after, False, ind)
+                finally:
+                    self.off, self.ikey = saved
+            self.budget(L, ind, sp)
+            new = self.var("n")
+            L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
+            for i, a in enumerate(s.args):
+                L.append((ind, f"{new}[{i}] = {self.stored(a, sp)}", sp))
+            pc = self.site_pc(s, 1)
+            self.resume(pc, after, sp)
+            self.frames.append(s.rule)
+            L.append((ind, f"fr[1] = {pc}", sp))
+            L.append((ind, f"st.stack.append([{s.rule}, 0, {new}])", sp))
+            L.append((ind, "return left", sp))
+            return True
+        if t is m.IfS:
+            done = True
+            for n, (cond, body) in enumerate(s.branches):
+                L.append((ind, f"{'if' if n == 0 else 'elif'} {self.ex(cond)}:", sp))
+                done &= self.emit_body(L, body, after, ind + 1, ("branch", id(s), n))
+            if s.orelse is not None:
+                L.append((ind, "else:", sp))
+                done &= self.emit_body(L, s.orelse, after, ind + 1, ("branch", id(s), len(s.branches)))
+            else:
+                done = False
+            return done
+        if t in (m.WhileS, m.RepeatS, m.ForS):
+            self.emit_loop(L, s, after, ind, init=True)
+            return False
+        return self.emit_fallback_stmt(L, s, after, ind)
+
+    def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:
+        n = len(L)
+        if construct is not None:
+            self.cov(construct, ind, L)
+        done = self.emit_seq(L, body, 0, after, False, ind)
+        if len(L) == n:
+            L.append((ind, "pass", None))
+        return done
+
+    def emit_loop(self, L: list, s: Any, after: tuple, ind: int, init: bool) -> None:
+        """A loop, from its start (``init``) or resumed in the middle of its iterations."""
+        sp = s.span
+        end = ("loop", s, None, self.off, self.ikey, after)
+        paused = self.can_pause(s.body)
+        if type(s) is m.WhileS:
+            L.append((ind, f"while {self.ex(s.cond)}:", sp))
+        elif type(s) is m.RepeatS:
+            if paused:
+                slot = f"loc[{s.slot + self.off}]"
+            else:
+                slot = self.var("n")
+            if init:
+                n = self.ex(s.count)
+                L.append((ind, f"{slot} = whole(bounded({n}, {self.const(sp)}), {self.const(sp)}, "
+                               f"{self.const('how many times to repeat')})", sp))
+            L.append((ind, f"while {slot} > 0:", sp))
+            L.append((ind + 1, f"{slot} -= 1", sp))
+        else:
+            var = f"loc[{s.var + self.off}]"
+            if paused:
+                lst, idx = f"loc[{s.list_slot + self.off}]", f"loc[{s.idx_slot + self.off}]"
+                if init:
+                    L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
+                    L.append((ind, f"{idx} = 0", sp))
+                L.append((ind, f"while {idx} < len({lst}):", sp))
+                L.append((ind + 1, f"{var} = {lst}[{idx}]", sp))
+                L.append((ind + 1, f"{idx} += 1", sp))
+            else:
+                v = self.var("v")
+                L.append((ind, f"for {v} in {self.iterable(s.iterable)}:", sp))
+                L.append((ind + 1, f"{var} = {v}", sp))
+        self.budget(L, ind + 1, sp)
+        self.emit_seq(L, s.body, 0, end, False, ind + 1)
+
+    def emit_fallback_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:
+        """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
+        raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
+
+    def emit_assign(self, L: list, s: m.AssignS, ind: int) -> None:
+        sp = s.span
+        i = s.counter
+        counter = self.model.counters[i]
+        v, old, new = self.var("v"), self.var("o"), self.var("n")
+        L.append((ind, f"{v} = {self.ex(s.value)}", sp))
+        if s.owner is None:
+            cell, who = f"C[{i}]", "None"
+        else:
+            who = self.var("w")
+            L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
+            cell = f"C[{i}][{who}]"
+        L.append((ind, f"{old} = {cell}", sp))
+        value = {"+=": f"{old} + {v}", "-=": f"{old} - {v}"}.get(s.op, v)
+        if counter.type in (m.INT, m.STR):  # a number kept in the state is bounded
+            value = f"{'bounded' if counter.type == m.INT else 'bounded_text'}({value}, {self.const(sp)})"
+        L.append((ind, f"{new} = {cell} = {value}", sp))
+        if counter.doc is not None:
+            secret = self.const(counter.visibility) if counter.visibility != "public" else "None"
+            L.append((ind, f"if st.log is not None and {new} != {old}:", sp))
+            L.append((ind + 1, f"log_counter(st.log, {self.const(counter.name)}, {who}, {old}, {new}, "
+                               f"{counter.type == m.PLAYER}, {secret})", sp))
+
+    def put(self, L: list, zone: m.Zone, place: str | None, d: str, mv: str, ind: int, sp: Any) -> None:
+        if not zone.ordered:
+            L.append((ind, f"if len({mv}) == 1:", sp))
+            L.append((ind + 1, f"insort({d}, {mv}[0])", sp))
+            L.append((ind, "else:", sp))
+            L.append((ind + 1, f"{d} += {mv}", sp))
+            L.append((ind + 1, f"{d}.sort()", sp))
+        elif place == "bottom":
+            L.append((ind, f"{d}[0:0] = {mv}", sp))
+        else:
+            L.append((ind, f"{d} += {mv}", sp))
+
+    def emit_move(self, L: list, s: m.MoveS, ind: int) -> None:
+        """A move of every matching component (or the top N of them) from zones to a zone."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        d, mv, lg, came = self.var("d"), self.var("mv"), self.var("lg"), self.var("came")
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        limited = q.quantity == "count" and (q.count is not None or q.count_expr is not None)
+        if len(q.zones) == 1:
+            return self.emit_move_one(L, s, ind, how, src, c, limited)
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        L.append((ind, f"{lg} = st.log", sp))
+        L.append((ind, f"if {lg} is not None:", sp))
+        L.append((ind + 1, f"{came} = []", sp))
+        L.append((ind, f"{mv} = []", sp))
+        need = self.var("need")
+        if limited:
+            n = repr(q.count) if q.count_expr is None else \
+                f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
+            L.append((ind, f"{need} = {n}", sp))
+        names = self.var("names")
+        if len(q.zones) > 1:
+            L.append((ind, f"if {lg} is not None:", sp))
+            L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
+            i, z = self.var("i"), self.var("s")
+            L.append((ind, f"for {i}, {z} in enumerate(({', '.join(self.zone(sel) for sel in q.zones)},)):", sp))
+            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp)
+        else:
+            z = self.var("s")
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            self.move_from(L, z, d, mv, lg, came, self.zone_name(q.zones[0]), how, src, c, need if limited else None,
+                           ind, sp)
+        L.append((ind, f"if {mv}:", sp))
+        if dz.unrolled:
+            L.append((ind + 1, f"for {c} in {mv}:", sp))
+            L.append((ind + 2, f"F[{c}] = -1", sp))
+        self.put(L, dz, s.place, d, mv, ind + 1, sp)
+        L.append((ind + 1, f"if {lg} is not None:", sp))
+        L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool) -> None:
+        """A move from one zone: the components taken are the components moved."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        d, z, t = self.var("d"), self.var("s"), self.var("t")
+        test = f"{src}[{c}]" if how == "mask" else src
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        if limited:
+            need = self.var("need")
+            n = repr(q.count) if q.count_expr is None else \
+                f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
+            L.append((ind, f"{need} = {n}", sp))
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
+                L.append((ind + 1, f"del {z}[-{need}:]", sp))
+                L.append((ind + 1, f"{t}.reverse()", sp))
+            else:
+                j = self.var("j")
+                L.append((ind + 1, f"{t} = []", sp))
+                L.append((ind + 1, f"{j} = len({z}) - 1", sp))
+                L.append((ind + 1, f"while {j} >= 0 and len({t}) < {need}:", sp))
+                L.append((ind + 2, f"{c} = {z}[{j}]", sp))
+                L.append((ind + 2, f"if {test}:", sp))
+                L.append((ind + 3, f"{t}.append({z}.pop({j}))", sp))
+                L.append((ind + 2, f"{j} -= 1", sp))
+        else:
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{t} = {z}[:]", sp))
+                L.append((ind + 1, f"{z}.clear()", sp))
+            else:
+                L.append((ind + 1, f"{t} = [{c} for {c} in {z} if {test}]", sp))
+        L.append((ind + 1, f"if {t}:", sp))
+        if how != "all" and not limited:
+            L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+        if dz.unrolled:
+            L.append((ind + 2, f"for {c} in {t}:", sp))
+            L.append((ind + 3, f"F[{c}] = -1", sp))
+        self.put(L, dz, s.place, d, t, ind + 2, sp)
+        L.append((ind + 2, "if st.log is not None:", sp))
+        L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
+    def emit_roll(self, L: list, s: m.RollS, after: tuple, ind: int) -> bool:
+        """Roll dice: while playing with a chance stream, at once (one trace event per die); else pause."""
+        sp = s.span
+        lst = self.alloc((id(s), "roll"), 2)
+        c = self.var("c")
+        L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
+        L.append((ind, f"loc[{lst + 1}] = 0", sp))
+        pc = self.site_pc(s, 2)
+        which = self.comp.triggers_for({z.zone for z in s.query.zones})
+        self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
+        self.check_fn(which)
+        self.resume(pc + 1, after, sp)
+        self.nsoft += 1
+        if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
+            # (with triggers ``after each step``, the engine checks them at every chance decision first)
+            return self.pause(L, pc, ind)
+        rng, die, face, ev = self.var("rng"), self.var("die"), self.var("face"), self.var("ev")
+        L.append((ind, f"{rng} = st.chance_rng", sp))
+        L.append((ind, f"if {rng} is None:", sp))
+        self.pause(L, pc, ind + 1)
+        L.append((ind, f"{ev} = st.chance_events", sp))
+        L.append((ind, "F = st.faces", sp))
+        if not which:
+            below = self.var("below")
+            L.append((ind, f"if {ev} is None and st.log is None:", sp))
+            L.append((ind + 1, f"{below} = {rng}.below", sp))
+            L.append((ind + 1, f"for {die} in loc[{lst}]:", sp))
+            L.append((ind + 2, f"{face} = DF[{die}]", sp))
+            L.append((ind + 2, f"F[{die}] = {face}[{below}(len({face}))]", sp))
+            L.append((ind + 1, f"st.step += len(loc[{lst}])", sp))
+            L.append((ind + 1, f"loc[{lst + 1}] = len(loc[{lst}])", sp))
+            L.append((ind, "else:", sp))
+            ind += 1
+        L.append((ind, f"for {die} in loc[{lst}]:", sp))
+        L.append((ind + 1, f"{face} = DF[{die}]", sp))
+        L.append((ind + 1, f"{face} = {face}[{rng}.below(len({face}))]", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        L.append((ind + 1, f"if {ev} is not None:", sp))
+        L.append((ind + 2, f"{ev}.append({{'type': 'chance', 'step': st.step, 'roll': LB[{die}], "
+                           f"'outcome': FN[{face}]}})", sp))
+        L.append((ind + 1, f"F[{die}] = {face}", sp))
+        L.append((ind + 1, "if st.log is not None:", sp))
+        L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
+                           f"'places': [place_of(st, {die})]}})", sp))
+        L.append((ind + 1, f"loc[{lst + 1}] += 1", sp))
+        if which:
+            L.append((ind + 1, f"if {self.check_fn(which)}(st):", sp))
+            L.append((ind + 2, f"fr[1] = {pc} if loc[{lst + 1}] < len(loc[{lst}]) else {pc + 1}", sp))
+            L.append((ind + 2, "return left", sp))
+        return False
+
+    def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
+                  c: str, need: str | None, ind: int, sp: Any) -> None:
+        """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
+        taken = self.var("t")
+        test = f"{src}[{c}]" if how == "mask" else src
+        if need is None:
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{taken} = {z}[:]", sp))
+                L.append((ind + 1, f"{z}.clear()", sp))
+            else:
+                L.append((ind + 1, f"{taken} = [{c} for {c} in {z} if {test}]", sp))
+                L.append((ind + 1, f"if {taken}:", sp))
+                L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+        elif how == "all":
+            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{taken} = {z}[-{need}:]", sp))
+            L.append((ind + 1, f"del {z}[-{need}:]", sp))
+            L.append((ind + 1, f"{taken}.reverse()", sp))
+            L.append((ind + 1, f"{need} -= len({taken})", sp))
+        else:
+            j = self.var("j")
+            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{taken} = []", sp))
+            L.append((ind + 1, f"{j} = len({z}) - 1", sp))
+            L.append((ind + 1, f"while {j} >= 0 and len({taken}) < {need}:", sp))
+            L.append((ind + 2, f"{c} = {z}[{j}]", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{taken}.append({z}.pop({j}))", sp))
+            L.append((ind + 2, f"{j} -= 1", sp))
+            L.append((ind + 1, f"{need} -= len({taken})", sp))
+        L.append((ind + 1, f"if {taken}:", sp))
+        L.append((ind + 2, f"{mv} += {taken}", sp))
+        L.append((ind + 2, f"if {lg} is not None:", sp))
+        L.append((ind + 3, f"{came}.append({name})", sp))
+
+    def emit_draw(self, L: list, s: m.MoveS, after: tuple, ind: int) -> bool:
+        sp = s.span
+        q = s.query
+        sel = q.zones[0]
+        slot = self.alloc((id(s), "draw"), 1)
+        qs = self.const(q.span)
+        n = repr(q.count or 1) if q.count_expr is None else \
+            f"whole(bounded({self.ex(q.count_expr)}, {qs}), {qs}, {self.const('how many to draw')})"
+        L.append((ind, f"loc[{slot}] = {n}", sp))
+        pc = self.site_pc(s, 2)
+        if pc not in self.entries:
+            dest_zone = self.model.zones[s.dest.zone]
+            with self.at_offset():
+                spec = DrawSpec(
+                    source=self.comp.zone_list(sel), pred=self.comp.predicate(q), dest=self.comp.zone_list(s.dest),
+                    dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
+                    source_owner=self.comp.expr(sel.owner) if sel.owner is not None else None,
+                    source_name=self.comp.zone_namer(sel), dest_name=self.comp.zone_namer(s.dest),
+                )
+                put = self.comp._insert(dest_zone, s.place)
+            which = self.comp.triggers_for({sel.zone, s.dest.zone})
+            self.check_fn(which)
+            self.entries[pc] = (DRAW, spec, put, which, sp)
+        which = self.entries[pc][3]
+        self.resume(pc + 1, after, sp)
+        self.nsoft += 1
+        if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
+            # (with triggers ``after each step``, the engine checks them at every chance decision first)
+            return self.pause(L, pc, ind)
+        # While playing with a chance stream: draw at once, as Engine.apply_random would.
+        rng, src, cnt, kinds, k, c, i, ev = (self.var(x) for x in ("rng", "src", "cnt", "kinds", "k", "c", "i", "ev"))
+        how, test = self.filter(q, c)
+        cond = "" if how == "all" else f"{test}[{c}]" if how == "mask" else test
+        L.append((ind, f"{rng} = st.chance_rng", sp))
+        L.append((ind, f"if {rng} is None:", sp))
+        self.pause(L, pc, ind + 1)
+        L.append((ind, f"while loc[{slot}] > 0:", sp))
+        j = ind + 1
+        L.append((j, f"{src} = {self.zone(sel)}", sp))
+        L.append((j, f"{cnt} = {{}}", sp))
+        L.append((j, f"for {c} in {src}:", sp))
+        if cond:
+            L.append((j + 1, f"if {cond}:", sp))
+            L.append((j + 2, f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", sp))
+        else:
+            L.append((j + 1, f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", sp))
+        L.append((j, f"if not {cnt}:", sp))
+        L.append((j + 1, "break", sp))
+        L.append((j, f"{kinds} = sorted({cnt})", sp))
+        L.append((j, f"{k} = {kinds}[0] if len({kinds}) == 1 else {kinds}[{rng}.weighted([{cnt}[x] for x in {kinds}])]",
+                  sp))
+        L.append((j, "st.step += 1", sp))
+        L.append((j, f"{ev} = st.chance_events", sp))
+        L.append((j, f"if {ev} is not None:", sp))
+        zname = self.const(self.model.zones[sel.zone].name)
+        label = zname if sel.owner is None else f"{zname} + ' of ' + PL({self.ex(sel.owner)})"
+        L.append((j + 1, f"{ev}.append({{'type': 'chance', 'step': st.step, 'draw': {label}, 'outcome': KN[{k}]}})",
+                  sp))
+        L.append((j, f"for {i}, {c} in enumerate({src}):", sp))
+        L.append((j + 1, f"if KO[{c}] == {k}{' and ' + cond if cond else ''}:", sp))
+        L.append((j + 2, "break", sp))
+        L.append((j, f"{src}.pop({i})", sp))
+        if self.model.zones[s.dest.zone].unrolled:
+            L.append((j, f"st.faces[{c}] = -1", sp))
+        d, one = self.var("d"), self.var("one")
+        L.append((j, f"{d} = {self.zone(s.dest)}", sp))
+        L.append((j, f"{one} = [{c}]", sp))
+        self.put(L, self.model.zones[s.dest.zone], s.place, d, one, j, sp)
+        L.append((j, "if st.log is not None:", sp))
+        fn, tn = self.var("fn"), self.var("tn")
+        L.append((j + 1, f"{fn} = {self.zone_name(sel)}", sp))
+        L.append((j + 1, f"{tn} = {self.zone_name(s.dest)}", sp))
+        L.append((j + 1, f"st.log.append({{'type': 'move', 'components': [LB[{c}]], 'from': {fn}[0], 'to': {tn}[0], "
+                         f"'random': True, 'places': [{fn}[1], {tn}[1]]}})", sp))
+        L.append((j, f"loc[{slot}] -= 1", sp))
+        if which:
+            L.append((j, f"if {self.check_fn(which)}(st):", sp))
+            self.pause(L, pc, j + 1)
+        return False
+
+    def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
+        sp = s.span
+        var, slot = s.var + self.off, s.list_slot + self.off
+        asked, p = self.var("a"), self.var("p")
+        L.append((ind, "st.answers = [''] * st.players", sp))
+        L.append((ind, f"{asked} = []", sp))
+        L.append((ind, f"for {p} in {self.iterable(s.iterable)}:", sp))
+        L.append((ind + 1, f"loc[{var}] = {p}", sp))
+        conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
+        test = "(" + " or ".join(conds) + ")" if conds else "False"
+        if s.cond is not None:
+            test = f"{self.ex(s.cond)} and {test}"
+        L.append((ind + 1, f"if {test}:", sp))
+        L.append((ind + 2, f"{asked}.append({p})", sp))
+        L.append((ind, f"loc[{slot}] = {asked}", sp))
+        pc = self.site_pc(s, 2)
+        if pc not in self.entries:
+            with self.at_offset():
+                options = [(label, self.comp.expr(c) if c is not None else None) for label, c, _span in s.options]
+            spec = AskSpec(var, slot, options)
+            self.entries[pc] = (ASK, spec, None, None, sp)
+            name = f"a{next(self.names)}"
+            lines: list = [(1, "out = []", sp)]
+            for label, c, span in s.options:
+                if c is None:
+                    lines.append((1, f"out.append({self.const(label)})", span))
+                else:
+                    lines.append((1, f"if {self.ex(c)}:", span))
+                    lines.append((2, f"out.append({self.const(label)})", span))
+            lines.append((1, "return out", sp))
+            self.helper(name, "st, loc", lines)
+            self.enums[id(spec)] = name
+        self.resume(pc + 1, after, sp)
+        return self.pause(L, pc, ind)
+
+    def emit_choose(self, L: list, s: m.ChooseS, after: tuple, ind: int) -> bool:
+        sp = s.span
+        k = len(s.options)
+        pc = self.site_pc(s, k + 2)
+        if pc not in self.entries:
+            with self.at_offset():
+                chooser = seat_of(self.comp.expr(s.player), "a choice to make", sp) if s.player is not None else None
+                spec = ChooseSpec(chooser, [], pc + k + 1)
+                for n, opt in enumerate(s.options):
+                    spec.options.append((
+                        self.comp.template(opt.label),
+                        tuple((slot + self.off, self.comp.iterable(it)) for slot, it in opt.bindings),
+                        self.comp.expr(opt.cond) if opt.cond is not None else None,
+                        pc + 1 + n,
+                        self.comp.public_template(opt.label),
+                        self.comp.label_parser(opt),
+                        opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
+                    ))
+                    spec.spans.append((opt.span, opt.cond_span))
+                    spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
+                                            in zip(opt.names, opt.bindings)))
+            self.entries[pc] = (CHOOSE, spec, None, None, sp)
+            self.enums[id(spec)] = self.enumerator(s)
+            for n, opt in enumerate(s.options):
+                prelude: list = []
+                self.cov(("option", id(s), n), 1, prelude)
+                self.resume(pc + 1 + n, ("seq", opt.body, 0, self.off, self.ikey, after), opt.span, prelude)
+            self.resume(pc + k + 1, after, sp)
+        return self.pause(L, pc, ind)
+
+    def enumerator(self, s: m.ChooseS) -> str:
+        """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s)."""
+        name = f"o{next(self.names)}"
+        lines: list = [(1, "out = []", None), (1, "tries = 0", None)]
+        where = self.const(s.span)
+        for n, opt in enumerate(s.options):
+            slots = {slot for slot, _ in opt.bindings}
+            hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+            ind = 1
+            if hoisted:
+                lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
+                ind += 1
+            values = []
+            last = len(opt.bindings) - 1
+            for i, (slot, it) in enumerate(opt.bindings):
+                v = self.var("v")
+                later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
+                read = slot in _slots_read(later)  # a later range or the condition reads this variable
+                values_src = self.iterable(it, copy=False)
+                if i == 0:
+                    outer_at, outer_ind = len(lines), ind
+                elif not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}:
+                    fixed = self.var("r")  # a range that reads none of the outer variables: listed once
+                    lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
+                    outer_at += 1
+                    values_src = fixed
+                if i == last and not read:
+                    values.append(v)
+                    tup = f"({', '.join(values)},)"
+                    lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                    break
+                lines.append((ind, f"for {v} in {values_src}:", opt.span))
+                # Every combination tried counts: nested ranges may try far more than they keep.
+                lines.append((ind + 1, "tries += 1", opt.span))
+                lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
+                if read:
+                    lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
+                values.append(v)
+                ind += 1
+            else:
+                if opt.cond is not None and not hoisted:
+                    lines.append((ind, f"if {self.ex(opt.cond)}:", opt.cond_span or opt.span))
+                    ind += 1
+                tup = f"({', '.join(values)},)" if values else "()"
+                lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+        lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
+        lines.append((1, "return out", None))
+        self.helper(name, "st, loc", lines)
+        return name
+
+    # ------------------------------------------------------------------ triggers
+    def check_fn(self, which: tuple[int, ...]) -> str:
+        """The generated function that checks these triggers (and fires those that became true)."""
+        which = tuple(which)
+        name = self.checks.get(which)
+        if name is not None:
+            return name
+        name = self.checks[which] = f"chk{len(self.checks)}"
+        lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None),
+                       (1, "fired = []", None)]
+        saved = self.off
+        self.off = 0
+        try:
+            for t in which:
+                trig = self.model.triggers[t]
+                lines.append((1, f"loc = TL[{t}]", trig.span))
+                if trig.each:
+                    lines.append((1, f"flags = armed[{t}]", trig.span))
+                    lines.append((1, "for p in range(st.players):", trig.span))
+                    lines.append((2, "loc[0] = p", trig.span))
+                    lines.append((2, f"now = bool({self.ex(trig.cond)})", trig.span))
+                    lines.append((2, "if now and not flags[p]:", trig.span))
+                    lines.append((3, f"fired.append(({t}, p))", trig.span))
+                    lines.append((2, "flags[p] = now", trig.span))
+                else:
+                    lines.append((1, f"now = bool({self.ex(trig.cond)})", trig.span))
+                    lines.append((1, f"if now and not armed[{t}]:", trig.span))
+                    lines.append((2, f"fired.append(({t}, None))", trig.span))
+                    lines.append((1, f"armed[{t}] = now", trig.span))
+        finally:
+            self.off = saved
+        lines.append((1, "if fired:", None))
+        lines.append((2, "return fire(st, fired, TR, NL, TT)", None))
+        lines.append((1, "return False", None))
+        self.helper(name, "st", lines)
+        return name
+
+    # ------------------------------------------------------------------ rules and the module
+    def rule_blocks(self, rule: m.Rule) -> tuple[list, int]:
+        """Write every block of one rule run as its own frame."""
+        self.frame = rule.index
+        self.npc = 1
+        self.pcs: dict[Any, int] = {}
+        self.entries: dict[int, tuple] = {}
+        self.todo: list = []
+        self.nloc = rule.nlocals
+        self.slots: dict[Any, int] = {}
+        self.off, self.ikey = 0, ()
+        prelude: list = []
+        self.cov(("rule", rule.index), 1, prelude)
+        self.resume(0, ("seq", rule.body, 0, 0, (), ("ret",)), rule.span, prelude)
+        while self.todo:
+            pc, ctx, pre = self.todo.pop(0)
+            self.nsoft = 0
+            lines = list(pre)
+            self.emit_ctx(lines, ctx, 1)
+            self.function(f"r{rule.index}_{pc}", "st, loc, fr, left", lines)
+        return [self.entries[pc] for pc in range(self.npc)], self.nloc
+
+    def function(self, name: str, args: str, lines: list) -> None:
+        body = [(0, f"def {name}({args}):", None)]
+        body += _prologue(lines, 1)
+        body += lines
+        self.blocks.append(body)
+
+    def driver(self) -> None:
+        """The driver: setup once, then turns forever (a turn, then the next player)."""
+        model = self.model
+        d = len(model.rules)
+        self.code.append([(BLOCK, f"r{d}_{pc}", None, None, None) for pc in range(3)])
+        self.nlocals.append(0)
+        advance = tuple(i for i, t in enumerate(model.triggers) if t.reads_current and not t.after_step)
+        after_step = tuple(i for i, t in enumerate(model.triggers) if t.after_step)
+        if after_step:
+            self.check_fn(after_step)  # the engine checks these whenever play would wait for a decision
+        turn = model.rules[model.turn_rule].span if model.rules else None  # a runaway of turns points here
+        self.function(f"r{d}_0", "st, loc, fr, left", [
+            (1, "left -= 1", None), (1, "if left < 0:", None), (2, "runaway()", None),
+            (1, "fr[1] = 1", None),
+            (1, f"st.stack.append([{model.setup_rule}, 0, [None] * NL[{model.setup_rule}]])", None),
+            (1, "return left", None)])
+        self.function(f"r{d}_1", "st, loc, fr, left", [
+            (1, "if st.pause_at_turn:", None), (2, "st.pause_at_turn = False", None), (2, f"return {STOP}", None),
+            (1, "fr[1] = 2", None), (1, "st.turn += 1", None),
+            (1, "if st.log is not None:", None),
+            (2, "st.log.append({'type': 'turn', 'turn': st.turn, 'player': PL(st.current)})", None),
+            (1, f"st.stack.append([{model.turn_rule}, 0, [None] * NL[{model.turn_rule}]])", None),
+            (1, "if st.armed is None and arm(st):", None), (2, "left -= 1", None),
+            (1, "return left", None)])
+        lines = [
+            (1, "if st.extra_turn:", None), (2, "st.extra_turn = False", None),
+            (1, "elif st.next_player >= 0:", None), (2, "st.current = st.next_player", None),
+            (2, "st.next_player = -1", None),
+            (1, "else:", None), (2, "st.current = (st.current + 1) % st.players", None),
+            (1, "fr[1] = 1", None),
+            (1, "left -= 1", None), (1, "if left < 0:", None),
+            (2, f"runaway({self.const('turns')}, {self.const(turn)})", turn)]
+        if advance:
+            lines.append((1, f"if {self.check_fn(advance)}(st):", None))
+            lines.append((2, "left -= 1", None))
+        lines.append((1, "return left", None))
+        self.function(f"r{d}_2", "st, loc, fr, left", lines)
+        alltrig = tuple(range(len(model.triggers)))
+        each = self.const(tuple(t.each for t in model.triggers))
+        arm = [(1, f"st.armed = [[False] * st.players if each else False for each in {each}]", None)]
+        arm.append((1, f"return {self.check_fn(alltrig)}(st)" if alltrig else "return False", None))
+        self.helper("arm", "st", arm)
+
+    def standings(self) -> None:
+        """Ranking keys and score sheet lines, pure defines computed once per arguments in one standings."""
+        self.memo = {}
+        self.off = 0
+        model = self.model
+        self.rank_fns = []
+        for k, (_direction, e) in enumerate(model.ranking.keys):
+            self.helper(f"rk{k}", "st, loc", [(1, f"return {self.ex(e)}", model.ranking.span)])
+            self.rank_fns.append(f"rk{k}")
+        self.sheet_fns = []
+        for n, sheet in enumerate(model.sheets):
+            names = []
+            for i, (_label, e) in enumerate(sheet.lines):
+                self.helper(f"sh{n}_{i}", "st, loc", [(1, f"return {self.ex(e)}", sheet.span)])
+                names.append(f"sh{n}_{i}")
+            self.sheet_fns.append(names)
+        clears = [(1, f"{name}_memo.clear()", None) for name in self.memo.values()] or [(1, "pass", None)]
+        self.helper("reset_memo", "", clears)
+        self.memo = None
+        for i, counter in enumerate(model.counters):
+            self.helper(f"ci{i}", "st, loc", [(1, f"return {self.ex(counter.init)}", counter.span)])
+
+    def generate(self) -> Generated:
+        """Write the whole module."""
+        self.code: list[list[Any]] = []
+        self.nlocals: list[int] = []
+        self.blocks: list[list] = []
+        model = self.model
+        self.frames = [model.setup_rule, model.turn_rule] + [t.rule for t in model.triggers]
+        done: dict[int, tuple[list, int]] = {}
+        while self.frames:
+            r = self.frames.pop(0)
+            if r not in done:
+                done[r] = self.rule_blocks(model.rules[r])
+        for rule in model.rules:  # rules that only ever run inlined have no entry points of their own
+            code, nloc = done.get(rule.index, ([], rule.nlocals))
+            self.code.append(code)
+            self.nlocals.append(nloc)
+        self.driver()
+        self.standings()
+        model = self.model
+        self.consts["NL"] = self.nlocals
+        self.consts["TR"] = [t.rule for t in model.triggers]
+        self.consts["TT"] = [model.rules[t.rule].title or model.rules[t.rule].name for t in model.triggers]
+        self.consts["TL"] = [[None] * max(1, self.nlocals[t.rule]) for t in model.triggers]
+        self.consts["fire"] = runtime.fire
+        self.consts["last_n"] = last_n
+        out = self.out
+        out.add(0, "# Generated by rulelang from a checked model (see rulelang/compile/codegen.py).", None)
+        for fn in self.helpers + self.blocks:
+            out.add(0, "", None)
+            for ind, text, span in fn:
+                out.add(ind, text, span)
+        return Generated(
+            source=out.text(), filename=self.filename, lines=LineTable(self.filename, out.spans),
+            constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
+            fallbacks=self.fallbacks, constructs=self.constructs, fallback_runs=self.fallback_runs,
+            fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
+            ncounters=len(model.counters),
+        )
+
+
+class _Offset:
+    """Context manager: the compiler builds closures at this local-slot offset."""
+
+    def __init__(self, comp: Compiler, off: int) -> None:
+        self.comp, self.off = comp, off
+
+    def __enter__(self) -> None:
+        self.saved = self.comp.offset
+        self.comp.offset = self.off
+
+    def __exit__(self, *exc: Any) -> None:
+        self.comp.offset = self.saved
+
+
+# ---------------------------------------------------------------------- building and loading
+
+
+@attrs.define
+class Loaded:
+    """A generated module run into a namespace: the functions the engine calls."""
+
+    code: list[list[tuple]]  # as Generated.code, with the block functions in place of their names
+    checks: dict[tuple[int, ...], Callable[..., bool]]
+    arm: Callable[..., bool]
+    rank_fns: list[Callable[..., Any]]
+    sheet_fns: list[list[Callable[..., Any]]]
+    reset_memo: Callable[[], None]
+    counter_inits: list[Callable[..., Any]]
+    lines: LineTable
+    fallback_runs: list[int]
+    fallback_kinds: list[str]
+
+
+_MODULES = itertools.count(1)
+
+
+def generate(model: m.Model, coverage: bool = False) -> Generated:
+    """Write and compile the Python module of a checked model (with coverage counting, or without)."""
+    filename = f"<rulelang-generated-{next(_MODULES)}>"
+    gen = CodeGen(model, Compiler(model), coverage, filename).generate()
+    gen.code_object = compile(gen.source, filename, "exec")
+    linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
+    return gen
+
+
+def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
+    """Run a generated module (``coverage``: the list its counting variant adds to) and resolve its names."""
+    ns: dict[str, Any] = dict(gen.constants)
+    ns["COV"] = coverage
+    exec(gen.code_object, ns)  # the module only defines functions
+    code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else ins for ins in rule] for rule in gen.code]
+    for rule in code:
+        for ins in rule:
+            if ins[0] in (CHOOSE, ASK) and ins[1].enum is None:
+                ins[1].enum = ns[gen.enums[id(ins[1])]]
+    return Loaded(
+        code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
+        rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],
+        reset_memo=ns["reset_memo"], counter_inits=[ns[f"ci{i}"] for i in range(gen.ncounters)],
+        lines=gen.lines, fallback_runs=gen.fallback_runs, fallback_kinds=gen.fallback_kinds,
+    )
+
+
+def compile_program(model: m.Model) -> Program:
+    """Compile a checked model into a Program whose rules run as generated Python."""
+    comp = Compiler(model)
+    gen = generate(model)
+    face_labels, face_weights, face_index = [], [], []
+    for kind in model.kinds:
+        names: list[str] = []
+        weights: list[int] = []
+        index: dict[str, int] = {}
+        for f in kind.faces:
+            name = model.faces[f].name
+            if name in index:
+                weights[names.index(name)] += 1
+            else:
+                index[name] = f
+                names.append(name)
+                weights.append(1)
+        face_labels.append(names)
+        face_weights.append(weights)
+        face_index.append(index)
+    rank_sheets = [next((i for i, sh in enumerate(model.sheets) if _same(e, _sheet_total(sh))), None)
+                   for _d, e in model.ranking.keys]
+    return Program(
+        model=model, code=gen.code, driver=len(model.rules), kind_of=comp.kind_of, component_labels=comp.labels,
+        component_count=len(comp.kind_of), trigger_rules=[t.rule for t in model.triggers],
+        rank_keys=[(d, None) for d, _e in model.ranking.keys], rank_nlocals=model.ranking.nlocals,
+        nlocals=gen.nlocals, face_labels=face_labels, face_weights=face_weights, face_index=face_index,
+        trigger_each=[t.each for t in model.triggers],
+        sheets=[(sh.name, [(label, None) for label, _e in sh.lines], sh.nlocals) for sh in model.sheets],
+        rank_sheets=rank_sheets, generated=gen, constructs=gen.constructs, fallbacks=dict(gen.fallbacks),
+    )
+
+
+def listing(program: Program) -> str:
+    """The generated module of a program, for reading: its source, then its constants table.
+
+    Each block says which rule it belongs to; each constant is shown by ``repr`` (cut short
+    when long), in a comment.
+    """
+    gen: Generated = program.generated
+    model = program.model
+    out = [gen.source.rstrip("\n"), "", "", "# ---- entry points: rule, pc -> block or decision"]
+    names = {BLOCK: "block", CHOOSE: "choose", ASK: "ask", ROLL: "roll", DRAW: "draw", SHUFFLE: "shuffle",
+             RANDFIRST: "first player"}
+    for r, entries in enumerate(gen.code):
+        rule = model.rules[r].name if r < len(model.rules) else "(driver: setup, then turns)"
+        for pc, ins in enumerate(entries):
+            what = ins[1] if ins[0] == BLOCK else names.get(ins[0], str(ins[0]))
+            out.append(f"#   {r} {rule!r} pc {pc}: {what}" + (f"  ({ins[4]})" if ins[4] is not None else ""))
+    out += ["", "# ---- constants (the only way user values enter the module)"]
+    for name, value in gen.constants.items():
+        text = repr(value) if not callable(value) else f"<{getattr(value, '__qualname__', type(value).__name__)}>"
+        if len(text) > 100:
+            text = text[:97] + "..."
+        out.append(f"#   {name} = {text}")
+    fallbacks = ", ".join(f"{k} x{n}" for k, n in sorted(gen.fallbacks.items())) or "none"
+    out.append(f"# fallbacks to compiler closures: {fallbacks}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,555 @@
+"""Expressions and queries of the checked model as Python source: the first half of the generator.
+
+``ExprWriter`` turns IR expressions into Python expressions over the state (``st``), the
+frame's locals (``loc``) and the state's tables (``Z`` zones, ``C`` counters, ``F``
+faces). User values become constants (``const``); kinds the writer does not know are
+compiled by ``Compiler`` and called through the constants table, counted (``fallback``).
+See codegen.py for the statements, the blocks and the module.
+"""
+
+from __future__ import annotations
+
+import bisect
+import collections
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from rulelang.check import model as m
+from rulelang.compile import runtime
+from rulelang.compile.compiler import Compiler, _NotStatic
+from rulelang.compile.linetable import SourceWriter
+from rulelang.compile.program import Construct
+from rulelang.errors import RulelangError
+from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
+from rulelang.syntax.span import Span
+
+
+class ExprWriter:
+    """The expression half of the code generator: constants, coverage constructs, expressions,
+    queries, templates (``CodeGen`` adds statements, blocks and the module)."""
+
+    def __init__(self, model: m.Model, comp: Compiler, coverage: bool, filename: str) -> None:
+        self.model = model
+        self.comp = comp
+        self.coverage = coverage
+        self.filename = filename
+        self.out = SourceWriter()
+        self.consts: dict[str, Any] = {}
+        self._const_ids: dict[Any, str] = {}
+        self.fallbacks: collections.Counter = collections.Counter()
+        self.fallback_kinds: list[str] = []
+        self.fallback_runs: list[int] = []
+        self.names = itertools.count()
+        self.off = 0
+        self.ikey: tuple = ()
+        self.kind_of = comp.kind_of
+        self.ncomp = len(comp.kind_of)
+        self.is_die = [model.kinds[k].cls == "die" for k in comp.kind_of]
+        self.checks: dict[tuple[int, ...], str] = {}
+        self.enums: dict[int, str] = {}
+        self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
+        self.memo: dict[Any, str] | None = None  # while writing standings: canonical node -> memo function
+        self.constructs: list[Construct] = []
+        self.construct_of: dict[Any, int] = {}
+        self._list_constructs()
+        self.consts.update({
+            "KO": comp.kind_of, "LB": comp.labels, "ISDIE": self.is_die, "PL": runtime.player_label,
+            "div": runtime.div, "mod": runtime.mod, "nobody_has": runtime.nobody_has,
+            "counter_of": runtime.counter_of, "zone_of": runtime.zone_of, "place_name": runtime.place_name,
+            "log_move": runtime.log_move, "log_counter": runtime.log_counter, "runaway": runtime.runaway,
+            "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": bisect.insort,
+            "KD": [k.display for k in model.kinds], "FB": self.fallback_runs, "place_of": runtime.place_of,
+            "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
+            "FN": [f.name for f in model.faces], "KN": [k.name for k in model.kinds],
+            "FD": [f.display for f in model.faces], "seat": runtime.seat, "seat_in_game": runtime.seat_in_game,
+            "fraction": fraction, "bounded": bounded, "bounded_text": bounded_text, "whole": whole,
+            "format_number": format_number, "FS": [f.display for f in model.faces] + ["no face"],
+            "row_at": runtime.row_at, "number_range": runtime.number_range,
+            "MAXO": runtime.MAX_OPTIONS, "too_many_options": runtime.too_many_options,
+        })
+
+    # ------------------------------------------------------------------ constants
+    def const(self, value: Any) -> str:
+        """Source for a constant: ints, bools and None by repr, anything else by a table name."""
+        if value is None or type(value) in (bool, int):
+            return repr(value)
+        simple = isinstance(value, (str, float, tuple, frozenset))
+        key = (type(value).__name__, repr(value)) if simple else ("id", id(value))
+        name = self._const_ids.get(key)
+        if name is None:
+            name = f"k{len(self.consts)}"
+            self.consts[name] = value
+            self._const_ids[key] = name
+        return name
+
+    def table(self, value: Any, prefix: str = "t") -> str:
+        """A new named constant (a table built by the compiler)."""
+        name = f"{prefix}{next(self.names)}"
+        self.consts[name] = value
+        return name
+
+    def fallback(self, kind: str, fn: Callable[..., Any]) -> str:
+        """Call a closure built by the compiler for a node kind the generator does not translate."""
+        self.fallbacks[kind] += 1
+        if kind not in self.fallback_kinds:
+            self.fallback_kinds.append(kind)
+            self.fallback_runs.append(0)
+        i = self.fallback_kinds.index(kind)
+        runs = self.fallback_runs
+
+        def counted(*args: Any, fn: Callable[..., Any] = fn, i: int = i) -> Any:
+            runs[i] += 1
+            return fn(*args)
+
+        return self.table(counted, "fb")
+
+    # ------------------------------------------------------------------ constructs (coverage)
+    def _list_constructs(self) -> None:
+        model = self.model
+        trigger_of = {t.rule: t for t in model.triggers}
+        for rule in model.rules:
+            t = trigger_of.get(rule.index)
+            if t is not None:
+                self._construct(("rule", rule.index), "trigger", rule.title or rule.name, t.span)
+            else:
+                self._construct(("rule", rule.index), "rule", rule.name, rule.span)
+        for rule in model.rules:
+            self._walk_constructs(rule.body)
+
+    def _construct(self, key: Any, kind: str, name: str, span: Any) -> None:
+        self.construct_of[key] = len(self.constructs)
+        self.constructs.append(Construct(kind, name, span))
+
+    def _walk_constructs(self, body: tuple) -> None:
+        for s in body:
+            if isinstance(s, m.IfS):
+                for n, (_cond, b) in enumerate(s.branches):
+                    span = b[0].span if b and hasattr(b[0], "span") else s.span
+                    self._construct(("branch", id(s), n), "branch", "if" if n == 0 else "elif", span)
+                    self._walk_constructs(b)
+                if s.orelse is not None:
+                    span = s.orelse[0].span if s.orelse and hasattr(s.orelse[0], "span") else s.span
+                    self._construct(("branch", id(s), len(s.branches)), "branch", "else", span)
+                    self._walk_constructs(s.orelse)
+            elif isinstance(s, m.ChooseS):
+                for n, opt in enumerate(s.options):
+                    label = "".join(p if isinstance(p, str) else "{...}" for p in opt.label.parts)
+                    self._construct(("option", id(s), n), "option", label, opt.span)
+                    self._walk_constructs(opt.body)
+            elif isinstance(s, (m.WhileS, m.RepeatS, m.ForS)):
+                self._walk_constructs(s.body)
+
+    def cov(self, key: Any, ind: int, lines: list) -> None:
+        if self.coverage and key in self.construct_of:
+            lines.append((ind, f"COV[{self.construct_of[key]}] += 1", None))
+
+    # ------------------------------------------------------------------ expressions
+    def ex(self, e: Any, c: str | None = None) -> str:
+        """Python source of an expression; ``c`` names the component being filtered (in ``where``)."""
+        t = type(e)
+        if t is m.Const:
+            return self.const(e.value)
+        if t is m.Local:
+            return f"loc[{e.slot + self.off}]"
+        if t is m.CurrentPlayer:
+            return "st.current"
+        if t is m.CounterGet:
+            i = e.counter
+            if e.owner is None:
+                return f"C[{i}]"
+            if isinstance(e.owner, m.CurrentPlayer):
+                return f"C[{i}][st.current]"
+            name = self.const(self.model.counters[i].name)
+            o = self.ex(e.owner, c)
+            sp = self.const(e.span)
+            if isinstance(e.owner, m.Local):
+                return f"(C[{i}][{o}] if {o} >= 0 else nobody_has({name}, {sp}))"
+            return f"counter_of(C[{i}], {o}, {name}, {sp})"
+        if t is m.After:
+            if e.player is None:
+                p = "st.current"
+            else:
+                p = self.seat_ex(e.player, "a seat, so no player sits next to nobody", e.span, c)
+            return f"(({p} + {e.step}) % st.players)"
+        if t is m.SeatLit:
+            return f"seat_in_game({e.seat}, st.players, {self.const(e.span)})"
+        if t is m.CompAttr:
+            x = self.ex(e.comp, c)
+            if self.face_dependent(e.attr):
+                return f"row_at({self.attr_rows(e.attr)}, st.faces, {x})"
+            return f"{self.attr_values(e.attr)}[{x}]"
+        if t is m.CompFace:
+            return f"st.faces[{self.ex(e.comp, c)}]"
+        if t is m.CompKind:
+            return f"KO[{self.ex(e.comp, c)}]"
+        if t is m.Format:
+            return self.template(e.text, c)
+        if t is m.UnOp:
+            x = self.ex(e.operand, c)
+            return f"(not {x})" if e.op == "not" else f"(-{x})"
+        if t is m.BinOp:
+            a, b = self.ex(e.left, c), self.ex(e.right, c)
+            if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
+                return f"({a} {e.op} {b})"
+            if e.op in ("/", "%"):
+                fn = "div" if e.op == "/" else "mod"
+                return f"{fn}({a}, {b}, {self.const(e.span)})"
+        if t is m.IfElseIR:
+            return f"({self.ex(e.then, c)} if {self.ex(e.cond, c)} else {self.ex(e.orelse, c)})"
+        if t is m.KindAttr:
+            values = self.comp.kind_values[e.attr]
+            return f"{self.table(values, 'ka')}[{self.ex(e.kind, c)}]"
+        if t is m.AnswerGet:
+            return f"st.answers[{self.seat_ex(e.player, 'an answer', None, c)}]"
+        if t is m.Builtin:
+            if e.func == "players":
+                return "st.players"
+            if e.func == "seat":
+                return f"({self.seat_ex(e.args[0], 'a seat', e.span, c)} + 1)"
+            args = [self.ex(a, c) for a in e.args]
+            if e.func in ("min", "max"):
+                return f"{e.func}({args[0]}, {args[1]})"
+            if e.func == "fraction":
+                return f"fraction({args[0]}, {args[1]}, {self.const(e.span)})"
+            if e.func == "abs":
+                return f"abs({args[0]})"
+        if t is m.Agg:
+            return self.memoized(e, lambda: self.aggregate(e), c)
+        if t is m.Gen:
+            return self.memoized(e, lambda: self.gen(e), c)
+        if c is not None:
+            if t is m.ElemAttr:
+                return f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]" if self.face_dependent(e.attr) \
+                    else f"{self.attr_values(e.attr)}[{c}]"
+            if t is m.ElemIsKind:
+                return f"(KO[{c}] in {self.const(frozenset(e.kinds))})"
+            saved = self.comp.offset
+            self.comp.offset = self.off
+            try:
+                fn = self.fallback(type(e).__name__, self.comp.elem_expr(e))
+            finally:
+                self.comp.offset = saved
+            return f"{fn}(st, loc, {c})"
+        saved = self.comp.offset
+        self.comp.offset = self.off
+        try:
+            fn = self.fallback(type(e).__name__, self.comp.expr(e))
+        finally:
+            self.comp.offset = saved
+        return f"{fn}(st, loc)"
+
+    def face_dependent(self, attr: str) -> bool:
+        return any(v is not None for v in self.comp.face_values[attr])
+
+    def attr_values(self, attr: str) -> str:
+        kv = self.comp.kind_values[attr]
+        return self.table([kv[k] for k in self.kind_of], "av")
+
+    def attr_rows(self, attr: str) -> str:
+        """Per component, its attribute's value by face + 1 (the face's own value, else the kind's)."""
+        kv, fv = self.comp.kind_values[attr], self.comp.face_values[attr]
+        rows = [[kv[k]] + [fv[f] if fv[f] is not None else kv[k] for f in range(len(fv))] for k in self.kind_of]
+        return self.table(rows, "ar")
+
+    # ------------------------------------------------------------------ queries
+    def zone(self, sel: m.ZoneSel) -> str:
+        """Source of the component list of a zone."""
+        z = sel.zone
+        zone = self.model.zones[z]
+        if sel.owner is None:
+            return f"Z[{z}]"
+        if zone.per_kind is not None:
+            base = self.comp.first_of_kind[zone.per_kind]
+            o = self.ex(sel.owner)
+            slow = f"zone_of_kind(Z[{z}], {o}, {base}, {zone.per_kind}, KO, LB, {self.const(zone.name)}, " \
+                   f"{self.const(self.model.kinds[zone.per_kind].name)}, {self.const(zone.span)})"
+            if isinstance(sel.owner, m.Local):
+                return f"(Z[{z}][{o} - {base}] if KO[{o}] == {zone.per_kind} else {slow})"
+            return slow
+        if isinstance(sel.owner, m.CurrentPlayer):
+            return f"Z[{z}][st.current]"
+        o = self.ex(sel.owner)
+        if isinstance(sel.owner, m.Local):
+            return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
+        return f"zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)})"
+
+    def zone_name(self, sel: m.ZoneSel) -> str:
+        """Source of (narration name, place) of a zone."""
+        zone = self.model.zones[sel.zone]
+        if sel.owner is None:
+            return self.const((zone.display, [sel.zone, -1]))
+        if zone.per_kind is not None:
+            saved = self.comp.offset
+            self.comp.offset = self.off
+            try:
+                fn = self.comp.zone_namer(sel)
+            finally:
+                self.comp.offset = saved
+            return f"{self.table(fn, 'zn')}(st, loc)"
+        return f"place_name({self.const(zone.display)}, {sel.zone}, {self.ex(sel.owner)})"
+
+    def filter(self, q: m.QueryIR, c: str) -> tuple[str, str | None]:
+        """(how, source) of a query's filter on component ``c``: ("all", None), ("mask", name) (a list
+        by component), or ("pred", source)."""
+        if q.kinds is None and q.where is None and not q.kind_locals:
+            return "all", None
+        tbl = self.comp.pred_table(q)
+        if tbl is not None:
+            return self._table_filter(tbl, c)
+        parts = []
+        if q.kind_locals:
+            slots = [f"loc[{s + self.off}]" for s in q.kind_locals]
+            if q.kinds is None and len(slots) == 1:
+                parts.append(f"(KO[{c}] {'!=' if q.exclude else '=='} {slots[0]})")
+            else:
+                static = self.const(frozenset(q.kinds or ()))
+                test = f"(KO[{c}] in {static} or KO[{c}] in ({', '.join(slots)},))"
+                parts.append(f"(not {test})" if q.exclude else test)
+            if q.where is not None:
+                wt = self.comp.table(q.where, None)
+                if wt is not None:
+                    how, src = self._table_filter(wt, c)
+                    parts.append(f"{src}[{c}]" if how == "mask" else src)
+                else:
+                    parts.append(self.ex(q.where, c))
+        else:
+            if q.kinds is not None:
+                parts.append(f"(KO[{c}] {'not in' if q.exclude else 'in'} {self.const(frozenset(q.kinds))})")
+            parts.append(self.ex(q.where, c))
+        return "pred", " and ".join(parts)
+
+    def _table_filter(self, tbl: list[list[Any]], c: str) -> tuple[str, str]:
+        rows = [[bool(v) for v in tbl[k]] for k in self.kind_of]
+        faces = self.model.kinds
+        if all(len({row[0]} | {row[f + 1] for f in faces[k].faces}) == 1 for row, k in zip(rows, self.kind_of)):
+            return "mask", self.table([row[0] for row in rows], "mk")
+        return "pred", f"{self.table(rows, 'mr')}[{c}][F[{c}] + 1]"
+
+    def selection(self, q: m.QueryIR, copy: bool = True) -> str:
+        """Source of the list of ids a (non-random) query selects, in zone order (without ``copy``,
+        possibly a zone's own list)."""
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        parts = []
+        for sel in q.zones:
+            z = self.zone(sel)
+            if how == "all":
+                parts.append(f"{z}[:]" if len(q.zones) == 1 and copy else z)
+            elif how == "mask":
+                parts.append(f"[{c} for {c} in {z} if {src}[{c}]]")
+            else:
+                parts.append(f"[{c} for {c} in {z} if {src}]")
+        out = parts[0] if len(parts) == 1 else f"[*{', *'.join(parts)}]"
+        if q.quantity == "count" and (q.count is not None or q.count_expr is not None):
+            n = repr(q.count) if q.count_expr is None else \
+                f"whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many')})"
+            return f"last_n({out}, {n})"
+        return out
+
+    def aggregate(self, e: m.Agg) -> str:
+        q = e.query
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        zones = [self.zone(sel) for sel in q.zones]
+        if e.func in ("count", "any"):
+            is_any = e.func == "any"
+            if how == "all":
+                each = [f"bool({z})" if is_any else f"len({z})" for z in zones]
+            elif how == "mask":
+                each = [f"{'any' if is_any else 'sum'}(map({src}.__getitem__, {z}))" for z in zones]
+            else:
+                each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
+                        for z in zones]
+            return each[0] if len(each) == 1 else "(" + (" or " if is_any else " + ").join(each) + ")"
+        assert e.attr is not None
+        if self.face_dependent(e.attr):
+            value = f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]"
+        else:
+            value = f"{self.attr_values(e.attr)}[{c}]"
+        if how == "all":
+            each = [f"sum([{value} for {c} in {z}])" for z in zones]
+        elif how == "mask":
+            each = [f"sum([{value} for {c} in {z} if {src}[{c}]])" for z in zones]
+        else:
+            each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
+        return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def var(self, base: str) -> str:
+        return f"_{base}{next(self.names)}"
+
+    def iterable(self, it: m.IterIR, copy: bool = True) -> str:
+        """Source of the list of values a ``for`` ranges over (without ``copy``, possibly a zone's own
+        list: only where nothing can change it while it is gone through)."""
+        if it.kind == "players":
+            return "list(range(st.players))" if copy else "range(st.players)"
+        if it.kind == "others":
+            i = self.var("i")
+            return f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
+        if it.kind == "kinds_where":
+            try:
+                chosen = [k.index for k in self.model.kinds if self.comp.static_value(it.cond, k.index, -1)]
+            except _NotStatic:
+                raise RulelangError("'kinds where' may only test the kinds' own attributes and names",
+                                    None) from None
+            return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
+        if it.kind == "range":
+            sp = self.const(it.span)
+            rng = f"number_range({self.ex(it.low)}, {self.ex(it.high)}, {sp})"
+            return f"list({rng})" if copy else rng
+        assert it.query is not None
+        q = it.query
+        if it.kind == "kinds" and len(q.zones) == 1 and not (q.quantity == "count" and (
+                q.count is not None or q.count_expr is not None)):
+            c = self.var("c")
+            how, src = self.filter(q, c)
+            z = self.zone(q.zones[0])
+            test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
+        sel = self.selection(q)
+        if it.kind == "kinds":
+            c = self.var("c")
+            return f"sorted({{KO[{c}] for {c} in {sel}}})"
+        if not copy and sel.endswith("[:]"):
+            return sel[:-3]
+        return sel
+
+    def gen(self, e: m.Gen) -> str:
+        """A max/min/total over values: a module-level function (its variable lives in ``loc``)."""
+        name = f"g{next(self.names)}"
+        lines: list[tuple[int, str, Span | None]] = []
+        var = e.var + self.off
+        v = self.var("v")
+        lines.append((1, "out = []", None))
+        lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
+        lines.append((2, f"loc[{var}] = {v}", None))
+        if e.cond is not None:
+            lines.append((2, f"if {self.ex(e.cond)}:", None))
+            lines.append((3, f"out.append({self.ex(e.expr)})", None))
+        else:
+            lines.append((2, f"out.append({self.ex(e.expr)})", None))
+        func = {"max": "max", "min": "min", "total": "sum"}[e.func]
+        lines.append((1, f"return {func}(out) if out else 0", None))
+        self.helper(name, "st, loc", lines)
+        return f"{name}(st, loc)"
+
+    def helper(self, name: str, args: str, lines: list[tuple[int, str, Span | None]]) -> None:
+        body = [(0, f"def {name}({args}):", None)]
+        body += _prologue(lines, 1)
+        body += lines
+        self.helpers.append(body)
+
+    # ------------------------------------------------------------------ memo (standings)
+    def memoized(self, e: Any, build: Callable[[], str], c: str | None) -> str:
+        """Within a standings computation, a pure Gen/Agg is computed once per values of its free locals."""
+        if self.memo is None or c is not None:
+            return build()
+        free: list[int] = []
+        canon = _canonical(e, frozenset(), free)
+        name = self.memo.get(canon)
+        slots = [f"loc[{s + self.off}]" for s in free]
+        key = f"({', '.join(slots)},)" if slots else "()"
+        if name is None:
+            name = f"m{next(self.names)}"
+            self.memo[canon] = name
+            self.consts[f"{name}_memo"] = {}
+            inner = build()
+            self.helper(name, "st, loc", [
+                (1, f"memo = {name}_memo", None),
+                (1, f"key = {key}", None),
+                (1, "v = memo.get(key)", None),
+                (1, "if v is None:", None),
+                (2, f"v = memo[key] = {inner}", None),
+                (1, "return v", None),
+            ])
+        return f"{name}(st, loc)"
+
+    # ------------------------------------------------------------------ templates
+    def seat_ex(self, e: Any, what: str, span: Any, c: str | None = None) -> str:
+        """Source of a player expression whose value must be a seat (``nobody`` is an error at ``span``)."""
+        x = self.ex(e, c)
+        if type(e) in (m.CurrentPlayer, m.After, m.SeatLit):  # always a seat: nothing to check
+            return x
+        return f"seat({x}, {self.const(what)}, {self.const(span)})"
+
+    def template(self, t: m.TemplateIR, c: str | None = None) -> str:
+        parts = []
+        for part in t.parts:
+            if isinstance(part, m.SecretPart):
+                part = part.expr
+            if isinstance(part, str):
+                parts.append(self.const(part))
+                continue
+            x = self.ex(part, c)
+            if part.type == m.PLAYER:
+                parts.append(f"PL({x})")
+            elif part.type == m.KIND:
+                parts.append(f"KD[{x}]")
+            elif part.type == m.COMPONENT:
+                parts.append(f"LB[{x}]")
+            elif part.type == m.BOOL:
+                parts.append(f"('yes' if {x} else 'no')")
+            elif part.type == m.FACE:
+                parts.append(f"FS[{x}]")  # index -1: not rolled, "no face"
+            elif part.type == m.INT:
+                parts.append(f"format_number({x})")
+            else:
+                parts.append(f"str({x})")
+        if not parts:
+            return self.const("")
+        return parts[0] if len(parts) == 1 and isinstance(t.parts[0], str) else f"''.join(({', '.join(parts)},))"
+
+
+def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
+    """Local names for the state's tables, for those the body uses."""
+    text = "\n".join(t for _i, t, _s in lines)
+    out = []
+    if "Z[" in text:
+        out.append((ind, "Z = st.zones", None))
+    if "C[" in text:
+        out.append((ind, "C = st.counters", None))
+    if "F[" in text:
+        out.append((ind, "F = st.faces", None))
+    return out
+
+
+def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
+    """A hashable form of an IR expression, ignoring spans; ``free`` collects the local slots it reads
+    that it does not bind itself. Slots are kept as they are: two nodes share a memo only when
+    they read and write the same slots."""
+    if isinstance(e, m.Local):
+        if e.slot not in bound and e.slot not in free:
+            free.append(e.slot)
+        return ("Local", e.slot)
+    if isinstance(e, m.Gen):
+        inner = bound | {e.var}
+        return ("Gen", e.func, e.var, _canonical(e.iterable, bound, free), _canonical(e.expr, inner, free),
+                _canonical(e.cond, inner, free))
+    if isinstance(e, m.QueryIR):  # its kind_locals are local slots too
+        return ("Query",) + tuple(
+            tuple(_canonical(m.Local(s, m.KIND), bound, free) for s in e.kind_locals) if f.name == "kind_locals"
+            else _canonical(getattr(e, f.name), bound, free)
+            for f in attrs.fields(m.QueryIR) if f.name != "span")
+    if isinstance(e, (tuple, list)):
+        return tuple(_canonical(x, bound, free) for x in e)
+    if isinstance(e, frozenset):
+        return ("set", tuple(sorted(e)))
+    if attrs.has(type(e)):
+        return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
+                                           for f in attrs.fields(type(e)) if f.name != "span")
+    return e
+
+
+def _slots_read(exprs: list[Any]) -> set[int]:
+    """The local slots these IR expressions (or ranges) read, ``kind_locals`` of queries included."""
+    free: list[int] = []
+    for e in exprs:
+        _canonical(e, frozenset(), free)
+    return set(free)
+
+
+def last_n(out: list[int], n: int) -> list[int]:
+    """The last ``n`` of a selection (none for n <= 0)."""
+    return out[-n:] if n > 0 else []

@@ -1,0 +1,191 @@
+"""Small helpers that generated code calls: arithmetic, 'nobody' checks, narration.
+
+They are shared by every game; generated code reaches them by the compiler's own names
+(see codegen.py). Where the language's semantics may change (arithmetic, what ``nobody``
+may own), the change is made here once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.errors import RulelangError
+from rulelang.numbers import bounded, divide, json_number, whole
+
+
+class Runaway(Exception):
+    """The rules ran past the engine's step budget without a decision (the engine words the error).
+
+    ``kind``: "loop" (a loop or calls), "turns" (the loop of turns), "triggers" (triggers firing).
+    """
+
+    def __init__(self, kind: str = "loop", span: Any = None) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.span = span
+
+
+def runaway(kind: str = "loop", span: Any = None) -> None:
+    """Stop a loop (or the turns, or triggers) that ran past the step budget."""
+    raise Runaway(kind, span)
+
+
+def player_label(p: int) -> str:
+    """The label of seat ``p`` (0-based): P1, P2, ...; -1 is "nobody"."""
+    return f"P{p + 1}" if p >= 0 else "nobody"
+
+
+MAX_RANGE = 100_000
+"""The most numbers ``a to b`` may give (each is a value in a list, an option or a step)."""
+
+
+def number_range(low: Any, high: Any, span: Any) -> range:
+    """The numbers ``low to high`` of the language (whole, bounded, at most MAX_RANGE of them)."""
+    low = whole(bounded(low, span), span, "a range's start")
+    high = whole(bounded(high, span), span, "a range's end")
+    if high - low >= MAX_RANGE:
+        raise RulelangError(f"a range of more than {MAX_RANGE} numbers ({low} to {high})", span,
+                            hint="a 'for' or a choice ranges over at most that many numbers")
+    return range(low, high + 1)
+
+
+MAX_OPTIONS = 100_000
+"""The most options one choice may offer (or combinations of its ``for`` values it may try)."""
+
+
+def too_many_options(span: Any) -> None:
+    """Stop a choice that offers (or tries) more than MAX_OPTIONS options."""
+    raise RulelangError(f"a choice of more than {MAX_OPTIONS} options (or tries of its 'for' values)", span,
+                        hint="narrow the choice's 'for' ranges or split it into several choices")
+
+
+def div(a: Any, b: Any, span: Any) -> Any:
+    """``a / b`` of the language: whole-number division of whole numbers, exact with a fraction."""
+    return divide(a, b, "/", span)
+
+
+def mod(a: Any, b: Any, span: Any) -> Any:
+    """``a % b`` of the language; by zero is an error."""
+    return divide(a, b, "%", span)
+
+
+def no_seat(what: str, span: Any) -> RulelangError:
+    """The error for ``nobody`` used where a seat is needed."""
+    return RulelangError(f"nobody has {what}", span, hint="check for 'nobody' first: if p != nobody: ...")
+
+
+def nobody_has(name: str, span: Any = None) -> Any:
+    """Reading a counter or zone of ``nobody`` is an error."""
+    raise no_seat(f"a '{name}'", span)
+
+
+def seat(p: int, what: str, span: Any) -> int:
+    """``p`` where a seat is needed: ``nobody`` is an error at ``span``."""
+    if p < 0:
+        raise no_seat(what, span)
+    return p
+
+
+def seat_in_game(p: int, players: int, span: Any) -> int:
+    """A seat literal ``P3``: an error if the game has fewer players."""
+    if p >= players:
+        raise RulelangError(f"{player_label(p)} is not in this game: P1 to P{players} play it",
+                            span, hint="check how many play first: if players >= ...")
+    return p
+
+
+def counter_of(values: list, p: int, name: str, span: Any = None) -> Any:
+    """A per-player counter's value for player ``p``."""
+    if p < 0:
+        nobody_has(name, span)
+    return values[p]
+
+
+def zone_of(lists: list, p: int, name: str, span: Any) -> list:
+    """A per-player zone's list for player ``p``."""
+    if p < 0:
+        raise no_seat(f"a '{name}'", span)
+    return lists[p]
+
+
+def zone_of_kind(lists: list, c: int, base: int, kind: int, kind_of: list[int], labels: list[str], name: str,
+                 kind_name: str, span: Any) -> list:
+    """The zone ``name`` of component ``c`` (one for each component of ``kind``)."""
+    if kind_of[c] != kind:
+        raise RulelangError(f"{labels[c]} has no '{name}' zone", span, hint=f"only each {kind_name} has one")
+    return lists[c - base]
+
+
+def row_at(rows: list, faces: list[int], c: int) -> Any:
+    """An attribute of component ``c`` from its row by face + 1 (its face's value, else its kind's)."""
+    return rows[c][faces[c] + 1]
+
+
+def place_name(display: str, z: int, p: int) -> tuple[str, list[int]]:
+    """How a player's zone is named in narration, and its place."""
+    return f"{player_label(p)}'s {display}", [z, p]
+
+
+def log_move(log: list, labels: list[str], moved: list[int], came_from: list, to: tuple[str, list[int]]) -> None:
+    """Narrate a move: the components, the zones they came from, where they went."""
+    log.append({"type": "move", "components": [labels[c] for c in moved],
+                "from": ", ".join(t for t, _ in came_from), "to": to[0],
+                "places": [p for _, p in came_from] + [to[1]]})
+
+
+def log_counter(log: list, name: str, who: int | None, old: Any, new: Any, players: bool = False,
+                visible: str | None = None) -> None:
+    """Narrate a counter's change (values of a player counter by label, fractions as text)."""
+    shown = player_label if players else json_number
+    event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
+             "old": shown(old), "new": shown(new)}
+    if visible is not None:
+        event["visible"] = visible  # views hide the values from those who may not see
+    log.append(event)
+
+
+def end_turn(st: Any, turn_rule: int) -> None:
+    """Unwind the continuation to the driver, past the turn rule's frame."""
+    stack = st.stack
+    while stack and stack[-1][0] != turn_rule:
+        stack.pop()
+    stack.pop()
+
+
+def fire(st: Any, fired: list[tuple[int, int | None]], rules: list[int], nlocals: list[int],
+         titles: list[str]) -> bool:
+    """Push the rules of triggers that just fired (the first to fire runs first); narrate them."""
+    stack = st.stack
+    for t, p in reversed(fired):
+        rule = rules[t]
+        loc = [None] * max(1, nlocals[rule])
+        if p is not None:
+            loc[0] = p
+        stack.append([rule, 0, loc])
+    if st.log is not None:
+        for t, p in fired:
+            who = f" ({player_label(p)})" if p is not None else ""
+            st.log.append({"type": "trigger", "rule": titles[t] + who})
+    return True
+
+
+def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[str], remembered: list[str]) -> None:
+    """A look at components: ``p`` (None: every player) remembers the kinds, the narration names them."""
+    seen = [remembered[c] for c in picked]
+    for who in range(st.players) if p is None else (p,):
+        st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
+    if st.log is not None:
+        st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
+                       "components": [labels[c] for c in picked]})
+
+
+def place_of(st: Any, c: int) -> list[int]:
+    """Where component ``c`` is: [zone index, owner seat or -1]."""
+    for z, content in enumerate(st.zones):
+        if content and isinstance(content[0], list):
+            for p, lst in enumerate(content):
+                if c in lst:
+                    return [z, p]
+        elif c in content:
+            return [z, -1]
+    raise AssertionError(f"component {c} is nowhere")  # pragma: no cover
