@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from rulelang.check.checker import MAX_COMPONENTS, MAX_DEFINE_DEPTH
 from rulelang.cli import main
-from rulelang.compile.compiler import MAX_RANGE
+from rulelang.compile.runtime import MAX_RANGE
 from rulelang.engine.engine import MAX_OPTIONS
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
