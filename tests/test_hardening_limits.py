@@ -248,3 +248,14 @@ def test_definitions_that_double_at_each_step_are_an_error_not_a_hang(tmp_path: 
     chain = "define d0 = 1\n" + "".join(f"define d{i} = d{i - 1} + d{i - 1}\n" for i in range(1, 30))
     error = _check_fails_in_place(tmp_path, _with_turn("  score of current += d29\n") + chain, "expand to more")
     assert error.hint and "d0" in error.hint
+
+
+def test_loops_nested_deeper_than_python_allows_are_an_error_with_a_place(tmp_path: Path) -> None:
+    # Generated Python may nest at most 20 loops; 24 nested 'while's are said at the 21st.
+    body = "".join(f"{'  ' * i}while score of current < {i}:\n" for i in range(1, 25))
+    body += f"{'  ' * 25}score of current += 1\n"
+    game = _game(tmp_path, _with_turn(body))
+    result = _invoke("run", game, "-q", "-s", 1)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "nest too deeply here to be compiled" in result.stderr
+    assert "g.rules:" in result.stderr and "while score of current < 21:" in result.stderr

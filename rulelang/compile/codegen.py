@@ -49,6 +49,7 @@ from rulelang.compile.program import (
     DrawSpec,
     Program,
 )
+from rulelang.errors import RulelangError
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -998,7 +999,17 @@ def generate(model: m.Model, coverage: bool = False) -> Generated:
     """Write and compile the Python module of a checked model (with coverage counting, or without)."""
     filename = f"<rulelang-generated-{next(_MODULES)}>"
     gen = CodeGen(model, Compiler(model), coverage, filename).generate()
-    gen.code_object = compile(gen.source, filename, "exec")
+    try:
+        gen.code_object = compile(gen.source, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        # Python's own limits on nesting (e.g. 20 nested loops): said at the rules' place.
+        line = getattr(exc, "lineno", None)
+        span = gen.lines.span_at(line) if line else None
+        raise RulelangError(
+            "the rules nest too deeply here to be compiled (Python allows at most 20 loops inside one another)",
+            span,
+            hint="use fewer loops inside one another (the loops of a rule called inside a loop count too)",
+        ) from None
     linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
     return gen
 
