@@ -457,7 +457,7 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     """Play the same seeds with the same agents on A and B, and say which statistics differ.
 
     A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
-    options): `rulelang compare games/barnyard.rules -o equal_bonuses=true`. Game i of
+    options): `rulelang compare GAME.rules -o NAME=VALUE`. Game i of
     A and of B share a seed, so each difference B - A is the mean of the games'
     differences, with its 95% interval; significant ones get a sentence.
     """

@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 def reading_names(engine: Engine) -> dict[str, str]:
     """The name a player reads for each component label (and kind name) in narration.
 
-    Copies of a card or token are named by their kind's display name (``BlueRooster#3``
-    and ``BlueRooster`` both read ``blue rooster``); dice and components that own zones
+    Copies of a card or token are named by their kind's display name (``RedCard#3``
+    and ``RedCard`` both read ``red card``); dice and components that own zones
     keep their labels, since each is its own object on the table.
     """
     kinds = engine.model.kinds

@@ -56,7 +56,7 @@ def visible(engine: Engine, place: Place, player: int) -> bool:
 
 
 def place_names(engine: Engine, st: State) -> dict[str, Place]:
-    """How narration and private looks name each place (``"the cards under Barn#1"``) -> the place."""
+    """How narration and private looks name each place (``"the cards under Board#1"``) -> the place."""
     labels = engine.program.component_labels
     kind_of = engine.program.kind_of
     names: dict[str, Place] = {}
