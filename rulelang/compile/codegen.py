@@ -769,6 +769,8 @@ class CodeGen(ExprWriter):
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                    if i > 0:  # inside other ranges: the list may grow past the limit many times over
+                        lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
                     break
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
                 # Every combination tried counts: nested ranges may try far more than they keep.

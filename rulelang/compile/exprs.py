@@ -262,7 +262,7 @@ class ExprWriter:
         if sel.owner is None:
             return f"Z[{z}]"
         if zone.per_kind is not None:
-            base = self.comp.first_of_kind[zone.per_kind]
+            base = self.comp.first_of_kind.get(zone.per_kind, 0)  # no components of the kind: no zone
             o = self.ex(sel.owner)
             slow = f"zone_of_kind(Z[{z}], {o}, {base}, {zone.per_kind}, KO, LB, {self.const(zone.name)}, " \
                    f"{self.const(self.model.kinds[zone.per_kind].name)}, {self.const(zone.span)})"

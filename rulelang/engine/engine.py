@@ -168,8 +168,9 @@ class Engine:
         elif op == RANDFIRST:
             d = Decision("chance", None, [player_label(p) for p in range(st.players)], [1] * st.players,
                          {"first_player": True}, ins[4])
-        else:  # pragma: no cover - the stack always rests on a decision
-            raise AssertionError(f"state paused on a non-decision instruction {op}")
+        else:  # only after a run-time error (a runaway loop) left play between two decisions
+            raise RulelangError("this game stopped at a run-time error and cannot go on", ins[4],
+                                hint="fix the rules at the error reported first, then play again")
         st.pending_cache = d
         return d
 
