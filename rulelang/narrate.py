@@ -36,6 +36,7 @@ class Narrator:
         self.verbose = verbose
         self.names = dict(names or {})  # label or kind name -> the name a player reads
         self._rolls: list[str] = []
+        self._verb = "roll"
 
     def _named(self, components: list[str]) -> str:
         return ", ".join(self.names.get(c, c) for c in components)
@@ -46,11 +47,22 @@ class Narrator:
         for e in events:
             kind = e["type"]
             if kind == "roll":
+                if e.get("verb", "roll") != self._verb:
+                    out.extend(self.flush())
+                    self._verb = e.get("verb", "roll")
                 self._rolls.append(f"{e['component']} {e['face']}")
                 continue
             out.extend(self.flush())
             if kind == "turn":
                 out.append(f"Turn {e['turn']}: {e['player']}")
+            elif kind == "round":
+                out.append(f"Round {e['round']}")
+            elif kind == "out":
+                out.append(f"  {e['player']} drops out.")
+            elif kind == "pick":
+                out.append(f"  at random: {e['player']} (among {', '.join(e['among'])})")
+            elif kind == "turned" and self.verbose:
+                out.append(f"    {self._named(e['components'])}: turned to {e['face']}")
             elif kind == "choice":
                 if e.get("forced") and not self.verbose:
                     continue  # the only legal action is no choice worth telling
@@ -77,7 +89,7 @@ class Narrator:
         """Lines still held back (gathered rolls)."""
         if not self._rolls:
             return []
-        line = "  rolls: " + ", ".join(self._rolls)
+        line = f"  {self._verb}s: " + ", ".join(self._rolls)
         self._rolls = []
         return [line]
 

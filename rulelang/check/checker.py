@@ -15,6 +15,7 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
+from rulelang.check.rounds import RoundChecks, reads_elimination
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.numbers import MAX_NUMBER
 from rulelang.syntax import ast
@@ -97,7 +98,7 @@ class _RuleScope:
         self.frames.pop()
 
 
-class Checker:
+class Checker(RoundChecks):
     """Checks one game (a file and the files it extends) into a :class:`Model`."""
 
     def __init__(self, sources: list[SourceFile], option_overrides: dict[str, str] | None = None) -> None:
@@ -117,6 +118,7 @@ class Checker:
         self.blocks: dict[str, tuple[ast.BlockDecl, str | None]] = {}
         self.triggers: list[tuple[ast.TriggerDecl, str | None]] = []
         self.rank: ast.RankDecl | None = None
+        self.uses_elimination = False
         self.rank_file = -1
         self.players_seen = False
         self.sheets: dict[str, ast.SheetDecl] = {}
@@ -320,6 +322,8 @@ class Checker:
                     faces.append(found.index)
         elif decl.faces:
             self.error(f"only dice have faces; '{decl.name}' is a {decl.cls}", decl.span)
+        if decl.sides:
+            faces = self.side_faces(decl) if decl.cls != "die" or not decl.faces else faces
         kind = m.Kind(len(self.kinds), decl.name, decl.display or decl.name, decl.cls, decl.count, faces,
                       self._values(decl.attrs, decl.name), decl.span)
         if decl.count < 0:
@@ -383,6 +387,10 @@ class Checker:
             return
         if decl.name in self.blocks:
             prev, _ = self.blocks[decl.name]
+            if decl.name == "turn" and prev.kind != decl.kind:
+                self.error(f"a game is played in turns or in rounds, not both ('{prev.kind}:' at {prev.span})",
+                           decl.span, hint="keep 'turn:' (one player at a time) or 'round:' (the whole table)")
+                return
             what = "rule" if decl.kind == "rule" else decl.kind
             hint = "write 'override rule NAME:' in a variant" if is_variant and decl.kind == "rule" else None
             self.error(f"{what} '{decl.name}' is already declared at {prev.span}", decl.span, hint=hint)
@@ -397,8 +405,13 @@ class Checker:
         if isinstance(node, ast.Name):
             return self._name(node, scope, elem)
         if isinstance(node, ast.Current):
+            self.no_current("'current'", node.span)
             return m.CurrentPlayer()
+        if isinstance(node, ast.IsOut):
+            return self.is_out(node, scope, elem)
         if isinstance(node, ast.PlayerAfter):
+            if node.target is None:
+                self.no_current("'next player'", node.span)
             target = None
             word = "after" if node.step > 0 else "before"
             if node.target is not None:
@@ -675,7 +688,11 @@ class Checker:
 
     def iterable(self, node: ast.Iterable, scope: _RuleScope) -> m.IterIR:
         """Resolve what a ``for`` ranges over."""
-        if node.kind in ("players", "others"):
+        if node.kind == "others":
+            self.no_current("'other players'", node.span)
+        if node.kind == "players_in":
+            self.uses_elimination = True
+        if node.kind in ("players", "others", "players_in"):
             return m.IterIR(node.kind, None, None, None, PLAYER)
         if node.kind == "kinds_where":
             cond = self.expect(node.cond, scope, BOOL, True, "'kinds where' needs a true/false condition")
@@ -732,11 +749,13 @@ class Checker:
             query = self.query(node.query, scope)
             for k in query.kinds or ():
                 kind = self.kinds_by_index[k]
-                if kind.cls != "die":
-                    raise self.fail(f"cannot roll '{kind.name}': it is a {kind.cls}, not a die", node.span)
+                if not kind.faces:
+                    raise self.fail(f"cannot {node.verb} '{kind.name}': it is a {kind.cls}, not a die", node.span,
+                                    hint=None if kind.cls == "die" else
+                                    "give it sides to land on: 'sides (Heads 1/2, Tails 1/2)'")
             if query.quantity == "random":
                 raise self.fail("roll the dice themselves, not a random draw", node.span)
-            return m.RollS(query, node.span)
+            return m.RollS(query, node.span, node.verb)
         if isinstance(node, ast.Shuffle):
             zone = self.zone_sel(node.zone, scope)
             if not self._zone_by_index(zone.zone).ordered:
@@ -776,6 +795,15 @@ class Checker:
         if isinstance(node, ast.Simple):
             if node.what in ("end turn", "another turn") and ctx["kind"] == "setup":
                 raise self.fail(f"'{node.what}' has no meaning during setup", node.span)
+            if node.what in ("end turn", "another turn", "pick first player at random"):
+                self.no_current(f"'{node.what}'", node.span)
+            if node.what == "end round":
+                if not self.round_game:
+                    raise self.fail("'end round' is for a game played in rounds ('round:')", node.span,
+                                    hint="in a game of turns, write 'end turn'")
+                if ctx["kind"] == "setup":
+                    raise self.fail("'end round' has no meaning during setup", node.span)
+                return m.SimpleS("end turn", node.span)
             return m.SimpleS(node.what, node.span)
         if isinstance(node, ast.CallRule):
             return self._call_rule(node, scope)
@@ -818,6 +846,7 @@ class Checker:
         if isinstance(node, ast.Ask):
             return self._ask(node, scope)
         if isinstance(node, ast.GiveTurn):
+            self.no_current("'give turn to'", node.span)
             if ctx["kind"] == "setup":
                 raise self.fail("'give turn to' has no meaning during setup", node.span,
                                 hint="use 'pick first player at random' or let P1 start")
@@ -831,6 +860,12 @@ class Checker:
                 return m.RevealS(query, None, node.span)
             return m.RevealS(query, self._seat(node.player, scope, False, "'reveal ... to' needs a player"),
                              node.span)
+        if isinstance(node, ast.TurnFace):
+            return self.turn_face(node, scope)
+        if isinstance(node, ast.DropOut):
+            return self.drop_out(node, scope, ctx)
+        if isinstance(node, ast.PickAt):
+            return self.pick_at(node, scope)
         raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
 
     def _zone_by_index(self, index: int) -> m.Zone:
@@ -868,8 +903,19 @@ class Checker:
             if node.cond is not None:
                 cond = self.expect(node.cond, scope, BOOL, False, "'if' needs a true/false condition")
             options = []
+            dynamic: list = []
             seen: set[str] = set()
             for opt in node.options:
+                if opt.bindings:
+                    scope.push()
+                    try:
+                        ocond, spec = self.ask_answer(opt, scope, seen)
+                    finally:
+                        scope.pop()
+                    options.append((opt.label, ocond, opt.span))
+                    dynamic.append(spec)
+                    continue
+                dynamic.append(None)
                 if "{" in opt.label or "}" in opt.label:
                     raise self.fail("an answer of 'ask' is fixed text: '{...}' would not be filled in", opt.span,
                                     hint="every asked player chooses among the same answers; "
@@ -883,10 +929,13 @@ class Checker:
                 options.append((opt.label, ocond, opt.span))
         finally:
             scope.pop()
-        return m.AskS(var, iterable, cond, tuple(options), list_slot, node.span)
+        return m.AskS(var, iterable, cond, tuple(options), list_slot, node.span,
+                      tuple(dynamic) if any(d is not None for d in dynamic) else ())
 
     def _choose(self, node: ast.Choose, scope: _RuleScope, ctx: dict) -> m.ChooseS:
         player = None
+        if node.player is None:
+            self.no_current("'choose:' without a player", node.span)
         if node.player is not None:
             player = self._seat(node.player, scope, False, "'choose' needs the player who chooses")
         options = []
@@ -937,7 +986,8 @@ class Checker:
         if "setup" not in self.blocks:
             self.error("the game has no 'setup:' block", where, hint="add one, even if it only says: pass")
         if "turn" not in self.blocks:
-            self.error("the game has no 'turn:' block", where, hint="add 'turn:' with what a player does on a turn")
+            self.error("the game has no 'turn:' block", where, hint="add 'turn:' with what a player does on a turn "
+                       "(or 'round:' for a game played in rounds by the whole table)")
         if self.players is None and not self.players_seen:
             self.error("the game does not say how many players it takes", where,
                        hint="add a line like: players 2 to 4")
@@ -992,6 +1042,9 @@ class Checker:
             rule.body = self.block(decl.body, scope, {"kind": "trigger"})
             rule.nlocals = scope.nslots
             zones, ctrs, cur = _reads(cond)
+            if reads_elimination(cond):
+                self.error("a trigger's condition cannot watch who is out ('is out', 'players still in')", decl.span,
+                           hint="test it in the rules right after 'drop out'")
             if not zones and not ctrs and not cur:
                 self.error("this condition reads no zone, counter or player, so it can never change", decl.span)
             triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span,
@@ -1033,6 +1086,8 @@ class Checker:
             setup_rule=self.rule_index.get("setup", 0),
             turn_rule=self.rule_index.get("turn", 0),
             sections=self.sections,
+            rounds=self.round_game,
+            eliminates=self.uses_elimination,
         )
 
     def _ranking(self) -> m.Ranking:

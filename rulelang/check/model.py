@@ -318,6 +318,7 @@ class MoveS:
 class RollS:
     query: QueryIR
     span: Span
+    verb: str = "roll"  # "spin": the same chance, named as the rules name it
 
 
 @attrs.frozen
@@ -427,6 +428,7 @@ class AskS:
     options: tuple  # ((label, cond or None, span), ...)
     list_slot: int
     span: Span
+    dynamic: tuple = ()  # per option: None, or (TemplateIR, ((slot, IterIR), ...)): one answer per value
 
 
 @attrs.frozen
@@ -514,3 +516,46 @@ class Model:
     setup_rule: int
     turn_rule: int
     sections: list[tuple[str, Span]]
+    rounds: bool = False  # played in rounds by the whole table ('round:'), not in turns
+    eliminates: bool = False  # players may drop out ('drop out')
+
+
+# ------------------------------------------------------------------ rounds, elimination, sides, races
+
+
+@attrs.frozen
+class IsOut:
+    """``PLAYER is out``: whether the player has dropped out."""
+
+    player: Any
+    type: str = BOOL
+
+
+@attrs.frozen
+class TurnS:
+    """``turn QUERY to FACE``: the selected components show that face (no chance)."""
+
+    query: QueryIR
+    face: int
+    span: Span
+
+
+@attrs.frozen
+class DropS:
+    """``drop out PLAYER``."""
+
+    player: Any
+    span: Span
+
+
+@attrs.frozen
+class PickS:
+    """``pick w at random from q in IT [if C]``: a chance event picking one player meeting C."""
+
+    var: int
+    qvar: int
+    iterable: IterIR
+    cond: Any
+    list_slot: int
+    name: str
+    span: Span

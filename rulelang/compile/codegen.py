@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import runtime
+from rulelang.compile import races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, last_n
 from rulelang.compile.linetable import LineTable
@@ -292,6 +292,8 @@ class CodeGen(ExprWriter):
             return self.emit_ask(L, s, after, ind)
         if t is m.ChooseS:
             return self.emit_choose(L, s, after, ind)
+        if t in races.EMITTERS:
+            return races.EMITTERS[t](self, L, s, after, ind)
         if t is m.CallS:
             callee = self.model.rules[s.rule]
             if self.inlines(s):
@@ -549,8 +551,9 @@ class CodeGen(ExprWriter):
                            f"'outcome': FN[{face}]}})", sp))
         L.append((ind + 1, f"F[{die}] = {face}", sp))
         L.append((ind + 1, "if st.log is not None:", sp))
+        verb = "" if s.verb == "roll" else f", 'verb': {self.const(s.verb)}"
         L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
-                           f"'places': [place_of(st, {die})]}})", sp))
+                           f"'places': [place_of(st, {die})]{verb}}})", sp))
         L.append((ind + 1, f"loc[{lst + 1}] += 1", sp))
         if which:
             L.append((ind + 1, f"if {self.check_fn(which)}(st):", sp))
@@ -681,15 +684,24 @@ class CodeGen(ExprWriter):
         L.append((ind, "st.answers = [''] * st.players", sp))
         L.append((ind, f"{asked} = []", sp))
         L.append((ind, f"for {p} in {self.iterable(s.iterable)}:", sp))
+        if self.model.eliminates:  # a player who is out is not asked
+            L.append((ind + 1, f"if st.out[{p}]:", sp))
+            L.append((ind + 2, "continue", sp))
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
         conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
         test = "(" + " or ".join(conds) + ")" if conds else "False"
+        pc = self.site_pc(s, 2)
+        if s.dynamic:  # answers per value: asked when any answer is allowed
+            if pc not in self.entries:
+                self.entries[pc] = (ASK, AskSpec(var, slot, [(label, None) for label, _c, _sp in s.options]),
+                                    None, None, sp)
+                self.enums[id(self.entries[pc][1])] = races.ask_enumerator(self, s)
+            test = f"{self.enums[id(self.entries[pc][1])]}(st, loc)"
         if s.cond is not None:
             test = f"{self.ex(s.cond)} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
-        pc = self.site_pc(s, 2)
         if pc not in self.entries:
             with self.at_offset():
                 options = [(label, self.comp.expr(c) if c is not None else None) for label, c, _span in s.options]
@@ -737,6 +749,12 @@ class CodeGen(ExprWriter):
                 self.cov(("option", id(s), n), 1, prelude)
                 self.resume(pc + 1 + n, ("seq", opt.body, 0, self.off, self.ikey, after), opt.span, prelude)
             self.resume(pc + k + 1, after, sp)
+        if self.model.eliminates and s.player is not None:  # a player who is out takes no decisions
+            who = self.var("w")
+            self.consts["out_error"] = races.out_error
+            L.append((ind, f"{who} = {self.seat_ex(s.player, 'a choice to make', sp)}", sp))
+            L.append((ind, f"if st.out[{who}]:", sp))
+            L.append((ind + 1, f"raise out_error({who}, {self.const(sp)})", sp))
         return self.pause(L, pc, ind)
 
     def enumerator(self, s: m.ChooseS) -> str:
@@ -876,7 +894,8 @@ class CodeGen(ExprWriter):
             (1, "if st.pause_at_turn:", None), (2, "st.pause_at_turn = False", None), (2, f"return {STOP}", None),
             (1, "fr[1] = 2", None), (1, "st.turn += 1", None),
             (1, "if st.log is not None:", None),
-            (2, "st.log.append({'type': 'turn', 'turn': st.turn, 'player': PL(st.current)})", None),
+            (2, "st.log.append({'type': 'round', 'round': st.turn})" if model.rounds else
+             "st.log.append({'type': 'turn', 'turn': st.turn, 'player': PL(st.current)})", None),
             (1, f"st.stack.append([{model.turn_rule}, 0, [None] * NL[{model.turn_rule}]])", None),
             (1, "if st.armed is None and arm(st):", None), (2, "left -= 1", None),
             (1, "return left", None)])
@@ -885,6 +904,7 @@ class CodeGen(ExprWriter):
             (1, "elif st.next_player >= 0:", None), (2, "st.current = st.next_player", None),
             (2, "st.next_player = -1", None),
             (1, "else:", None), (2, "st.current = (st.current + 1) % st.players", None),
+            *races.driver_lines(model),
             (1, "fr[1] = 1", None),
             (1, "left -= 1", None), (1, "if left < 0:", None),
             (2, f"runaway({self.const('turns')}, {self.const(turn)})", turn)]

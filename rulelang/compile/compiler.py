@@ -175,6 +175,9 @@ class Compiler:
                 return func(out)
 
             return gen
+        if isinstance(e, m.IsOut):
+            who = seat_of(self.expr(e.player), "a place in the game", None)
+            return lambda st, loc: st.out[who(st, loc)] > 0
         if isinstance(e, m.Builtin):
             if e.func == "players":
                 return lambda st, loc: st.players
@@ -510,6 +513,8 @@ class Compiler:
             return lambda st, loc: list(range(st.players))
         if it.kind == "others":
             return lambda st, loc: [(st.current + i) % st.players for i in range(1, st.players)]
+        if it.kind == "players_in":
+            return lambda st, loc: [p for p in range(st.players) if not st.out[p]]
         if it.kind == "kinds_where":
             try:
                 chosen = [k.index for k in self.model.kinds if self.static_value(it.cond, k.index, -1)]

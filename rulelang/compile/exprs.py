@@ -47,7 +47,7 @@ class ExprWriter:
         self.ikey: tuple = ()
         self.kind_of = comp.kind_of
         self.ncomp = len(comp.kind_of)
-        self.is_die = [model.kinds[k].cls == "die" for k in comp.kind_of]
+        self.is_die = [bool(model.kinds[k].faces) for k in comp.kind_of]  # dice, and components with sides
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
@@ -216,6 +216,8 @@ class ExprWriter:
                 return f"fraction({args[0]}, {args[1]}, {self.const(e.span)})"
             if e.func == "abs":
                 return f"abs({args[0]})"
+        if t is m.IsOut:
+            return f"(st.out[{self.seat_ex(e.player, 'a place in the game', None, c)}] > 0)"
         if t is m.Agg:
             return self.memoized(e, lambda: self.aggregate(e), c)
         if t is m.Gen:
@@ -385,6 +387,9 @@ class ExprWriter:
         list: only where nothing can change it while it is gone through)."""
         if it.kind == "players":
             return "list(range(st.players))" if copy else "range(st.players)"
+        if it.kind == "players_in":
+            i = self.var("i")
+            return f"[{i} for {i} in range(st.players) if not st.out[{i}]]"
         if it.kind == "others":
             i = self.var("i")
             return f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"

@@ -93,3 +93,17 @@ class Program:
     generated_coverage: Any = None  # the same, counting coverage (written when first asked for)
     constructs: list[Construct] = attrs.field(factory=list)  # what coverage counts, in a fixed order
     fallbacks: dict[str, int] = attrs.field(factory=dict)  # node kind -> sites run by compiler closures
+
+
+# A chance event that picks a player (``pick w at random from q in IT if C``): (PICK, PickSpec, None, None, span).
+PICK = 17
+DECISION_OPS = DECISION_OPS | {PICK}
+
+
+@attrs.define
+class PickSpec:
+    """A compiled ``pick ... at random``: where the picked player goes, the slot listing the candidates."""
+
+    var: int
+    among_slot: int
+    name: str  # the picked variable's name, as the trace's chance event names it

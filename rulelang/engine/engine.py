@@ -20,6 +20,7 @@ from rulelang.compile.program import (
     BLOCK,
     CHOOSE,
     DRAW,
+    PICK,
     RANDFIRST,
     ROLL,
     SHUFFLE,
@@ -168,6 +169,10 @@ class Engine:
         elif op == RANDFIRST:
             d = Decision("chance", None, [player_label(p) for p in range(st.players)], [1] * st.players,
                          {"first_player": True}, ins[4])
+        elif op == PICK:
+            among = [player_label(p) for p in loc[ins[1].among_slot]]
+            d = Decision("chance", None, among, [1] * len(among), {"pick": ins[1].name, "among": among}, ins[4],
+                         raw=among)
         else:  # only after a run-time error (a runaway loop) left play between two decisions
             raise RulelangError("this game stopped at a run-time error and cannot go on", ins[4],
                                 hint="fix the rules at the error reported first, then play again")
@@ -306,6 +311,9 @@ class Engine:
             spec = ins[1]
             waiting = loc[spec.pending_slot]
             who = d.player if player is None else player
+            if isinstance(who, int) and 0 <= who < st.players and st.out[who]:
+                raise IllegalAction(f"{player_label(who)} is out of the game and takes no decisions", d.span,
+                                    hint="waiting for " + ", ".join(player_label(p) for p in waiting))
             if who not in waiting:
                 raise IllegalAction(f"{player_label(who)} is not asked here", d.span,
                                     hint="waiting for " + ", ".join(player_label(p) for p in waiting))
@@ -379,6 +387,14 @@ class Engine:
             if action not in labels:
                 raise self._illegal(d, action)
             st.current = labels.index(action)
+            fr[1] += 1
+        elif op == PICK:
+            labels = d.labels or []
+            if action not in labels:
+                raise self._illegal(d, action)
+            loc[ins[1].var] = loc[ins[1].among_slot][labels.index(action)]
+            if st.log is not None:
+                st.log.append({"type": "pick", "player": action, "among": list(labels)})
             fr[1] += 1
         st.step += 1
         st.pending_cache = st.choice_cache = None
@@ -457,7 +473,13 @@ class Engine:
             if ins[0] == DRAW:
                 return (f"{action!r} cannot be drawn: the zone holds only "
                         f"{', '.join(d.labels or []) or 'nothing that may be drawn'}", d.span)
+            if ins[0] == PICK:
+                return (f"{action!r} is not among the players this picks from ({', '.join(d.labels or [])})",
+                        d.span)
             return f"{action!r} is not a possible outcome here", d.span
+        if player is not None and 0 <= player < st.players and st.out[player]:
+            return (f"{player_label(player)} is out of the game (since {'round' if self.model.rounds else 'turn'} "
+                    f"{st.out[player]}) and takes no decisions", d.span)
         if d.players is not None:
             if player is not None and player not in d.players:
                 return (f"{player_label(player)} is not asked here; waiting for "
@@ -941,6 +963,11 @@ class Engine:
             "zones": zones,
             "over": st.over,
         }
+        if self.model.rounds:  # nobody has the turn: the table plays a round
+            obs["current"] = None
+            obs["round"] = st.turn
+        if any(st.out):
+            obs["out"] = [player_label(p) for p in range(st.players) if st.out[p]]
         if player is not None and st.seen[player]:
             obs["seen"] = copy.deepcopy(st.seen[player])  # an independent value: agents may change it
         if d is not None:

@@ -23,6 +23,7 @@ class State:
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
+        "out",
     )
 
     def __init__(self, players: int) -> None:
@@ -41,6 +42,7 @@ class State:
         self.turn = 0
         self.answers: list[str] = [""] * players  # each player's answer to the last ``ask``
         self.seen: list[list[dict[str, Any]]] = [[] for _ in range(players)]  # private looks, per player
+        self.out: list[int] = [0] * players  # per player: 0 while in, else the turn or round she dropped out in
         # Not part of the state: a cache of the pending decision, and narration sink.
         self.pending_cache: Any = None
         self.log: list[dict[str, Any]] | None = None
@@ -61,6 +63,7 @@ class State:
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
         new.seen = copy.deepcopy(self.seen)
+        new.out = self.out[:]
         new.over = self.over
         new.result = copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn
@@ -76,8 +79,8 @@ class State:
         return new
 
     def to_json(self) -> dict[str, Any]:
-        """The state as JSON-ready plain data."""
-        return {
+        """The state as JSON-ready plain data (``out`` only once a player has dropped out)."""
+        data = {
             "format": STATE_FORMAT,
             "players": self.players,
             "zones": self.zones,
@@ -95,6 +98,9 @@ class State:
             "answers": self.answers,
             "seen": self.seen,
         }
+        if any(self.out):
+            data["out"] = self.out
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
@@ -117,6 +123,7 @@ class State:
         st.turn = data["turn"]
         st.answers = data["answers"]
         st.seen = data["seen"]
+        st.out = data.get("out", [0] * st.players)
         return st
 
     def dumps(self) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from rulelang.syntax.span import Span
@@ -204,6 +206,7 @@ class Roll:
 
     query: Query
     span: Span
+    verb: str = "roll"  # "spin": the same chance, named as the rules name it
 
 
 @attrs.frozen
@@ -340,6 +343,8 @@ class AskOption:
     label: str
     cond: Expr | None
     span: Span
+    bindings: tuple = ()  # ((name, Iterable), ...): one answer per value, the label showing it
+    template: Any = None  # the label with its holes (a Template) when it has bindings
 
 
 @attrs.frozen
@@ -439,6 +444,7 @@ class ComponentDecl:
     faces: tuple[Name, ...]
     span: Span
     group: str | None = None  # numbered components: the name they share (``Card`` for Card3, Card4, ...)
+    sides: tuple = ()  # (Side, ...): the faces a component that is not a die shows, with weights
 
 
 @attrs.frozen
@@ -529,3 +535,51 @@ class RulesFile:
 
     path: str
     decls: tuple[Decl, ...]
+
+
+# ------------------------------------------------------------------ rounds, elimination, sides, races
+
+
+@attrs.frozen
+class TurnFace:
+    """``turn QUERY to FACE``: every selected component now shows that side (no chance)."""
+
+    query: Query
+    face: Name
+    span: Span
+
+
+@attrs.frozen
+class DropOut:
+    """``drop out PLAYER``: the player leaves play now."""
+
+    player: Expr
+    span: Span
+
+
+@attrs.frozen
+class PickAt:
+    """``pick w at random from q in IT [if C]``: chance picks one of the players meeting C."""
+
+    var: str
+    qvar: str
+    iterable: Iterable
+    cond: Expr | None
+    span: Span
+
+
+@attrs.frozen
+class IsOut:
+    """``PLAYER is out``: the player has dropped out."""
+
+    target: Expr
+    span: Span
+
+
+@attrs.frozen
+class Side:
+    """One side of a two-sided (or many-sided) component, with its weight."""
+
+    name: str
+    weight: Any  # an int or a Fraction
+    span: Span

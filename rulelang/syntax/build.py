@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -154,6 +155,25 @@ class _Builder(Transformer):
     def attr_list(self, c):
         return ("attrs", tuple(c))
 
+    @v_args(meta=True)
+    def attr_sides(self, meta, c):
+        return _Sides(tuple(c[1:]), self._span(meta))
+
+    @v_args(meta=True)
+    def side(self, meta, c):
+        name, num, op, den = c
+        span = self._span(meta)
+        if num is None:
+            weight: Any = 1
+        elif op is None:
+            weight = int(num)
+        else:
+            if str(op) != "/" or int(den) == 0:
+                raise RulelangError("a side's weight is a whole number or a fraction like 1/2", span,
+                                    hint="write: sides (Heads 1/2, Tails 1/2)")
+            weight = Fraction(int(num), int(den))
+        return ast.Side(str(name), weight, span)
+
     def face_list(self, c):
         return ("faces", tuple(ast.Name(str(t), self._tspan(t)) for t in c))
 
@@ -195,7 +215,8 @@ class _Builder(Transformer):
                 shown = '"' + str(display)[1:-1].replace("{" + var + "}", str(n)) + '"'
             attrs_ = body
             if body is not None and body[0] == "attrs":
-                attrs_ = ("attrs", tuple(ast.AttrValue(p.name, n if isinstance(p.value, _BulkVar) else p.value, p.span)
+                attrs_ = ("attrs", tuple(p if isinstance(p, _Sides) else
+                                         ast.AttrValue(p.name, n if isinstance(p.value, _BulkVar) else p.value, p.span)
                                          for p in body[1]))
             decl = self._component(meta, count, f"{name}{n}", cls, shown, attrs_)
             out.append(attrs.evolve(decl, group=str(name)))
@@ -204,15 +225,21 @@ class _Builder(Transformer):
     def _component(self, meta, count, name, cls, display, body):
         attrs_: tuple = ()
         faces: tuple = ()
+        sides: tuple = ()
         if body is not None:
             if body[0] == "attrs":
-                attrs_ = body[1]
+                attrs_ = tuple(a for a in body[1] if not isinstance(a, _Sides))
+                found = [a for a in body[1] if isinstance(a, _Sides)]
+                if len(found) > 1:
+                    raise RulelangError("a component lists its sides once", found[1].span)
+                sides = found[0].sides if found else ()
             else:
                 faces = body[1]
         cls_s = str(cls)
         cls_norm = {"dice": "die", "cards": "card", "tokens": "token", "pieces": "piece"}.get(cls_s, cls_s)
         return ast.ComponentDecl(
-            int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta)
+            int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta),
+            sides=sides,
         )
 
     @v_args(meta=True)
@@ -298,6 +325,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def turn_decl(self, meta, c):
         return ast.BlockDecl("turn", "turn", (), "Turn", False, c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def round_decl(self, meta, c):
+        return ast.BlockDecl("round", "turn", (), "Round", False, c[0], self._span(meta))
 
     @v_args(meta=True)
     def rule_decl(self, meta, c):
@@ -401,6 +432,27 @@ class _Builder(Transformer):
         return ast.Simple("pick first player at random", self._span(meta))
 
     @v_args(meta=True)
+    def spin_stmt(self, meta, c):
+        return ast.Roll(c[0], self._span(meta), "spin")
+
+    @v_args(meta=True)
+    def turn_face_stmt(self, meta, c):
+        return ast.TurnFace(c[0], ast.Name(str(c[1]), self._tspan(c[1])), self._span(meta))
+
+    @v_args(meta=True)
+    def drop_out_stmt(self, meta, c):
+        return ast.DropOut(c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def end_round_stmt(self, meta, c):
+        return ast.Simple("end round", self._span(meta))
+
+    @v_args(meta=True)
+    def pick_stmt(self, meta, c):
+        var, qvar, iterable, cond = c
+        return ast.PickAt(str(var), str(qvar), iterable, cond, self._span(meta))
+
+    @v_args(meta=True)
     def call_stmt(self, meta, c):
         return ast.CallRule(str(c[0]), tuple(c[1] or ()), self._span(meta))
 
@@ -458,7 +510,10 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def ask_option(self, meta, c):
-        return ast.AskOption(_unquote(c[0]), c[1], self._span(meta))
+        label, *bindings, cond = c
+        if bindings:
+            return ast.AskOption(_unquote(label), cond, self._span(meta), tuple(bindings), self._template(label))
+        return ast.AskOption(_unquote(label), cond, self._span(meta))
 
     # -------------------------------------------------------------- queries
     @v_args(meta=True)
@@ -501,6 +556,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def it_players(self, meta, c):
         return ast.Iterable("players", None, None, None, self._span(meta))
+
+    @v_args(meta=True)
+    def it_players_in(self, meta, c):
+        return ast.Iterable("players_in", None, None, None, self._span(meta))
 
     @v_args(meta=True)
     def it_others(self, meta, c):
@@ -563,6 +622,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def neg(self, meta, c):
         return ast.Unary("-", c[0], self._span(meta))
+
+    @v_args(meta=True)
+    def is_out(self, meta, c):
+        return ast.IsOut(c[0], self._span(meta))
 
     @v_args(meta=True)
     def current(self, meta, c):
@@ -628,6 +691,16 @@ class _BulkVar:
 
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+class _Sides:
+    """``sides (F w, G w)`` in a component's list of attributes."""
+
+    value = None  # not an attribute value (so checks of attribute values pass it by)
+
+    def __init__(self, sides: tuple, span: Span) -> None:
+        self.sides = sides
+        self.span = span
 
 
 class _Many:

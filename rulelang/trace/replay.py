@@ -34,7 +34,7 @@ from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT
 from rulelang.views import redact_chance, redact_counters
 
-CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player")
+CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player", "pick")
 EVENT_TYPES = ("chance", "action", "private", "digest", "result", "comment")
 
 

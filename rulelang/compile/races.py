@@ -1,0 +1,170 @@
+"""Generated code for elimination, sided components and chance picks (a part of the generator).
+
+``emit_turn``, ``emit_drop`` and ``emit_pick`` write the statements ``turn QUERY to FACE``,
+``drop out PLAYER`` and ``pick w at random from q in IT if C``; the small functions below
+them are what that code calls at run time (reached through the constants table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.check import model as m
+from rulelang.compile.program import PICK, PickSpec
+from rulelang.compile.runtime import player_label
+from rulelang.errors import RulelangError
+
+
+def emit_turn(gen: Any, L: list, s: m.TurnS, after: tuple, ind: int) -> bool:
+    """``turn QUERY to FACE``: each selected component shows the face (an error for one without that side)."""
+    sp = s.span
+    allowed = gen.table([s.face in gen.model.kinds[k].faces for k in gen.kind_of], "sd")
+    L.append((ind, f"turn_to(st, {gen.selection(s.query)}, {s.face}, {allowed}, LB, FD, {gen.const(sp)})", sp))
+    gen.consts["turn_to"] = turn_to
+    which = gen.comp.triggers_for({z.zone for z in s.query.zones})
+    return gen.soft(L, which, after, sp, ind) if which else False
+
+
+def emit_drop(gen: Any, L: list, s: m.DropS, after: tuple, ind: int) -> bool:
+    """``drop out PLAYER``."""
+    sp = s.span
+    gen.consts["drop_out"] = drop_out
+    L.append((ind, f"drop_out(st, {gen.seat_ex(s.player, 'a place in the game to leave', sp)}, {gen.const(sp)})",
+              sp))
+    return False
+
+
+def emit_pick(gen: Any, L: list, s: m.PickS, after: tuple, ind: int) -> bool:
+    """``pick w at random``: no chance with fewer than two players to pick from; else a recorded chance event."""
+    sp = s.span
+    var, lst, qvar = s.var + gen.off, s.list_slot + gen.off, s.qvar + gen.off
+    p = gen.var("p")
+    L.append((ind, f"loc[{lst}] = []", sp))
+    L.append((ind, f"for {p} in {gen.iterable(s.iterable, copy=False)}:", sp))
+    if s.cond is not None:
+        L.append((ind + 1, f"loc[{qvar}] = {p}", sp))
+        L.append((ind + 1, f"if {gen.ex(s.cond)}:", sp))
+        L.append((ind + 2, f"loc[{lst}].append({p})", sp))
+    else:
+        L.append((ind + 1, f"loc[{lst}].append({p})", sp))
+    pc = gen.site_pc(s, 2)
+    gen.entries.setdefault(pc, (PICK, PickSpec(var, lst, s.name), None, None, sp))
+    gen.resume(pc + 1, after, sp)
+    gen.consts["picked"] = picked
+    L.append((ind, f"if len(loc[{lst}]) < 2:", sp))
+    L.append((ind + 1, f"loc[{var}] = loc[{lst}][0] if loc[{lst}] else -1", sp))
+    L.append((ind, "else:", sp))
+    if gen.after_step_triggers:  # the engine checks those at every chance decision first
+        gen.pause(L, pc, ind + 1)
+        return False
+    rng = gen.var("rng")
+    L.append((ind + 1, f"{rng} = st.chance_rng", sp))
+    L.append((ind + 1, f"if {rng} is None:", sp))
+    gen.pause(L, pc, ind + 2)
+    L.append((ind + 1, f"picked(st, loc, {var}, loc[{lst}], {rng}.below(len(loc[{lst}])), "
+                       f"{gen.const(s.name)})", sp))
+    return False
+
+
+# ---------------------------------------------------------------------- run time
+
+
+def turn_to(st: Any, ids: list[int], face: int, allowed: list[bool], labels: list[str], shown: list[str],
+            span: Any) -> None:
+    """Set the face of each component of ``ids`` (each must have that side)."""
+    faces = st.faces
+    for c in ids:
+        if not allowed[c]:
+            raise RulelangError(f"{labels[c]} has no side {shown[face]!r} to turn to", span,
+                                hint="select only components that have that side")
+        faces[c] = face
+    if ids and st.log is not None:
+        st.log.append({"type": "turned", "components": [labels[c] for c in ids], "face": shown[face]})
+
+
+def drop_out(st: Any, p: int, span: Any) -> None:
+    """Player ``p`` leaves play now (in the current turn or round, the moment recorded)."""
+    if st.out[p]:
+        raise RulelangError(f"{player_label(p)} is already out of the game", span,
+                            hint="test 'if not p is out:' before 'drop out p'")
+    st.out[p] = max(1, st.turn)
+    if st.log is not None:
+        st.log.append({"type": "out", "player": player_label(p)})
+
+
+def picked(st: Any, loc: list, var: int, among: list[int], i: int, name: str) -> None:
+    """Chance picked ``among[i]``: bind it, count the step, record the event and narrate it."""
+    winner = among[i]
+    loc[var] = winner
+    st.step += 1
+    labels = [player_label(p) for p in among]
+    events = st.chance_events
+    if events is not None:
+        events.append({"type": "chance", "step": st.step, "pick": name, "among": labels,
+                       "outcome": player_label(winner)})
+    if st.log is not None:
+        st.log.append({"type": "pick", "player": player_label(winner), "among": labels})
+
+
+def out_error(p: int, span: Any) -> RulelangError:
+    """The error of asking a player who is out for a decision."""
+    return RulelangError(f"{player_label(p)} is out of the game and takes no decisions", span,
+                         hint="ask only players still in: 'if not p is out:' or 'for p in players still in'")
+
+
+EMITTERS = {m.TurnS: emit_turn, m.DropS: emit_drop, m.PickS: emit_pick}
+"""The statements this module writes, by IR type (codegen dispatches on it)."""
+
+
+def ask_enumerator(gen: Any, s: m.AskS) -> str:
+    """A function listing the answers allowed to the player in the ask's variable, some given per value."""
+    name = f"a{next(gen.names)}"
+    gen.consts["same_answers"] = same_answers
+    lines: list = [(1, "out = []", s.span)]
+    for (label, cond, span), dyn in zip(s.options, s.dynamic):
+        if dyn is None:
+            if cond is None:
+                lines.append((1, f"out.append({gen.const(label)})", span))
+            else:
+                lines.append((1, f"if {gen.ex(cond)}:", span))
+                lines.append((2, f"out.append({gen.const(label)})", span))
+            continue
+        template, bindings = dyn
+        ind = 1
+        for slot, it in bindings:
+            v = gen.var("v")
+            lines.append((ind, f"for {v} in {gen.iterable(it)}:", span))
+            lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
+            ind += 1
+        if cond is not None:
+            lines.append((ind, f"if {gen.ex(cond)}:", span))
+            ind += 1
+        lines.append((ind, f"out.append({gen.template(template)})", span))
+    lines.append((1, "if len(set(out)) != len(out):", s.span))
+    lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
+    lines.append((1, "return out", s.span))
+    gen.helper(name, "st, loc", lines)
+    return name
+
+
+def same_answers(out: list[str], span: Any) -> None:
+    """Two answers of one ``ask`` that read alike: an error at the ``ask``."""
+    seen: set[str] = set()
+    for label in out:
+        if label in seen:
+            raise RulelangError(f"two answers are both labelled {label!r}", span,
+                                hint="make every answer's label show what differs between them")
+        seen.add(label)
+
+
+def driver_lines(model: m.Model) -> list[tuple[int, str, Any]]:
+    """What the driver does after choosing the next turn's player: in a round game, keep nobody's turn
+    (seat 0 stands for the table); in a game of turns with players out, skip them (no one left: the end)."""
+    if model.rounds:
+        return [(1, "st.current = 0", None)]
+    if not model.eliminates:
+        return []
+    return [(1, "for _ in range(st.players):", None),
+            (2, "if not st.out[st.current]:", None), (3, "break", None),
+            (2, "st.current = (st.current + 1) % st.players", None),
+            (1, "else:", None), (2, "return -2", None)]
