@@ -58,6 +58,11 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),
     "numbered_unknown_value.rules": (12, 31, "unknown value 'm' for attribute 'pips'", "is 'n'"),
     "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind or one component, but this is a player", None),
+    # rounds, sides and races (issue 8)
+    "round_current.rules": (17, 33, "'current' has no meaning in a game played in rounds", "for p in players"),
+    "pick_condition_without_name.rules": (17, 41, "the condition does not test 'q'", "say which players"),
+    "sides_not_adding_up.rules": (7, 1, "the sides' chances add up to 5/4, not 1", "add up to 1"),
+    "spin_without_sides.rules": (15, 3, "cannot spin 'Coin': it is a token, not a die", "sides ("),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)

@@ -731,6 +731,8 @@ class Checker(RoundChecks):
             except _Skip:
                 if isinstance(stmt, ast.Let) and scope.lookup(stmt.name) is None:
                     scope.bind(stmt.name, "any")  # so later uses do not cascade into more errors
+                if isinstance(stmt, ast.PickAt) and scope.lookup(stmt.var) is None:
+                    scope.bind(stmt.var, PLAYER)
                 continue
         return tuple(out)
 

@@ -551,7 +551,9 @@ class CodeGen(ExprWriter):
                            f"'outcome': FN[{face}]}})", sp))
         L.append((ind + 1, f"F[{die}] = {face}", sp))
         L.append((ind + 1, "if st.log is not None:", sp))
-        verb = "" if s.verb == "roll" else f", 'verb': {self.const(s.verb)}"
+        spins = [k.cls != "die" and bool(k.faces) for k in self.model.kinds]
+        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a chip, a coin) spins
+        self.consts["SPIN"] = [{"verb": "spin"} if x else {} for x in spins]
         L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
                            f"'places': [place_of(st, {die})]{verb}}})", sp))
         L.append((ind + 1, f"loc[{lst + 1}] += 1", sp))

@@ -102,7 +102,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
     """Lay ``position`` out on ``st`` (a state paused before its first turn); validate it."""
     if not isinstance(position, dict):
         raise PositionError("position: must be a JSON object", span)
-    known = {"current", "zones", "counters", "faces", "turn", "comment", "players"}
+    known = {"current", "zones", "counters", "faces", "turn", "comment", "players", "out"}
     for key in position:
         if key not in known:
             raise PositionError(f"position: unknown key {key!r}", span, hint=_suggest(key, sorted(known)))
@@ -217,5 +217,21 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
             raise PositionError("position: 'turn' is the number of the turn about to start (1 or more)", span)
         st.turn = turn - 1
+    if "out" in position:
+        _out(engine, st, position["out"], span)
     st.armed = None  # watched again from the first turn played from here: what holds then fires
     st.pending_cache = None
+
+
+def _out(engine: Any, st: Any, out: Any, span: Span | None) -> None:
+    """``"out": ["P3"]`` or ``{"P3": 2}``: players who dropped out (in that turn or round; 1 when not said)."""
+    if isinstance(out, list):
+        out = {who: 1 for who in out}
+    if not isinstance(out, dict):
+        raise PositionError("position: 'out' lists the players who dropped out: [\"P3\"] or {\"P3\": 2}", span)
+    for who, when in out.items():
+        seat = _player(engine, st, who, span)
+        if not isinstance(when, int) or isinstance(when, bool) or when < 1:
+            raise PositionError(f"position: {who} dropped out in a turn or round numbered 1 or more, not {when!r}",
+                                span)
+        st.out[seat] = when
