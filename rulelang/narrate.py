@@ -50,7 +50,7 @@ class Narrator:
                 if e.get("verb", "roll") != self._verb:
                     out.extend(self.flush())
                     self._verb = e.get("verb", "roll")
-                self._rolls.append(f"{e['component']} {e['face']}")
+                self._rolls.append(f"{self.names.get(e['component'], e['component'])} {e['face']}")
                 continue
             out.extend(self.flush())
             if kind == "turn":
