@@ -222,12 +222,13 @@ def test_chips_go_to_players_still_in_from_p1_then_to_those_out() -> None:
     """If there are fewer vehicle chips in use than there are players, the players decide among themselves who receives
     a vehicle chip. [...] A player who has dropped out [...] may still spin the vehicle chips."""
     engine = engine_for()
-    pos = position(3, ["Road7", "Road8", "Road6"], out={"P1": 1}, zones={"tickets of P1": ["Road20", "Road21", "Road22"]})
+    pos = position(3, ["Road7", "Road8", "Road6"], out={"P1": 1},
+                   zones={"tickets of P1": ["Road20", "Road21", "Road22"]})
     st = engine.new_state(3, position=pos, narrate=True)
     said = [e["text"] for e in st.log or [] if e["type"] == "say"]
     # backs: card 6 Grandma, card 8 Ambulance, card 7 Fire Truck -> chips Fire Truck, Ambulance, Grandma
-    assert [s for s in said if "receives" in s] == ["P2 receives the Fire Truck chip.", "P3 receives the Ambulance chip.",
-                                                    "P1 receives the Grandma chip."]
+    assert [s for s in said if "receives" in s] == [
+        "P2 receives the Fire Truck chip.", "P3 receives the Ambulance chip.", "P1 receives the Grandma chip."]
 
 
 # ---------------------------------------------------------------------- Steps 3 and 4
