@@ -58,6 +58,12 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),
     "numbered_unknown_value.rules": (12, 31, "unknown value 'm' for attribute 'pips'", "is 'n'"),
     "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind or one component, but this is a player", None),
+    # budgets and markers (issue 9)
+    "spend_without_cost.rules": (18, 5, "every option of a 'spend' block needs its cost", "costs 1:"),
+    "spend_cost_not_number.rules": (18, 27, "a cost must be a number, but this is a text", "costs 2"),
+    "marker_two_places.rules": (6, 1, "a marker is one component, so '2 Fox markers' cannot be", "1 Fox marker"),
+    "move_marker_not_marker.rules": (14, 8, "'Barn' is a card, not a marker: say where it comes from",
+                                     "move 1 Barn from ZONE"),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)
