@@ -30,6 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import baseline_barnyard, baseline_chicken, baseline_roost  # noqa: E402
+from benchmarks import baseline_hippe_kippen  # noqa: E402
 from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -46,6 +47,7 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "barnyard": (baseline_barnyard.playout, {"two_player": False}),
     "barnyard-2p": (baseline_barnyard.playout, {"two_player": True}),
     "rule-the-roost": (baseline_roost.playout, {}),
+    "hippe-kippen": (baseline_hippe_kippen.playout, {}),
 }
 
 
