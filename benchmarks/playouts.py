@@ -29,8 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import baseline_barnyard, baseline_chicken, baseline_roost  # noqa: E402
-from benchmarks import baseline_hippe_kippen  # noqa: E402
+from benchmarks import baseline_barnyard, baseline_chicken, baseline_hippe_kippen, baseline_roost  # noqa: E402
 from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402

@@ -136,7 +136,7 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: _RuleScope, ctx: dic
     cond = affordable
     if opt.cond is not None:
         user = ck.expect(opt.cond, scope, BOOL, False, "an option's 'if' needs true/false")
-        cond = m.BinOp("and", user, affordable, BOOL, opt.span)
+        cond = m.BinOp("and", affordable, user, BOOL, opt.span)  # the cheap test first
     sp = opt.cost_span or opt.span
     bad_cost = m.FailS(m.TemplateIR(("a cost must be at least 1, but this option costs ", cost_slot)),
                        "a budget is spent by options that cost something, or it would never run out", sp)

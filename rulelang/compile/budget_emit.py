@@ -49,8 +49,32 @@ def class_zone(gen: Any, sel: m.ZoneSel) -> str:
     zone = gen.model.zones[sel.zone]
     cls = gen.model.kinds[min(zone.per_class)].cls if zone.per_class else "component"
     o = gen.ex(sel.owner)
-    return (f"zone_of_class(Z[{sel.zone}], {o}, {owners_mask(gen, zone)}, LB, {gen.const(zone.name)}, "
+    mask = owners_mask(gen, zone)
+    slow = (f"zone_of_class(Z[{sel.zone}], {o}, {mask}, LB, {gen.const(zone.name)}, "
             f"{gen.const(cls)}, {gen.const(sel.span)})")
+    if isinstance(sel.owner, m.Local):  # a component held in a local: look it up once, check it inline
+        return f"(Z[{sel.zone}][{o}] if {o} is not None and {o} >= 0 and {mask}[{o}] else {slow})"
+    return slow
+
+
+def marker_zones(gen: Any, kind: int) -> tuple[int, ...]:
+    """The zones the rules move a marker to (where to look for it first): a shortcut, never a limit."""
+    found: list[int] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                walk(y)
+        elif isinstance(x, m.MoveMarkerS):
+            if x.kind == kind and x.dest.zone not in found:
+                found.append(x.dest.zone)
+        elif isinstance(x, (m.IfS, m.WhileS, m.RepeatS, m.ForS, m.ChooseS, m.OptionIR)):
+            for field in ("branches", "orelse", "body", "options"):
+                walk(getattr(x, field, None))
+
+    for rule in gen.model.rules:
+        walk(rule.body)
+    return tuple(found)
 
 
 def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
@@ -63,7 +87,7 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
         zone = gen.model.zones[s.dest.zone]
         c = gen.comp.first_of_kind[s.kind]
         L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {gen.zone_name(s.dest)}, LB, "
-                       f"{place_table(gen)})", sp))
+                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))})", sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False
     return _tally(gen, L, s, after, ind)

@@ -37,10 +37,23 @@ def place_text(places: list[tuple[str, str, int]], labels: list[str], z: int, ow
     return display
 
 
+def find(st: Any, c: int, first: tuple[int, ...]) -> list[int]:
+    """Where component ``c`` is, [zone, owner or -1]: the zones ``first`` are searched first."""
+    for z in first:
+        content = st.zones[z]
+        if content and isinstance(content[0], list):
+            for p, lst in enumerate(content):
+                if lst and c in lst:
+                    return [z, p]
+        elif c in content:
+            return [z, -1]
+    return place_of(st, c)
+
+
 def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[int]], labels: list[str],
-                places: list[tuple[str, str, int]]) -> None:
+                places: list[tuple[str, str, int]], first: tuple[int, ...] = ()) -> None:
     """Move the one component ``c`` from wherever it is to ``dest`` (narrated as a move)."""
-    z, owner = place_of(st, c)
+    z, owner = find(st, c, first)
     source = st.zones[z] if owner < 0 else st.zones[z][owner]
     source.remove(c)
     if ordered:
