@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, INT
 from rulelang.syntax import ast
+from rulelang.syntax.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from rulelang.check.checker import Checker, _RuleScope
@@ -149,8 +150,16 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: _RuleScope, ctx: dic
     )
     body = ck.block(opt.body, scope, ctx)
     scope.pop()
-    return m.OptionIR(label, tuple(bindings), cond, pay + body, opt.span,
-                      opt.cond.span if opt.cond is not None else None, tuple(name for name, _ in opt.bindings))
+    # An option not offered is shown from its cost to the end of its 'if': either may say no.
+    cond_span = opt.cost_span
+    if cond_span is not None and opt.cond is not None:
+        end = opt.cond.span
+        cond_span = Span(cond_span.file, cond_span.line, cond_span.col, end.end_line, end.end_col)
+    elif cond_span is not None and opt.cost is not None:
+        end = opt.cost.span
+        cond_span = Span(cond_span.file, cond_span.line, cond_span.col, end.end_line, end.end_col)
+    return m.OptionIR(label, tuple(bindings), cond, pay + body, opt.span, cond_span,
+                      tuple(name for name, _ in opt.bindings))
 
 
 def _move_marker(ck: Checker, node: ast.MoveMarker, scope: _RuleScope) -> m.MoveMarkerS:
