@@ -388,3 +388,48 @@ def test_places_errors(tmp_path: Path) -> None:
     body = PLACES.replace("places(5 to p by", 'places("five" to p by')
     errors = check_errors(tmp_path, body)
     assert "the points of a place must be a number" in errors[0].message
+
+
+def test_places_in_an_option_condition_and_its_explanation(tmp_path: Path) -> None:
+    body = """\
+zone pool
+counter length per player = 0
+counter score per player = 0 "points"
+setup:
+  pass
+turn:
+  choose:
+    "claim the last place" if places(1 to current by lowest length of q for q in players) > 0:
+      end game
+    "grow":
+      length of current += 1
+"""
+    engine = game(tmp_path, body)
+    st = engine.new_state(2)
+    assert labels(engine, st) == ["grow"]  # both at 0 share the one point: 1 // 2 = 0 each
+    message, span = engine.explain(st, "claim the last place")
+    assert "its condition is false" in message and span is not None and span.line == 10
+    engine.apply(st, "grow")
+    assert labels(engine, st) == ["claim the last place", "grow"]  # the other player is alone at the bottom
+
+
+def test_end_turn_inside_a_spend_option_leaves_the_budget(tmp_path: Path) -> None:
+    body = CARDS + """\
+setup:
+  pass
+turn:
+  spend 3 action points:
+    "stop" costs 1:
+      end turn
+    "work" costs 1:
+      spent += 1
+  if spent >= 5:
+    end game
+"""
+    engine = game(tmp_path, body)
+    st = engine.new_state(2)
+    first = st.current
+    engine.apply(st, "work")
+    engine.apply(st, "stop")
+    assert st.current != first
+    assert labels(engine, st) == ["stop", "work"]  # the next player starts with a full budget
