@@ -89,11 +89,11 @@ def _spend(ck: Checker, node: ast.Spend, scope: _RuleScope, ctx: dict) -> tuple:
     stuck = m.FailS(
         m.TemplateIR((left, f" {node.name} left, and no option of this 'spend' can be paid for now")),
         f"offer an option costing 1 whenever {node.name} are left (every option's 'if' and cost are "
-        "checked), or end the turn inside an option", node.span)
+        "checked), or end the turn inside an option", node.span, m.BinOp("==", paid, zero, BOOL, node.span))
     body = (
         m.LetS(paid.slot, zero, node.span),
         m.ChooseS(player, tuple(options), node.span),
-        m.IfS(((m.BinOp("==", paid, zero, BOOL, node.span), (stuck,)),), None, node.span),
+        stuck,
     )
     return (
         m.LetS(total.slot, amount, node.span),
@@ -140,10 +140,11 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: _RuleScope, ctx: dic
         cond = m.BinOp("and", affordable, user, BOOL, opt.span)  # the cheap test first
     sp = opt.cost_span or opt.span
     bad_cost = m.FailS(m.TemplateIR(("a cost must be at least 1, but this option costs ", cost_slot)),
-                       "a budget is spent by options that cost something, or it would never run out", sp)
+                       "a budget is spent by options that cost something, or it would never run out", sp,
+                       m.BinOp("<", cost_slot, m.Const(1, INT), BOOL, sp))
     pay = (
         m.LetS(cost_slot.slot, cost, sp),
-        m.IfS(((m.BinOp("<", cost_slot, m.Const(1, INT), BOOL, sp), (bad_cost,)),), None, sp),
+        bad_cost,
         m.LetS(paid.slot, cost_slot, sp),
         m.LetS(left.slot, m.BinOp("-", left, cost_slot, INT, sp), sp),
         m.SayS(m.TemplateIR(("(", who, " has ", left, " of ", total, f" {node.name} left)")), sp),

@@ -522,11 +522,12 @@ class Model:
 
 @attrs.frozen
 class FailS:
-    """Stop the game with an error at ``span`` (the rules are incomplete there, not the player)."""
+    """Stop the game with an error at ``span`` when ``when`` holds (the rules are incomplete there)."""
 
     message: TemplateIR
     hint: str | None
     span: Span
+    when: Any = None  # a condition; None: always
 
 
 @attrs.frozen

@@ -81,8 +81,13 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
     """Write one of this module's statements; True when it ends its block on every path."""
     sp = s.span
     if type(s) is m.FailS:
-        L.append((ind, f"fail_here({gen.template(s.message)}, {gen.const(sp)}, {gen.const(s.hint)})", sp))
-        return True
+        fail = f"fail_here({gen.template(s.message)}, {gen.const(sp)}, {gen.const(s.hint)})"
+        if s.when is None:
+            L.append((ind, fail, sp))
+            return True
+        L.append((ind, f"if {gen.ex(s.when)}:", sp))
+        L.append((ind + 1, fail, sp))
+        return False
     if type(s) is m.MoveMarkerS:
         zone = gen.model.zones[s.dest.zone]
         c = gen.comp.first_of_kind[s.kind]
