@@ -907,7 +907,7 @@ class Engine:
         for z in model.zones:
             if z.per_class is not None:  # the pile on each component of a class
                 for c, ids in enumerate(st.zones[z.index]):
-                    if model.kinds[self.program.kind_of[c]].index in z.per_class:
+                    if self.program.kind_of[c] in z.per_class:
                         key = f"{z.name} of {labels[c]}"
                         zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
             elif z.per_kind is not None:
