@@ -29,7 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import baseline_barnyard, baseline_chicken, baseline_roost, baseline_rooster_rush  # noqa: E402
+from benchmarks import (  # noqa: E402
+    baseline_barnyard,
+    baseline_chicken,
+    baseline_hippe_kippen,
+    baseline_roost,
+    baseline_rooster_rush,
+)
 from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -47,6 +53,7 @@ BASELINES: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "barnyard-2p": (baseline_barnyard.playout, {"two_player": True}),
     "rule-the-roost": (baseline_roost.playout, {}),
     "rooster-rush": (baseline_rooster_rush.playout, {}),
+    "hippe-kippen": (baseline_hippe_kippen.playout, {}),
 }
 
 

@@ -21,6 +21,7 @@ def reading_names(engine: Engine) -> dict[str, str]:
     """
     kinds = engine.model.kinds
     owners = {z.per_kind for z in engine.model.zones if z.per_kind is not None}
+    owners |= {k for z in engine.model.zones if z.per_class is not None for k in z.per_class}
     names: dict[str, str] = {}
     for label, k in zip(engine.program.component_labels, engine.program.kind_of):
         if kinds[k].cls != "die" and k not in owners:
@@ -80,6 +81,8 @@ class Narrator:
                 out.append(f"  {who} {e['where']}: {self._named(e['components']) or 'nothing'}")
             elif kind == "trigger":
                 out.append(f"  ! {e['rule']}")
+            elif kind == "sheet":
+                out.extend(tally_lines(e))
             elif kind == "move" and self.verbose:
                 how = " at random" if e.get("random") else ""
                 out.append(f"    {self._named(e['components'])}: {e['from']} -> {e['to']}{how}")
@@ -110,6 +113,19 @@ def sheet_lines(result: dict[str, Any]) -> list[str]:
             cells = "  ".join(_signed(values[label]).rjust(w) for label, w in zip(labels, widths))
             total = sum(_number(v) for v in values.values())
             out.append(f"  {row['player']:<4}  {cells}   {format_number(total):>5}")
+    return out
+
+
+def tally_lines(event: dict[str, Any]) -> list[str]:
+    """A score sheet tallied during play, as a table: one line per player, one column per line."""
+    labels = event["labels"]
+    widths = [max(len(label), 4) for label in labels]
+    out = [f"  Score sheet ({event['sheet']}):",
+           "          " + "  ".join(label.rjust(w) for label, w in zip(labels, widths)) + "   Total"]
+    for player, values in event["rows"].items():
+        cells = "  ".join(_signed(v).rjust(w) for v, w in zip(values, widths))
+        total = sum(_number(v) or 0 for v in values)
+        out.append(f"    {player:<4}  {cells}   {format_number(total):>5}")
     return out
 
 

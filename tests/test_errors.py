@@ -63,6 +63,12 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "pick_condition_without_name.rules": (17, 41, "the condition does not test 'q'", "say which players"),
     "sides_not_adding_up.rules": (7, 1, "the sides' chances add up to 5/4, not 1", "add up to 1"),
     "spin_without_sides.rules": (15, 3, "cannot spin 'Coin': it is a token, not a die", "sides ("),
+    # budgets and markers (issue 9)
+    "spend_without_cost.rules": (18, 5, "every option of a 'spend' block needs its cost", "costs 1:"),
+    "spend_cost_not_number.rules": (18, 27, "a cost must be a number, but this is a text", "costs 2"),
+    "marker_two_places.rules": (6, 1, "a marker is one component, so '2 Fox markers' cannot be", "1 Fox marker"),
+    "move_marker_not_marker.rules": (14, 8, "'Barn' is a card, not a marker: say where it comes from",
+                                     "move 1 Barn from ZONE"),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from rulelang.check import budgets
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
 from rulelang.check.rounds import RoundChecks, reads_elimination
@@ -125,6 +126,7 @@ class Checker(RoundChecks):
         self.sections: list[tuple[str, Span]] = []
         self.rule_index: dict[str, int] = {}
         self._define_stack: list[str] = []
+        self.zone_classes: dict[str, str] = {}  # zones declared 'per card' (a pile on every card) -> the class
         self._expansions = 0  # definitions expanded so far (each use is expanded in place)
 
     # ------------------------------------------------------------------ errors
@@ -344,6 +346,9 @@ class Checker(RoundChecks):
         per_kind = None
         for flag in decl.flags:
             if flag.name.startswith("per ") and flag.name != "per player":
+                if flag.name[4:] not in self.kinds and budgets.class_word(flag.name[4:]):
+                    self.zone_classes[decl.name] = budgets.class_word(flag.name[4:])  # type: ignore[assignment]
+                    continue
                 kind = self.kinds.get(flag.name[4:])
                 if kind is None:
                     self.error(f"'{flag.name}': unknown component '{flag.name[4:]}'", flag.span,
@@ -367,7 +372,7 @@ class Checker(RoundChecks):
         if decl.name == BOX:
             self.error("'box' is built in: every component starts in the box", decl.span)
             return
-        if per_kind is not None and "per player" in flags:
+        if (per_kind is not None or decl.name in self.zone_classes) and "per player" in flags:
             self.error("a zone is per player or per component, not both", decl.span)
         zone = m.Zone(len(self.zones), decl.name, decl.display or decl.name, "per player" in flags, visibility,
                       "ordered" in flags, "unrolled" in flags, decl.span, per_kind)
@@ -455,6 +460,8 @@ class Checker(RoundChecks):
                     raise self.fail(f"cannot sum '{attr.name}': it is a {attr.type}", node.attr.span)
                 return m.Agg("sum", attr.name, query, INT)
             return m.Agg(node.func, None, query, INT if node.func == "count" else BOOL)
+        if isinstance(node, ast.Places):
+            return budgets.places(self, node, scope, elem)
         raise self.fail("this expression is not supported here", getattr(node, "span", None))  # pragma: no cover
 
     def _gen(self, node: ast.GenCall, scope: _RuleScope, elem: bool) -> Any:
@@ -632,6 +639,13 @@ class Checker(RoundChecks):
         if zone is None:
             raise self.fail(f"unknown zone '{ref.name}'", ref.span,
                             hint=_suggest(ref.name, self.zones) or "declare it: zone NAME")
+        if zone.per_class is not None:
+            cls = self.zone_classes.get(zone.name, "component")
+            if ref.owner is None:
+                raise self.fail(f"zone '{ref.name}' is one per {cls}", ref.span,
+                                hint=f"say which: '{ref.name} of c' with c a {cls}")
+            owner = self.expect(ref.owner, scope, COMPONENT, False, f"'{ref.name} of' needs a {cls}")
+            return m.ZoneSel(zone.index, owner, ref.span)
         if zone.per_kind is not None:
             kind = self.kinds_by_index[zone.per_kind]
             if ref.owner is None:
@@ -656,6 +670,9 @@ class Checker(RoundChecks):
         kind_locals: list[int] = []
         for name in node.kinds:
             local = scope.lookup(name.name)
+            if isinstance(local, m.Const) and local.type == KIND:  # a definition's parameter given a kind name
+                kinds.add(local.value)
+                continue
             if local is not None:
                 if getattr(local, "type", None) not in (KIND, "any") or not isinstance(local, m.Local):
                     raise self.fail(f"'{name.name}' is not a kind of component", name.span)
@@ -727,7 +744,11 @@ class Checker(RoundChecks):
         out = []
         for stmt in stmts:
             try:
-                out.append(self.stmt(stmt, scope, ctx))
+                ir = self.stmt(stmt, scope, ctx)
+                if isinstance(ir, tuple):  # a construct checked into several statements ('spend')
+                    out.extend(ir)
+                else:
+                    out.append(ir)
             except _Skip:
                 if isinstance(stmt, ast.Let) and scope.lookup(stmt.name) is None:
                     scope.bind(stmt.name, "any")  # so later uses do not cascade into more errors
@@ -868,6 +889,8 @@ class Checker(RoundChecks):
             return self.drop_out(node, scope, ctx)
         if isinstance(node, ast.PickAt):
             return self.pick_at(node, scope)
+        if isinstance(node, (ast.Spend, ast.MoveMarker, ast.Tally)):
+            return budgets.stmt(self, node, scope, ctx)
         raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
 
     def _zone_by_index(self, index: int) -> m.Zone:
@@ -977,6 +1000,7 @@ class Checker(RoundChecks):
     def check(self) -> m.Model:
         """Run every check; raise ErrorList if anything is wrong, else return the model."""
         self.collect()
+        budgets.finish_declarations(self)
         self.zones_by_index = sorted(self.zones.values(), key=lambda z: z.index)
         self.kinds_by_index = sorted(self.kinds.values(), key=lambda k: k.index)
         main = self.sources[-1]

@@ -66,6 +66,7 @@ class Zone:
     unrolled: bool
     span: Span
     per_kind: int | None = None  # one such zone for each component of this kind (a pile under each board card)
+    per_class: frozenset[int] | None = None  # one pile per component of these kinds (``per card``): by component id
 
 
 @attrs.define
@@ -559,3 +560,55 @@ class PickS:
     list_slot: int
     name: str
     span: Span
+
+
+# ------------------------------------------------------------------ budgets, markers, places
+
+
+@attrs.frozen
+class FailS:
+    """Stop the game with an error at ``span`` when ``when`` holds (the rules are incomplete there)."""
+
+    message: TemplateIR
+    hint: str | None
+    span: Span
+    when: Any = None  # a condition; None: always
+
+
+@attrs.frozen
+class MoveMarkerS:
+    """The one component of a marker kind moves from wherever it is to ``dest``."""
+
+    kind: int
+    dest: ZoneSel
+    span: Span
+
+
+@attrs.frozen
+class TallyS:
+    """Every player's lines of a sheet now: narrated as a table, each total added to a per-player counter."""
+
+    sheet: int
+    counter: int
+    span: Span
+
+
+@attrs.frozen
+class PlacesIR:
+    """The points ``player`` gets when the values of ``var`` (meeting ``cond``) are ranked by ``key``.
+
+    Places pay ``points`` (then 0); ``share``: tied values add up the points of the places they
+    occupy and share them, rounded down; else each tied value gets its place's points and the
+    next value takes the next place.
+    """
+
+    points: tuple
+    player: Any
+    highest: bool
+    key: Any
+    var: int
+    iterable: Any
+    cond: Any
+    share: bool
+    span: Span
+    type: str = INT

@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import races, runtime
+from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, last_n
 from rulelang.compile.linetable import LineTable
@@ -337,6 +337,8 @@ class CodeGen(ExprWriter):
         if t in (m.WhileS, m.RepeatS, m.ForS):
             self.emit_loop(L, s, after, ind, init=True)
             return False
+        if t in budget_emit.STATEMENTS:
+            return budget_emit.emit(self, L, s, after, ind)
         return self.emit_fallback_stmt(L, s, after, ind)
 
     def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:

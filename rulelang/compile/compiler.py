@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
+from rulelang.compile import budget_closures
 from rulelang.compile.program import Program
 from rulelang.compile.runtime import number_range
 from rulelang.errors import RulelangError
@@ -197,6 +198,8 @@ class Compiler:
                 a = seat_of(a, "a seat", e.span)
                 return lambda st, loc: a(st, loc) + 1
             return lambda st, loc: abs(a(st, loc))
+        if isinstance(e, m.PlacesIR):
+            return budget_closures.places(self, e)
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
 
     def _binop(self, e: m.BinOp) -> Fn:
@@ -278,6 +281,8 @@ class Compiler:
         z = sel.zone
         if sel.owner is None:
             return lambda st, loc: st.zones[z]
+        if self.zones[z].per_class is not None:
+            return budget_closures.class_zone_list(self, sel)
         per_kind = self.zones[z].per_kind
         if per_kind is not None:
             base = self.first_of_kind.get(per_kind, 0)  # no components of the kind: no zone to name
@@ -330,6 +335,9 @@ class Compiler:
             place = (display, [z, -1])
             return lambda st, loc: place
         owner = self.expr(sel.owner)
+        if self.zones[z].per_class is not None:
+            labels = self.labels
+            return lambda st, loc: (f"{display} {labels[owner(st, loc)]}", [z, owner(st, loc)])
         per_kind = self.zones[z].per_kind
         if per_kind is not None:
             base = self.first_of_kind.get(per_kind, 0)  # no components of the kind: no zone to name

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import runtime
+from rulelang.compile import budget_emit, runtime
 from rulelang.compile.compiler import Compiler, _NotStatic
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
@@ -70,6 +70,7 @@ class ExprWriter:
             "row_at": runtime.row_at, "number_range": runtime.number_range,
             "MAXO": runtime.MAX_OPTIONS, "too_many_options": runtime.too_many_options,
         })
+        budget_emit.install(self)
 
     # ------------------------------------------------------------------ constants
     def const(self, value: Any) -> str:
@@ -222,6 +223,8 @@ class ExprWriter:
             return self.memoized(e, lambda: self.aggregate(e), c)
         if t is m.Gen:
             return self.memoized(e, lambda: self.gen(e), c)
+        if t is m.PlacesIR:
+            return self.memoized(e, lambda: budget_emit.places(self, e), c)
         if c is not None:
             if t is m.ElemAttr:
                 return f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]" if self.face_dependent(e.attr) \
@@ -263,6 +266,8 @@ class ExprWriter:
         zone = self.model.zones[z]
         if sel.owner is None:
             return f"Z[{z}]"
+        if zone.per_class is not None:
+            return budget_emit.class_zone(self, sel)
         if zone.per_kind is not None:
             base = self.comp.first_of_kind.get(zone.per_kind, 0)  # no components of the kind: no zone
             o = self.ex(sel.owner)
@@ -283,7 +288,7 @@ class ExprWriter:
         zone = self.model.zones[sel.zone]
         if sel.owner is None:
             return self.const((zone.display, [sel.zone, -1]))
-        if zone.per_kind is not None:
+        if zone.per_kind is not None or zone.per_class is not None:
             saved = self.comp.offset
             self.comp.offset = self.off
             try:
@@ -532,6 +537,11 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
         inner = bound | {e.var}
         return ("Gen", e.func, e.var, _canonical(e.iterable, bound, free), _canonical(e.expr, inner, free),
                 _canonical(e.cond, inner, free))
+    if isinstance(e, m.PlacesIR):  # its variable is bound in the key and the condition
+        inner = bound | {e.var}
+        return ("Places", _canonical(e.points, bound, free), _canonical(e.player, bound, free), e.highest, e.var,
+                _canonical(e.iterable, bound, free), _canonical(e.key, inner, free), _canonical(e.cond, inner, free),
+                e.share)
     if isinstance(e, m.QueryIR):  # its kind_locals are local slots too
         return ("Query",) + tuple(
             tuple(_canonical(m.Local(s, m.KIND), bound, free) for s in e.kind_locals) if f.name == "kind_locals"

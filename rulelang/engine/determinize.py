@@ -39,7 +39,7 @@ def places(engine: Engine, st: State) -> list[tuple[Place, list[int]]]:
     out: list[tuple[Place, list[int]]] = []
     for z in engine.model.zones:
         content = st.zones[z.index]
-        if z.per_player or z.per_kind is not None:
+        if z.per_player or z.per_kind is not None or z.per_class is not None:
             for owner, lst in enumerate(content):
                 out.append(((z.index, owner), lst))
         else:
@@ -61,7 +61,11 @@ def place_names(engine: Engine, st: State) -> dict[str, Place]:
     kind_of = engine.program.kind_of
     names: dict[str, Place] = {}
     for z in engine.model.zones:
-        if z.per_kind is not None:
+        if z.per_class is not None:
+            for c in range(len(st.zones[z.index])):
+                if kind_of[c] in z.per_class:
+                    names[f"{z.display} {labels[c]}"] = (z.index, c)
+        elif z.per_kind is not None:
             first = kind_of.index(z.per_kind)
             for i in range(len(st.zones[z.index])):
                 names[f"{z.display} {labels[first + i]}"] = (z.index, i)

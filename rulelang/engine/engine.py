@@ -66,6 +66,7 @@ class Engine:
         # numbers of copies follow hidden orders and would tell where the others are.
         # Components that own zones (one pile under each board card) keep their label too.
         owners = {z.per_kind for z in self.model.zones if z.per_kind is not None}
+        owners |= {k for z in self.model.zones if z.per_class is not None for k in z.per_class}
         self.shown_name = {
             label: (label if self.model.kinds[k].cls == "die" or k in owners else self.model.kinds[k].name)
             for label, k in zip(program.component_labels, program.kind_of)
@@ -92,6 +93,7 @@ class Engine:
         st.zones = [
             [[] for _ in range(n)] if z.per_player
             else [[] for _ in range(model.kinds[z.per_kind].count)] if z.per_kind is not None
+            else [[] for _ in range(self.program.component_count)] if z.per_class is not None
             else []
             for z in model.zones
         ]
@@ -927,7 +929,12 @@ class Engine:
 
         zones: dict[str, Any] = {}
         for z in model.zones:
-            if z.per_kind is not None:
+            if z.per_class is not None:  # the pile on each component of a class
+                for c, ids in enumerate(st.zones[z.index]):
+                    if self.program.kind_of[c] in z.per_class:
+                        key = f"{z.name} of {labels[c]}"
+                        zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+            elif z.per_kind is not None:
                 if not st.zones[z.index]:
                     continue  # no component of the kind: no such zone
                 first = self.program.kind_of.index(z.per_kind)

@@ -78,6 +78,13 @@ def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, 
                                  "name the zones it should not be in")
     if zone is None:
         raise PositionError(f"position: unknown zone {name.strip()!r}", span, hint=_suggest(name.strip(), names))
+    if zone.per_class is not None:
+        labels = engine.program.component_labels
+        owners = [lb for lb, k in zip(labels, engine.program.kind_of) if k in zone.per_class]
+        if owner.strip() not in owners:
+            raise PositionError(f"position: zone '{zone.name}' is a pile on each component: say which", span,
+                                hint="write " + ", ".join(f'"{zone.name} of {lb}"' for lb in owners[:3]) + ", ...")
+        return zone, st.zones[zone.index][labels.index(owner.strip())]
     if zone.per_kind is not None:
         kind = model.kinds[zone.per_kind]
         if kind.count == 0:

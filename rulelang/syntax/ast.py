@@ -583,3 +583,65 @@ class Side:
     name: str
     weight: Any  # an int or a Fraction
     span: Span
+
+
+# ------------------------------------------------------------------ budgets, markers, places
+
+
+@attrs.frozen
+class SpendOption:
+    """One option of a ``spend`` block: label, its cost (None: missing), ``for``s, ``if``, body."""
+
+    label: Template
+    cost: Expr | None
+    bindings: tuple[tuple[str, Iterable], ...]
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+    cost_span: Span | None = None
+
+
+@attrs.frozen
+class Spend:
+    """``spend N NAME [by PLAYER]:``: the player picks affordable options until the budget is spent."""
+
+    amount: Expr
+    name: str
+    player: Expr | None
+    options: tuple[SpendOption, ...]
+    span: Span
+
+
+@attrs.frozen
+class MoveMarker:
+    """``move KIND to ZONE``: the one component of a marker kind moves from wherever it is."""
+
+    kind: str
+    dest: ZoneRef
+    span: Span
+    kind_span: Span
+
+
+@attrs.frozen
+class Tally:
+    """``tally SHEET into COUNTER``: every player's sheet now, added to a per-player counter."""
+
+    sheet: str
+    counter: str
+    span: Span
+
+
+@attrs.frozen
+class Places:
+    """``places(3, 1 to p by highest KEY for q in IT [if C][ties share|each])``."""
+
+    points: tuple[Expr, ...]
+    player: Expr
+    direction: str
+    key: Expr
+    var: str
+    iterable: Iterable
+    cond: Expr | None
+    ties: str | None
+    span: Span
+    ties_span: Span | None = None

@@ -236,7 +236,8 @@ class _Builder(Transformer):
             else:
                 faces = body[1]
         cls_s = str(cls)
-        cls_norm = {"dice": "die", "cards": "card", "tokens": "token", "pieces": "piece"}.get(cls_s, cls_s)
+        cls_norm = {"dice": "die", "cards": "card", "tokens": "token", "pieces": "piece",
+                    "markers": "marker"}.get(cls_s, cls_s)
         return ast.ComponentDecl(
             int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta),
             sides=sides,
@@ -742,3 +743,42 @@ def build_file(text: str, path: str) -> ast.RulesFile:
             raise exc.orig_exc from None
         raise
     return ast.RulesFile(path, tuple(decls))
+
+
+def _spend_stmt(self, meta, c):
+    """``spend N NAME... [by PLAYER]:`` and its options."""
+    amount = c[0]
+    words = []
+    rest = list(c[1:])
+    while rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
+        words.append(str(rest.pop(0)))
+    player = rest.pop(0)
+    return ast.Spend(amount, " ".join(words), player, tuple(rest), self._span(meta))
+
+
+def _spend_option(self, meta, c):
+    label, costs, cost, *bindings, cond, body = c
+    cost_span = self._tspan(costs) if costs is not None else None
+    return ast.SpendOption(self._template(label), cost, tuple(bindings), cond, body, self._span(meta), cost_span)
+
+
+def _move_marker_stmt(self, meta, c):
+    return ast.MoveMarker(str(c[0]), c[1], self._span(meta), self._tspan(c[0]))
+
+
+def _tally_stmt(self, meta, c):
+    return ast.Tally(str(c[0]), str(c[1]), self._span(meta))
+
+
+def _places_expr(self, meta, c):
+    *points, player, direction, key, var, iterable, cond, ties = c
+    return ast.Places(tuple(points), player, str(direction), key, str(var), iterable, cond,
+                      None if ties is None else str(ties), self._span(meta),
+                      None if ties is None else self._tspan(ties))
+
+
+_Builder.spend_stmt = v_args(meta=True)(_spend_stmt)  # type: ignore[attr-defined]
+_Builder.spend_option = v_args(meta=True)(_spend_option)  # type: ignore[attr-defined]
+_Builder.move_marker_stmt = v_args(meta=True)(_move_marker_stmt)  # type: ignore[attr-defined]
+_Builder.tally_stmt = v_args(meta=True)(_tally_stmt)  # type: ignore[attr-defined]
+_Builder.places_expr = v_args(meta=True)(_places_expr)  # type: ignore[attr-defined]

@@ -1,0 +1,141 @@
+"""Generated code for piles on components, markers, tallies, points by places and stops.
+
+``spend`` needs nothing here: the checker writes it as a loop around a ``choose``.
+Each function takes the ``CodeGen`` writing the module and adds its lines to ``L``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.check import model as m
+from rulelang.compile import budget_runtime
+
+STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)
+
+
+def install(gen: Any) -> None:
+    """Put the run-time helpers in the generated module's constants table."""
+    gen.consts.update({
+        "fail_here": budget_runtime.fail, "zone_of_class": budget_runtime.zone_of_class,
+        "move_marker": budget_runtime.move_marker, "tally_rows": budget_runtime.tally_rows,
+        "log_tally": budget_runtime.log_tally, "places_points": budget_runtime.places_points,
+    })
+
+
+def place_table(gen: Any) -> str:
+    """The constant naming every place kind: (display, "shared" | "player" | "component", first owner)."""
+    rows = []
+    for z in gen.model.zones:
+        if z.per_class is not None:
+            rows.append((z.display, "component", 0))
+        elif z.per_kind is not None:
+            rows.append((z.display, "component", gen.comp.first_of_kind.get(z.per_kind, 0)))
+        elif z.per_player:
+            rows.append((z.display, "player", 0))
+        else:
+            rows.append((z.display, "shared", 0))
+    return gen.table(rows, "pt")
+
+
+def owners_mask(gen: Any, zone: m.Zone) -> str:
+    """Per component: whether it owns a pile of this ``per CLASS`` zone."""
+    kinds = zone.per_class or frozenset()
+    return gen.table([k in kinds for k in gen.kind_of], "ow")
+
+
+def class_zone(gen: Any, sel: m.ZoneSel) -> str:
+    """Source of the pile on a component (a ``per card`` zone)."""
+    zone = gen.model.zones[sel.zone]
+    cls = gen.model.kinds[min(zone.per_class)].cls if zone.per_class else "component"
+    o = gen.ex(sel.owner)
+    mask = owners_mask(gen, zone)
+    slow = (f"zone_of_class(Z[{sel.zone}], {o}, {mask}, LB, {gen.const(zone.name)}, "
+            f"{gen.const(cls)}, {gen.const(sel.span)})")
+    if isinstance(sel.owner, m.Local):  # a component held in a local: look it up once, check it inline
+        return f"(Z[{sel.zone}][{o}] if {o} is not None and {o} >= 0 and {mask}[{o}] else {slow})"
+    return slow
+
+
+def marker_zones(gen: Any, kind: int) -> tuple[int, ...]:
+    """The zones the rules move a marker to (where to look for it first): a shortcut, never a limit."""
+    found: list[int] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                walk(y)
+        elif isinstance(x, m.MoveMarkerS):
+            if x.kind == kind and x.dest.zone not in found:
+                found.append(x.dest.zone)
+        elif isinstance(x, (m.IfS, m.WhileS, m.RepeatS, m.ForS, m.ChooseS, m.OptionIR)):
+            for field in ("branches", "orelse", "body", "options"):
+                walk(getattr(x, field, None))
+
+    for rule in gen.model.rules:
+        walk(rule.body)
+    return tuple(found)
+
+
+def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
+    """Write one of this module's statements; True when it ends its block on every path."""
+    sp = s.span
+    if type(s) is m.FailS:
+        fail = f"fail_here({gen.template(s.message)}, {gen.const(sp)}, {gen.const(s.hint)})"
+        if s.when is None:
+            L.append((ind, fail, sp))
+            return True
+        L.append((ind, f"if {gen.ex(s.when)}:", sp))
+        L.append((ind + 1, fail, sp))
+        return False
+    if type(s) is m.MoveMarkerS:
+        zone = gen.model.zones[s.dest.zone]
+        c = gen.comp.first_of_kind[s.kind]
+        L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {gen.zone_name(s.dest)}, LB, "
+                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))})", sp))
+        which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
+        return gen.soft(L, which, after, sp, ind) if which else False
+    return _tally(gen, L, s, after, ind)
+
+
+def _tally(gen: Any, L: list, s: m.TallyS, after: tuple, ind: int) -> bool:
+    sp = s.span
+    sheet = gen.model.sheets[s.sheet]
+    counter = gen.model.counters[s.counter]
+    fns = ", ".join(f"sh{s.sheet}_{i}" for i in range(len(sheet.lines)))
+    rows, p, old, new = gen.var("rows"), gen.var("p"), gen.var("o"), gen.var("n")
+    L.append((ind, f"{rows} = tally_rows(st, ({fns},), {sheet.nlocals}, reset_memo)", sp))
+    labels = [label for label, _e in sheet.lines]
+    L.append((ind, f"log_tally(st, {gen.const(sheet.name)}, {gen.const(labels)}, {rows})", sp))
+    L.append((ind, f"for {p} in range(st.players):", sp))
+    cell = f"C[{s.counter}][{p}]"
+    L.append((ind + 1, f"{old} = {cell}", sp))
+    L.append((ind + 1, f"{new} = {cell} = bounded({old} + sum({rows}[{p}]), {gen.const(sp)})", sp))
+    if counter.doc is not None:
+        secret = gen.const(counter.visibility) if counter.visibility != "public" else "None"
+        L.append((ind + 1, f"if st.log is not None and {new} != {old}:", sp))
+        L.append((ind + 2, f"log_counter(st.log, {gen.const(counter.name)}, {p}, {old}, {new}, False, {secret})",
+                  sp))
+    which = gen.comp.trigger_for_counter.get(s.counter, ())
+    return gen.soft(L, which, after, sp, ind) if which else False
+
+
+def places(gen: Any, e: m.PlacesIR) -> str:
+    """Points by places: a module-level function (its variable lives in ``loc``)."""
+    name = f"pp{next(gen.names)}"
+    lines: list = []
+    var = e.var + gen.off
+    v = gen.var("v")
+    lines.append((1, f"me = {gen.ex(e.player)}", e.span))
+    lines.append((1, f"pts = ({', '.join(gen.ex(p) for p in e.points)},)", e.span))
+    lines.append((1, "out = []", None))
+    lines.append((1, f"for {v} in {gen.iterable(e.iterable, copy=False)}:", e.span))
+    lines.append((2, f"loc[{var}] = {v}", None))
+    if e.cond is not None:
+        lines.append((2, f"if {gen.ex(e.cond)}:", e.span))
+        lines.append((3, f"out.append(({v}, {gen.ex(e.key)}))", e.span))
+    else:
+        lines.append((2, f"out.append(({v}, {gen.ex(e.key)}))", e.span))
+    lines.append((1, f"return places_points(pts, out, me, {e.highest}, {e.share})", e.span))
+    gen.helper(name, "st, loc", lines)
+    return f"{name}(st, loc)"

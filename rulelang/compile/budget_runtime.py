@@ -1,0 +1,99 @@
+"""Run-time helpers of generated code for piles on components, markers, tallies and places.
+
+Generated code reaches them through the constants table (see budget_emit.py).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Any
+
+from rulelang.compile.runtime import place_of, player_label
+from rulelang.errors import RulelangError
+from rulelang.numbers import json_number
+
+
+def fail(message: str, span: Any, hint: str | None) -> None:
+    """Stop the game with an error at ``span``: the rules are incomplete there."""
+    raise RulelangError(message, span, hint=hint)
+
+
+def zone_of_class(lists: list, c: int, owners: list[bool], labels: list[str], name: str, cls: str,
+                  span: Any) -> list:
+    """The pile ``name`` on component ``c`` (one on every component of a class)."""
+    if c is None or c < 0 or not owners[c]:
+        raise RulelangError(f"{labels[c] if c is not None and c >= 0 else 'nothing'} has no '{name}' pile", span,
+                            hint=f"only each {cls} has one")
+    return lists[c]
+
+
+def place_text(places: list[tuple[str, str, int]], labels: list[str], z: int, owner: int) -> str:
+    """How a place is named in narration: a zone, a player's zone, or the pile on a component."""
+    display, how, base = places[z]
+    if how == "player":
+        return f"{player_label(owner)}'s {display}"
+    if how == "component":
+        return f"{display} {labels[base + owner]}"
+    return display
+
+
+def find(st: Any, c: int, first: tuple[int, ...]) -> list[int]:
+    """Where component ``c`` is, [zone, owner or -1]: the zones ``first`` are searched first."""
+    for z in first:
+        content = st.zones[z]
+        if content and isinstance(content[0], list):
+            for p, lst in enumerate(content):
+                if lst and c in lst:
+                    return [z, p]
+        elif c in content:
+            return [z, -1]
+    return place_of(st, c)
+
+
+def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[int]], labels: list[str],
+                places: list[tuple[str, str, int]], first: tuple[int, ...] = ()) -> None:
+    """Move the one component ``c`` from wherever it is to ``dest`` (narrated as a move)."""
+    z, owner = find(st, c, first)
+    source = st.zones[z] if owner < 0 else st.zones[z][owner]
+    source.remove(c)
+    if ordered:
+        dest.append(c)
+    else:
+        insort(dest, c)
+    if st.log is not None:
+        st.log.append({"type": "move", "components": [labels[c]], "from": place_text(places, labels, z, owner),
+                       "to": to[0], "places": [[z, owner], to[1]]})
+
+
+def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any) -> list[list[Any]]:
+    """Every player's values of a sheet's lines, computed now."""
+    reset()
+    rows = []
+    for p in range(st.players):
+        loc: list[Any] = [None] * max(1, nlocals)
+        loc[0] = p
+        rows.append([line(st, loc) for line in lines])
+    reset()
+    return rows
+
+
+def log_tally(st: Any, title: str, labels: list[str], rows: list[list[Any]]) -> None:
+    """Narrate a tally: the sheet as a table, one row per player."""
+    if st.log is not None:
+        st.log.append({"type": "sheet", "sheet": title, "labels": list(labels),
+                       "rows": {player_label(p): [json_number(v) for v in row] for p, row in enumerate(rows)}})
+
+
+def places_points(points: tuple, entries: list[tuple[Any, Any]], me: Any, highest: bool, share: bool) -> Any:
+    """The points of ``me`` when ``entries`` (value, key) are ranked; places pay ``points``, then 0."""
+    mine = [k for v, k in entries if v == me]
+    if not mine:
+        return 0
+    key = mine[0]
+    better = [k for _v, k in entries if (k > key if highest else k < key)]
+    if share:
+        tied = sum(1 for _v, k in entries if k == key)
+        start = len(better)
+        return sum(points[start:start + tied]) // tied
+    place = len(set(better))
+    return points[place] if place < len(points) else 0
