@@ -1,0 +1,125 @@
+"""The games of examples/new-games/, written from the documentation alone: each one's rules
+played through scripted scenarios (positions, chosen actions and chance outcomes) and
+through replay of hand-written traces."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+
+ROOT = Path(__file__).resolve().parent.parent
+NEW = ROOT / "examples" / "new-games"
+WHIST = NEW / "whist.rules"
+
+
+def labels(engine: Engine, st: State) -> list[str]:
+    """The legal actions (or chance outcomes) of the pending decision."""
+    d = engine.pending(st)
+    assert d is not None, "the game is over"
+    return list(d.labels or [])
+
+
+def play(engine: Engine, st: State, *actions: str) -> None:
+    """Apply each action in turn, asserting it is legal when it is applied."""
+    for a in actions:
+        assert a in labels(engine, st), f"{a!r} is not legal; legal: {labels(engine, st)}"
+        engine.apply(st, a)
+
+
+def counter(engine: Engine, st: State, name: str) -> Any:
+    """A counter's value (a list, one per seat, for a per-player counter)."""
+    for c in engine.model.counters:
+        if c.name == name:
+            return st.counters[c.index]
+    raise KeyError(name)
+
+
+def replay(tmp_path: Path, lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """Replay a hand-written trace with the CLI and return its JSON verdict."""
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "rulelang", "replay", str(trace), "--json"],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    return json.loads(out.stdout or out.stderr)
+
+
+# --------------------------------------------------------------------------- whist
+
+WHIST_HANDS = {"hand of P1": ["Spade7", "Heart14"], "hand of P2": ["Spade9", "Club7"],
+               "hand of P3": ["Heart8", "Diamond14"], "hand of P4": ["Spade8", "Heart9"]}
+WHIST_POSITION = {"current": "P1", "zones": WHIST_HANDS, "counters": {"trump": 4, "dealer": "P4"}}
+
+
+@pytest.fixture(scope="module")
+def whist() -> Engine:
+    return rulelang.load_game(WHIST, options={"hands": "1"})
+
+
+def zone(engine: Engine, st: State, name: str, player: int | None = None) -> list[str]:
+    """The labels of the components in a zone (of ``player`` for a per-player zone)."""
+    z = next(z for z in engine.model.zones if z.name == name)
+    ids = st.zones[z.index] if player is None else st.zones[z.index][player]
+    return [engine.program.component_labels[c] for c in ids]
+
+
+def test_whist_deal_turns_up_the_dealers_last_card_for_trump() -> None:
+    engine = rulelang.load_game(WHIST)
+    st = engine.new_state(4)
+    engine.apply(st, [k.name for k in engine.model.kinds])  # the shuffle: unchanged, Club14 on top
+    assert [len(zone(engine, st, "hand", p)) for p in range(4)] == [8, 8, 8, 8]
+    assert counter(engine, st, "trump") == 1  # the 7 of Spades, last card dealt, is turned up
+    assert "Spade7" in zone(engine, st, "hand", 3) and counter(engine, st, "dealer") == 3
+    assert "Club14" in zone(engine, st, "hand", 0)  # dealing starts left of the dealer
+    assert st.current == 0 and zone(engine, st, "deck") == []
+    st3 = engine.new_state(3)
+    engine.apply(st3, [k.name for k in engine.model.kinds])
+    assert [len(zone(engine, st3, "hand", p)) for p in range(3)] == [10, 10, 10]
+    assert len(zone(engine, st3, "won")) == 2  # the two cards left over stay out of play
+
+
+def test_whist_must_follow_suit_and_may_discard_when_void(whist: Engine) -> None:
+    st = whist.new_state(4, position=WHIST_POSITION)
+    assert labels(whist, st) == ["play 7 of Spades", "play 14 of Hearts"]  # the leader plays anything
+    play(whist, st, "play 7 of Spades")
+    assert labels(whist, st) == ["play 9 of Spades"]  # P2 holds a trump but must follow
+    play(whist, st, "play 9 of Spades")
+    assert labels(whist, st) == ["play 8 of Hearts", "play 14 of Diamonds"]  # P3 has no spade
+    play(whist, st, "play 14 of Diamonds", "play 8 of Spades")
+    assert counter(whist, st, "tricks") == [0, 1, 0, 0]  # the 9 of the suit led beats the off-suit Ace
+    assert st.current == 1  # the winner leads the next trick
+
+
+def test_whist_lowest_trump_beats_the_ace_of_the_suit_led(whist: Engine) -> None:
+    st = whist.new_state(4, position=WHIST_POSITION)
+    play(whist, st, "play 7 of Spades", "play 9 of Spades", "play 8 of Hearts", "play 8 of Spades")
+    play(whist, st, "play 7 of Clubs", "play 14 of Diamonds", "play 9 of Hearts", "play 14 of Hearts")
+    assert st.over
+    assert whist.standings(st)["winners"] == ["P2"]
+    assert counter(whist, st, "score") == [0, 2, 0, 0]
+
+
+def whist_trace(*actions: tuple[str, str]) -> list[dict[str, Any]]:
+    head = {"type": "header", "format": "rulelang-trace/1", "file": str(WHIST), "players": 4,
+            "options": {"hands": 1}, "position": WHIST_POSITION}
+    return [head] + [{"type": "action", "player": p, "action": a} for p, a in actions]
+
+
+def test_whist_replay_accepts_a_hand_and_rejects_a_revoke(tmp_path: Path) -> None:
+    good = whist_trace(("P1", "play 7 of Spades"), ("P2", "play 9 of Spades"), ("P3", "play 8 of Hearts"),
+                       ("P4", "play 8 of Spades"), ("P2", "play 7 of Clubs"), ("P3", "play 14 of Diamonds"),
+                       ("P4", "play 9 of Hearts"), ("P1", "play 14 of Hearts"))
+    verdict = replay(tmp_path, good + [{"type": "result", "winners": ["P2"]}])
+    assert verdict["status"] == "compliant", verdict
+    revoke = whist_trace(("P1", "play 7 of Spades"), ("P2", "play 7 of Clubs"))
+    verdict = replay(tmp_path, revoke)
+    assert verdict["status"] == "violation" and verdict["step"] == 2, verdict
+    assert verdict["legal"] == ["play 9 of Spades"]
