@@ -123,3 +123,60 @@ def test_whist_replay_accepts_a_hand_and_rejects_a_revoke(tmp_path: Path) -> Non
     verdict = replay(tmp_path, revoke)
     assert verdict["status"] == "violation" and verdict["step"] == 2, verdict
     assert verdict["legal"] == ["play 9 of Spades"]
+
+
+# --------------------------------------------------------------------------- liar's dice
+
+LIARS = NEW / "liars-dice.rules"
+
+
+def roll_cups(engine: Engine, st: State, faces: dict[str, str]) -> None:
+    """Answer every pending roll with the face given for that die."""
+    while (d := engine.pending(st)) is not None and d.kind == "chance":
+        engine.apply(st, faces[d.event["roll"]])
+
+
+CUPS = {"Die#26": "One", "Die#27": "Three", "Die#28": "Three", "Die#29": "Five", "Die#30": "Six",  # P1
+        "Die#21": "Three", "Die#22": "Two", "Die#23": "Two", "Die#24": "Four", "Die#25": "One"}  # P2
+
+
+@pytest.mark.parametrize(("wild", "loser"), [("true", 1), ("false", 0)])
+def test_liars_dice_a_called_bid_costs_the_wrong_player_a_die(wild: str, loser: int) -> None:
+    engine = rulelang.load_game(LIARS, options={"wild_ones": wild})
+    st = engine.new_state(2)
+    roll_cups(engine, st, CUPS)
+    assert ("bid 1 x 1" in labels(engine, st)) == (wild == "false")  # wild Ones cannot be bid
+    play(engine, st, "bid 5 x 3")
+    assert "bid 5 x 2" not in labels(engine, st) and "bid 5 x 4" in labels(engine, st)
+    play(engine, st, "call P1 a liar")  # five Threes with the Ones, three without
+    assert counter(engine, st, "dice") == ([5, 4] if loser == 1 else [4, 5])
+    assert len(zone(engine, st, "cup", loser)) == 4
+    roll_cups(engine, st, CUPS)  # a new round: every cup re-rolled
+    assert st.current == loser and counter(engine, st, "bid_count") == 0  # the loser starts it
+
+
+def test_liars_dice_losing_the_last_die_puts_a_player_out_and_ends_a_duel() -> None:
+    engine = rulelang.load_game(LIARS)
+    position = {"current": "P1", "zones": {"cup of P1": ["Die#26"], "cup of P2": ["Die#21"]},
+                "faces": {"Die#26": "Two", "Die#21": "Five"},
+                "counters": {"dice": {"P1": 1, "P2": 1}}}
+    st = engine.new_state(2, position=position)
+    play(engine, st, "bid 2 x 5", "call P1 a liar")
+    assert st.over
+    assert engine.standings(st)["winners"] == ["P2"]
+    assert counter(engine, st, "place") == [2, 1]
+
+
+def test_liars_dice_replay_catches_a_bid_that_does_not_raise(tmp_path: Path) -> None:
+    trace = tmp_path / "liar.jsonl"
+    subprocess.run([sys.executable, "-m", "rulelang", "run", str(LIARS), "-s", "9", "-q", "--trace", str(trace)],
+                   cwd=ROOT, check=True, capture_output=True)
+    events = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    assert replay(tmp_path, events)["status"] == "compliant"
+    actions = [i for i, e in enumerate(events) if e["type"] == "action"]
+    second = next(i for i, j in zip(actions, actions[1:], strict=False)
+                  if events[i]["action"].startswith("bid") and events[j]["action"].startswith("bid"))
+    second = actions[actions.index(second) + 1]
+    events[second]["action"] = "bid 1 x 2"
+    verdict = replay(tmp_path, events)
+    assert verdict["status"] == "violation" and verdict["step"] == events[second]["step"], verdict
