@@ -180,3 +180,60 @@ def test_liars_dice_replay_catches_a_bid_that_does_not_raise(tmp_path: Path) -> 
     events[second]["action"] = "bid 1 x 2"
     verdict = replay(tmp_path, events)
     assert verdict["status"] == "violation" and verdict["step"] == events[second]["step"], verdict
+
+
+# --------------------------------------------------------------------------- sushi draft
+
+SUSHI = NEW / "sushi-draft.rules"
+
+
+def answer(engine: Engine, st: State, picks: dict[int, str]) -> None:
+    """Every asked player answers the pending ask (0-based seat -> answer), in the order given."""
+    for seat, label in picks.items():
+        d = engine.pending(st)
+        assert d is not None and seat in d.players, f"P{seat + 1} is not asked"
+        assert label in engine.legal_actions(st, seat), f"P{seat + 1} may not answer {label!r}"
+        engine.apply(st, label, player=seat)
+
+
+def test_sushi_everyone_picks_at_once_then_hands_pass_left() -> None:
+    engine = rulelang.load_game(SUSHI)
+    hands = {"hand of P1": ["Tempura", "Egg"], "hand of P2": ["Squid", "Squid"], "hand of P3": ["Maki1", "Dumpling"]}
+    st = engine.new_state(3, position={"current": "P1", "zones": hands})
+    assert sorted(engine.pending(st).players) == [0, 1, 2]  # the whole table is asked together
+    assert engine.legal_actions(st, 0) == ["Tempura", "Egg Nigiri"]
+    answer(engine, st, {2: "Dumpling", 0: "Egg Nigiri", 1: "Squid Nigiri"})  # in any order
+    assert [[c.split("#")[0] for c in zone(engine, st, "tableau", p)] for p in range(3)] == [
+        ["Egg"], ["Squid"], ["Dumpling"]]
+    # what is left of each hand goes to the player on the left
+    assert [sorted(engine.legal_actions(st, p)) for p in range(3)] == [["Maki (1 roll)"], ["Tempura"], ["Squid Nigiri"]]
+
+
+def test_sushi_last_pick_scores_the_round_and_ends_the_game() -> None:
+    engine = rulelang.load_game(SUSHI)
+    zones = {"tableau of P1": ["2 Tempura", "2 Sashimi", "3 Dumpling"], "hand of P1": ["Sashimi"],
+             "tableau of P2": ["Maki3", "Egg", "Squid"], "hand of P2": ["Maki2"],
+             "tableau of P3": ["Tempura"], "hand of P3": ["Maki2"]}
+    st = engine.new_state(3, position={"current": "P1", "zones": zones, "counters": {"round": 2}})
+    answer(engine, st, {0: "Sashimi", 1: "Maki (2 rolls)", 2: "Maki (2 rolls)"})
+    assert st.over
+    sheets = {s["player"]: s["sheets"]["final"] for s in engine.standings(st)["standings"]}
+    assert sheets["P1"] == {"Tempura": 5, "Sashimi": 10, "Dumplings": 6, "Nigiri": 0, "Maki": 0}
+    assert sheets["P2"] == {"Tempura": 0, "Sashimi": 0, "Dumplings": 0, "Nigiri": 4, "Maki": 6}  # 5 rolls: most
+    assert sheets["P3"] == {"Tempura": 0, "Sashimi": 0, "Dumplings": 0, "Nigiri": 0, "Maki": 3}  # 2 rolls: second
+    assert engine.standings(st)["winners"] == ["P1"]
+
+
+def test_sushi_replay_rejects_a_pick_from_someone_elses_hand(tmp_path: Path) -> None:
+    head = {"type": "header", "format": "rulelang-trace/1", "file": str(SUSHI), "players": 2,
+            "position": {"current": "P1",
+                         "zones": {"hand of P1": ["Tempura", "Egg"], "hand of P2": ["Squid", "Maki1"]}}}
+    good = [head, {"type": "action", "player": "P2", "action": "Maki (1 roll)"},
+            {"type": "action", "player": "P1", "action": "Egg Nigiri"},
+            {"type": "action", "player": "P1", "action": "Squid Nigiri"},
+            {"type": "action", "player": "P2", "action": "Tempura"}]
+    verdict = replay(tmp_path, good)
+    assert verdict["status"] == "incomplete", verdict  # round 1 of 2 is over; the next deal is pending
+    bad = good[:2] + [{"type": "action", "player": "P1", "action": "Squid Nigiri"}]
+    verdict = replay(tmp_path, bad)
+    assert verdict["status"] == "violation" and verdict["step"] == 2, verdict
