@@ -58,6 +58,9 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),
     "numbered_unknown_value.rules": (12, 31, "unknown value 'm' for attribute 'pips'", "is 'n'"),
     "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind or one component, but this is a player", None),
+    # slips found writing new games from the docs alone
+    "move_one_component.rules": (25, 10, "'d' is not a kind of component", "let k = kind of d"),
+    "text_counter.rules": (14, 18, "a counter holds a number or a player, but this is a text", "number its values"),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)
