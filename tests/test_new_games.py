@@ -237,3 +237,19 @@ def test_sushi_replay_rejects_a_pick_from_someone_elses_hand(tmp_path: Path) -> 
     bad = good[:2] + [{"type": "action", "player": "P1", "action": "Squid Nigiri"}]
     verdict = replay(tmp_path, bad)
     assert verdict["status"] == "violation" and verdict["step"] == 2, verdict
+
+
+def test_whist_the_deal_passes_left_and_the_dealers_left_hand_leads() -> None:
+    engine = rulelang.load_game(WHIST, options={"hands": "2"})
+    st = engine.new_state(4)
+    ordered = [k.name for k in engine.model.kinds]
+    engine.apply(st, ordered)
+    for _ in range(32):  # the first hand, each player playing their first legal card
+        engine.apply(st, labels(engine, st)[0])
+    assert sum(counter(engine, st, "score")) == 8 and counter(engine, st, "hands_played") == 1
+    engine.apply(st, ordered)  # the second deal
+    assert counter(engine, st, "dealer") == 0 and st.current == 1  # P1 deals, P2 leads
+    assert "Club14" in zone(engine, st, "hand", 1) and "Spade7" in zone(engine, st, "hand", 0)
+    for _ in range(32):
+        engine.apply(st, labels(engine, st)[0])
+    assert st.over and sum(counter(engine, st, "score")) == 16
