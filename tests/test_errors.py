@@ -69,6 +69,9 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "marker_two_places.rules": (6, 1, "a marker is one component, so '2 Fox markers' cannot be", "1 Fox marker"),
     "move_marker_not_marker.rules": (14, 8, "'Barn' is a card, not a marker: say where it comes from",
                                      "move 1 Barn from ZONE"),
+    # slips found writing new games from the docs alone
+    "move_one_component.rules": (25, 10, "'d' is not a kind of component", "let k = kind of d"),
+    "text_counter.rules": (14, 18, "a counter holds a number or a player, but this is a text", "number its values"),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)

@@ -675,7 +675,11 @@ class Checker(RoundChecks):
                 continue
             if local is not None:
                 if getattr(local, "type", None) not in (KIND, "any") or not isinstance(local, m.Local):
-                    raise self.fail(f"'{name.name}' is not a kind of component", name.span)
+                    hint = None
+                    if getattr(local, "type", None) == COMPONENT:
+                        hint = (f"a query selects by kind, not one component: 'let k = kind of {name.name}', "
+                                f"then 'move 1 k from ...' moves one like it ('where ATTR == ...' narrows it)")
+                    raise self.fail(f"'{name.name}' is not a kind of component", name.span, hint=hint)
                 kind_locals.append(local.slot)
                 continue
             if name.name in self.kind_groups:
@@ -1041,7 +1045,9 @@ class Checker(RoundChecks):
                 init = self.expr(counter.init, _RuleScope())
                 if init.type not in (INT, PLAYER):
                     raise self.fail(f"a counter holds a number or a player, but this is a {init.type}",
-                                    counter.init.span)
+                                    counter.init.span,
+                                    hint="to keep a text or a kind, number its values (an attribute "
+                                         "'suit = 1') and keep the number in the counter")
                 counter.type = init.type
                 counter.init = init
             except _Skip:
