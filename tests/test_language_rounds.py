@@ -300,3 +300,26 @@ def test_answers_per_value_follow_the_values_and_must_read_apart(tmp_path: Path)
                          "  end game\nrank p by highest 0\n")
     with pytest.raises(RulelangError, match="two answers are both labelled 'x 0'"):
         dup.new_state(2)
+
+
+# ------------------------------------------------------------------ end game with no winner
+
+
+def test_a_game_can_end_with_no_winner(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+    from rulelang.narrate import standings_lines
+
+    body = "counter score per player = 0 \"points\"\nsetup:\n  pass\nturn:\n  score of P2 += 1\n" \
+           "  end game with no winner\n"
+    engine = game(tmp_path, body)
+    st = engine.new_state(2)
+    assert st.over and st.result is not None and st.result["winners"] == []
+    assert [r["player"] for r in st.result["standings"]] == ["P2", "P1"]  # ranked all the same
+    assert standings_lines(st.result, ["score"])[-1] == "No winner"
+    trace = tmp_path / "t.jsonl"
+    run = CliRunner().invoke(main, ["run", str(tmp_path / "t.rules"), "--seed", "1", "--trace", str(trace)])
+    assert run.exit_code == 0 and "\nNo winner\n" in run.output, run.output
+    replayed = CliRunner().invoke(main, ["replay", str(trace)])
+    assert replayed.exit_code == 0 and "result: no winner" in replayed.output, replayed.output

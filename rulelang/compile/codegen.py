@@ -134,7 +134,7 @@ class CodeGen(ExprWriter):
             elif t in (m.RollS, m.ShuffleS, m.AskS, m.ChooseS):
                 return True
             elif t is m.SimpleS:
-                if s.what in ("end turn", "end game", "pick first player at random"):
+                if s.what in ("end turn", "end game", "pick first player at random", "end game with no winner"):
                     return True
             elif t is m.CallS:
                 if not self.inlines(s):
@@ -254,6 +254,10 @@ class CodeGen(ExprWriter):
                 L.append((ind, "return left", sp))
                 return True
             if s.what == "end game":
+                L.append((ind, f"return {END}", sp))
+                return True
+            if s.what == "end game with no winner":  # the standings follow 'rank'; nobody is a winner
+                L.append((ind, "st.result = {'no_winner': True}", sp))
                 L.append((ind, f"return {END}", sp))
                 return True
             if s.what == "another turn":

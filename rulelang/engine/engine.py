@@ -853,7 +853,10 @@ class Engine:
     def _finish(self, st: State) -> None:
         st.stack.clear()
         st.over = True
+        no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
         st.result = self.standings(st)
+        if no_winner:
+            st.result["winners"] = []
         if st.log is not None:
             st.log.append({"type": "end", "result": st.result})
 

@@ -448,6 +448,10 @@ class _Builder(Transformer):
         return ast.Simple("end round", self._span(meta))
 
     @v_args(meta=True)
+    def end_no_winner_stmt(self, meta, c):
+        return ast.Simple("end game with no winner", self._span(meta))
+
+    @v_args(meta=True)
     def pick_stmt(self, meta, c):
         var, qvar, iterable, cond = c
         return ast.PickAt(str(var), str(qvar), iterable, cond, self._span(meta))
