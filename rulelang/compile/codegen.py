@@ -556,7 +556,7 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"F[{die}] = {face}", sp))
         L.append((ind + 1, "if st.log is not None:", sp))
         spins = [k.cls != "die" and bool(k.faces) for k in self.model.kinds]
-        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a chip, a coin) spins
+        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
         self.consts["SPIN"] = [{"verb": "spin"} if x else {} for x in spins]
         L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
                            f"'places': [place_of(st, {die})]{verb}}})", sp))

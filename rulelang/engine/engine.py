@@ -508,7 +508,7 @@ class Engine:
             st.log.append({"type": "roll", "component": self.program.component_labels[die],
                            "face": self.model.faces[face].display, "places": [self.place_of(st, die)]})
             if self.model.kinds[self.program.kind_of[die]].cls != "die":
-                st.log[-1]["verb"] = "spin"  # a sided component (a chip, a coin) spins
+                st.log[-1]["verb"] = "spin"  # a sided component (a coin, a disc) spins
         loc[ins[2]] += 1
         done = loc[ins[2]] >= len(loc[ins[1]])
         if done:
