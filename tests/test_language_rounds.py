@@ -323,3 +323,14 @@ def test_a_game_can_end_with_no_winner(tmp_path: Path) -> None:
     assert run.exit_code == 0 and "\nNo winner\n" in run.output, run.output
     replayed = CliRunner().invoke(main, ["replay", str(trace)])
     assert replayed.exit_code == 0 and "result: no winner" in replayed.output, replayed.output
+
+
+@pytest.mark.parametrize("line", ["spin += 1", "drop", "drop(2)"])
+def test_a_rule_or_counter_named_like_a_new_statement_gets_the_mechanical_change(tmp_path: Path, line: str) -> None:
+    """'spin' and 'drop' start statements now: a file that called a rule or changed a counter so named is told what
+    to rename, not only that a token was unexpected."""
+    errors = check_errors(tmp_path, f"counter spin = 0\nsetup:\n  pass\nturn:\n  {line}\n  end game\n"
+                                    "rank p by highest 0\n")
+    word = line.split()[0].split("(")[0]
+    assert errors[0].message.startswith(f"'{word}' starts a statement")
+    assert "rename it" in (errors[0].hint or "") and errors[0].span is not None and errors[0].span.line == 7
