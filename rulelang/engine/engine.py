@@ -796,9 +796,10 @@ class Engine:
                 hint="a trigger fires here each time: does its block make its own condition true again?" + last,
             ) from None
         if turns:
+            now = f"round {st.turn}" if self.model.rounds else f"turn {st.turn}, {player_label(st.current)} to play"
             raise RulelangError(
                 f"turns went on for {self.budget} steps without asking for any decision or ending the game "
-                f"(turn {st.turn}, {player_label(st.current)} to play)", span,
+                f"({now})", span,
                 hint="every turn ends at once without a choice or a roll ('end turn', 'another turn', "
                      "or nothing to decide), and no 'end game' is reached" + last,
             ) from None
