@@ -334,3 +334,16 @@ def test_a_rule_or_counter_named_like_a_new_statement_gets_the_mechanical_change
     word = line.split()[0].split("(")[0]
     assert errors[0].message.startswith(f"'{word}' starts a statement")
     assert "rename it" in (errors[0].hint or "") and errors[0].span is not None and errors[0].span.line == 7
+
+
+def test_other_players_still_in_skips_those_out(tmp_path: Path) -> None:
+    body = ("counter n = 0\nsetup:\n  pass\nturn:\n  n += 1\n  if n == 1:\n    drop out P2\n"
+            "  for q in other players still in:\n    say \"{current} sees {q}\"\n  if n == 2:\n    end game\n"
+            "rank p by highest 0\n")
+    engine = game(tmp_path, body, head=HEAD3)
+    st = engine.new_state(3, narrate=True)
+    said = [e["text"] for e in st.log or [] if e["type"] == "say"]
+    assert said == ["P1 sees P3", "P3 sees P1"]  # P2 is out: no turn, not among the others
+    errors = check_errors(tmp_path, "setup:\n  pass\nround:\n  for q in other players still in:\n    pass\n"
+                                    "  end game\nrank p by highest 0\n")
+    assert errors[0].message == "'other players' has no meaning in a game played in rounds"

@@ -566,6 +566,10 @@ class _Builder(Transformer):
         return ast.Iterable("players_in", None, None, None, self._span(meta))
 
     @v_args(meta=True)
+    def it_others_in(self, meta, c):
+        return ast.Iterable("others_in", None, None, None, self._span(meta))
+
+    @v_args(meta=True)
     def it_others(self, meta, c):
         return ast.Iterable("others", None, None, None, self._span(meta))
 
