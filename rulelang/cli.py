@@ -591,7 +591,8 @@ def _print_verdict(v: Verdict) -> None:
         result = v.result or {}
         standings = ", ".join(f"{r['player']} {'/'.join(map(str, r['keys']))}" for r in result.get("standings", []))
         winners = result.get("winners", [])
-        who = f"winner {winners[0]}" if len(winners) == 1 else "winners (tied) " + ", ".join(winners)
+        who = f"winner {winners[0]}" if len(winners) == 1 else "winners (tied) " + ", ".join(winners) \
+            if winners else "no winner"
         click.echo(f"compliant: {v.steps} steps, every event keeps the rules")
         click.echo(f"  result: {who} ({standings})")
         return

@@ -136,7 +136,9 @@ def standings_lines(result: dict[str, Any], key_names: list[str]) -> list[str]:
         keys = ", ".join(f"{name} {v}" for name, v in zip(key_names, row["keys"]))
         out.append(f"  {row['rank']}. {row['player']}  {keys}")
     winners = result["winners"]
-    if len(winners) == 1:
+    if not winners:
+        out.append("No winner")
+    elif len(winners) == 1:
         out.append(f"Winner: {winners[0]}")
     else:
         out.append("Winners (tied): " + ", ".join(winners))

@@ -300,3 +300,50 @@ def test_answers_per_value_follow_the_values_and_must_read_apart(tmp_path: Path)
                          "  end game\nrank p by highest 0\n")
     with pytest.raises(RulelangError, match="two answers are both labelled 'x 0'"):
         dup.new_state(2)
+
+
+# ------------------------------------------------------------------ end game with no winner
+
+
+def test_a_game_can_end_with_no_winner(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+    from rulelang.narrate import standings_lines
+
+    body = "counter score per player = 0 \"points\"\nsetup:\n  pass\nturn:\n  score of P2 += 1\n" \
+           "  end game with no winner\n"
+    engine = game(tmp_path, body)
+    st = engine.new_state(2)
+    assert st.over and st.result is not None and st.result["winners"] == []
+    assert [r["player"] for r in st.result["standings"]] == ["P2", "P1"]  # ranked all the same
+    assert standings_lines(st.result, ["score"])[-1] == "No winner"
+    trace = tmp_path / "t.jsonl"
+    run = CliRunner().invoke(main, ["run", str(tmp_path / "t.rules"), "--seed", "1", "--trace", str(trace)])
+    assert run.exit_code == 0 and "\nNo winner\n" in run.output, run.output
+    replayed = CliRunner().invoke(main, ["replay", str(trace)])
+    assert replayed.exit_code == 0 and "result: no winner" in replayed.output, replayed.output
+
+
+@pytest.mark.parametrize("line", ["spin += 1", "drop", "drop(2)"])
+def test_a_rule_or_counter_named_like_a_new_statement_gets_the_mechanical_change(tmp_path: Path, line: str) -> None:
+    """'spin' and 'drop' start statements now: a file that called a rule or changed a counter so named is told what
+    to rename, not only that a token was unexpected."""
+    errors = check_errors(tmp_path, f"counter spin = 0\nsetup:\n  pass\nturn:\n  {line}\n  end game\n"
+                                    "rank p by highest 0\n")
+    word = line.split()[0].split("(")[0]
+    assert errors[0].message.startswith(f"'{word}' starts a statement")
+    assert "rename it" in (errors[0].hint or "") and errors[0].span is not None and errors[0].span.line == 7
+
+
+def test_other_players_still_in_skips_those_out(tmp_path: Path) -> None:
+    body = ("counter n = 0\nsetup:\n  pass\nturn:\n  n += 1\n  if n == 1:\n    drop out P2\n"
+            "  for q in other players still in:\n    say \"{current} sees {q}\"\n  if n == 2:\n    end game\n"
+            "rank p by highest 0\n")
+    engine = game(tmp_path, body, head=HEAD3)
+    st = engine.new_state(3, narrate=True)
+    said = [e["text"] for e in st.log or [] if e["type"] == "say"]
+    assert said == ["P1 sees P3", "P3 sees P1"]  # P2 is out: no turn, not among the others
+    errors = check_errors(tmp_path, "setup:\n  pass\nround:\n  for q in other players still in:\n    pass\n"
+                                    "  end game\nrank p by highest 0\n")
+    assert errors[0].message == "'other players' has no meaning in a game played in rounds"

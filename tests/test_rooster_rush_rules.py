@@ -413,6 +413,20 @@ def test_everyone_left_dropping_out_at_once_ranks_them_by_points() -> None:
     assert [r["player"] for r in table.st.result["standings"]] == ["P2", "P1", "P3"]
 
 
+def test_with_the_option_nobody_wins_when_everyone_left_drops_out() -> None:
+    """Option nobody_wins_when_all_drop (docs/rulebooks/rooster-rush.md): nobody wins then."""
+    pos = position(3, ["Road9", "Road13", "Road14"], out={"P3": 1},
+                   zones={"tickets of P1": ["Road20", "Road21"], "tickets of P2": ["Road22", "Road23"],
+                          "tickets of P3": ["Road25", "Road26", "Road27"], "kept of P2": ["Road31"]})
+    table = Table.at(pos, nobody_wins_when_all_drop="true")
+    table.answers(P1=f"press {card(14)}{EARLY}", P2=f"press {card(13)}{EARLY}")
+    table.chance("VehicleSide")
+    table.chance("Crosswalk")
+    assert table.st.over and table.st.result is not None
+    assert table.st.result["winners"] == []
+    assert [r["player"] for r in table.st.result["standings"]] == ["P2", "P1", "P3"]  # still ranked
+
+
 def test_the_unsecured_cards_go_under_the_pile_and_the_chips_are_reset() -> None:
     """Shuffle together the road cards that no player secured and any discarded Violation Ticket cards, and place them
     at the very bottom of the road card draw pile. [...] Turn all the vehicle chips vehicle-side up and return them

@@ -21,6 +21,8 @@ def _group(labels: list[str]) -> str:
 def render_observation(obs: dict[str, Any]) -> str:
     """A compact, readable text of an observation."""
     lines = [f"You are {obs['you']}. Turn {obs['turn']}, {obs['current']} to play."]
+    if obs.get("round") is not None:  # nobody has the turn: the whole table plays the round
+        lines = [f"You are {obs['you']}. Round {obs['round']}."]
     for name, value in obs["counters"].items():
         if isinstance(value, dict) and not _is_hidden(value):
             lines.append(f"  {name}: " + ", ".join(f"{p} {_shown(v)}" for p, v in value.items()))

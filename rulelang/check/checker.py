@@ -709,11 +709,11 @@ class Checker(RoundChecks):
 
     def iterable(self, node: ast.Iterable, scope: _RuleScope) -> m.IterIR:
         """Resolve what a ``for`` ranges over."""
-        if node.kind == "others":
+        if node.kind in ("others", "others_in"):
             self.no_current("'other players'", node.span)
-        if node.kind == "players_in":
+        if node.kind in ("players_in", "others_in"):
             self.uses_elimination = True
-        if node.kind in ("players", "others", "players_in"):
+        if node.kind in ("players", "others", "players_in", "others_in"):
             return m.IterIR(node.kind, None, None, None, PLAYER)
         if node.kind == "kinds_where":
             cond = self.expect(node.cond, scope, BOOL, True, "'kinds where' needs a true/false condition")
@@ -1184,7 +1184,7 @@ def _reads(expr: Any) -> tuple[set[int], set[int], bool]:
             zones.add(e.zone)
         elif isinstance(e, m.CurrentPlayer) or (isinstance(e, m.After) and e.player is None):
             current = True
-        elif isinstance(e, m.IterIR) and e.kind == "others":
+        elif isinstance(e, m.IterIR) and e.kind in ("others", "others_in"):
             current = True
         for field in attrs.fields(type(e)):
             walk(getattr(e, field.name))

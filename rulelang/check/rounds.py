@@ -211,7 +211,7 @@ def reads_elimination(expr: Any) -> bool:
             return
         if not attrs.has(type(e)):
             return
-        if isinstance(e, m.IsOut) or (isinstance(e, m.IterIR) and e.kind == "players_in"):
+        if isinstance(e, m.IsOut) or (isinstance(e, m.IterIR) and e.kind in ("players_in", "others_in")):
             found = True
             return
         for field in attrs.fields(type(e)):

@@ -134,7 +134,7 @@ class CodeGen(ExprWriter):
             elif t in (m.RollS, m.ShuffleS, m.AskS, m.ChooseS):
                 return True
             elif t is m.SimpleS:
-                if s.what in ("end turn", "end game", "pick first player at random"):
+                if s.what in ("end turn", "end game", "pick first player at random", "end game with no winner"):
                     return True
             elif t is m.CallS:
                 if not self.inlines(s):
@@ -254,6 +254,10 @@ class CodeGen(ExprWriter):
                 L.append((ind, "return left", sp))
                 return True
             if s.what == "end game":
+                L.append((ind, f"return {END}", sp))
+                return True
+            if s.what == "end game with no winner":  # the standings follow 'rank'; nobody is a winner
+                L.append((ind, "st.result = {'no_winner': True}", sp))
                 L.append((ind, f"return {END}", sp))
                 return True
             if s.what == "another turn":
@@ -554,7 +558,7 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"F[{die}] = {face}", sp))
         L.append((ind + 1, "if st.log is not None:", sp))
         spins = [k.cls != "die" and bool(k.faces) for k in self.model.kinds]
-        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a chip, a coin) spins
+        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
         self.consts["SPIN"] = [{"verb": "spin"} if x else {} for x in spins]
         L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
                            f"'places': [place_of(st, {die})]{verb}}})", sp))

@@ -523,6 +523,9 @@ class Compiler:
             return lambda st, loc: [(st.current + i) % st.players for i in range(1, st.players)]
         if it.kind == "players_in":
             return lambda st, loc: [p for p in range(st.players) if not st.out[p]]
+        if it.kind == "others_in":
+            return lambda st, loc: [(st.current + i) % st.players for i in range(1, st.players)
+                                    if not st.out[(st.current + i) % st.players]]
         if it.kind == "kinds_where":
             try:
                 chosen = [k.index for k in self.model.kinds if self.static_value(it.cond, k.index, -1)]

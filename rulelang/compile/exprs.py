@@ -395,6 +395,10 @@ class ExprWriter:
         if it.kind == "players_in":
             i = self.var("i")
             return f"[{i} for {i} in range(st.players) if not st.out[{i}]]"
+        if it.kind == "others_in":
+            i = self.var("i")
+            return f"[(st.current + {i}) % st.players for {i} in range(1, st.players) " \
+                   f"if not st.out[(st.current + {i}) % st.players]]"
         if it.kind == "others":
             i = self.var("i")
             return f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"

@@ -510,7 +510,7 @@ class Engine:
             st.log.append({"type": "roll", "component": self.program.component_labels[die],
                            "face": self.model.faces[face].display, "places": [self.place_of(st, die)]})
             if self.model.kinds[self.program.kind_of[die]].cls != "die":
-                st.log[-1]["verb"] = "spin"  # a sided component (a chip, a coin) spins
+                st.log[-1]["verb"] = "spin"  # a sided component (a coin, a disc) spins
         loc[ins[2]] += 1
         done = loc[ins[2]] >= len(loc[ins[1]])
         if done:
@@ -798,9 +798,10 @@ class Engine:
                 hint="a trigger fires here each time: does its block make its own condition true again?" + last,
             ) from None
         if turns:
+            now = f"round {st.turn}" if self.model.rounds else f"turn {st.turn}, {player_label(st.current)} to play"
             raise RulelangError(
                 f"turns went on for {self.budget} steps without asking for any decision or ending the game "
-                f"(turn {st.turn}, {player_label(st.current)} to play)", span,
+                f"({now})", span,
                 hint="every turn ends at once without a choice or a roll ('end turn', 'another turn', "
                      "or nothing to decide), and no 'end game' is reached" + last,
             ) from None
@@ -855,7 +856,10 @@ class Engine:
     def _finish(self, st: State) -> None:
         st.stack.clear()
         st.over = True
+        no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
         st.result = self.standings(st)
+        if no_winner:
+            st.result["winners"] = []
         if st.log is not None:
             st.log.append({"type": "end", "result": st.result})
 

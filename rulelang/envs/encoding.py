@@ -87,7 +87,8 @@ class ObservationEncoder:
         n = self.players
         if obs["you"] is not None:
             out[self._seat(obs["you"])] = 1.0
-        out[n + self._seat(obs["current"])] = 1.0
+        if obs["current"] is not None:  # a game played in rounds has no current player
+            out[n + self._seat(obs["current"])] = 1.0
         waiting = obs.get("waiting_for")
         if waiting == "chance":
             out[3 * n] = 1.0

@@ -449,6 +449,10 @@ class _Builder(Transformer):
         return ast.Simple("end round", self._span(meta))
 
     @v_args(meta=True)
+    def end_no_winner_stmt(self, meta, c):
+        return ast.Simple("end game with no winner", self._span(meta))
+
+    @v_args(meta=True)
     def pick_stmt(self, meta, c):
         var, qvar, iterable, cond = c
         return ast.PickAt(str(var), str(qvar), iterable, cond, self._span(meta))
@@ -561,6 +565,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def it_players_in(self, meta, c):
         return ast.Iterable("players_in", None, None, None, self._span(meta))
+
+    @v_args(meta=True)
+    def it_others_in(self, meta, c):
+        return ast.Iterable("others_in", None, None, None, self._span(meta))
 
     @v_args(meta=True)
     def it_others(self, meta, c):

@@ -145,6 +145,8 @@ def check_nesting(tree: Tree, path: str, offset: tuple[int, int] = (0, 0)) -> No
 _ELSE_IF = re.compile(r"^\s*else\s+if\b")
 _ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(\s+of\s+[A-Za-z_][A-Za-z0-9_]*)?\s*=[^=]")
 _STRING_IN_HOLE = re.compile(r'\{[^{}"]*"[^{}]*\}')
+# Words that start a statement since rounds and races were added: a rule or counter of that name now fails.
+_NEW_KEYWORD = re.compile(r"^\s*(spin|drop)\s*($|\(|\+=|-=|#)")
 
 
 def _newcomer_slip(err: RulelangError, text: str) -> RulelangError | None:
@@ -166,6 +168,12 @@ def _newcomer_slip(err: RulelangError, text: str) -> RulelangError | None:
         if not found.group(2):
             hint += f"; name a value with 'let {name} = ...'"
         return RulelangError(f"'{name} = ...' is not a statement", here, hint=hint)
+    found = _NEW_KEYWORD.match(line)
+    if found:
+        word = found.group(1)
+        return RulelangError(f"'{word}' starts a statement ('{'spin QUERY' if word == 'spin' else 'drop out PLAYER'}')",
+                             here, hint=f"a rule or counter named '{word}' needs another name: rename it "
+                                        f"(e.g. '{word}_it') where it is declared and used")
     if _STRING_IN_HOLE.search(line):
         return RulelangError("a string cannot go inside {...}", here,
                              hint="put the text outside the braces, or name the value with 'let' first")
