@@ -549,6 +549,50 @@ class Engine:
             self._run(st)
         return True
 
+    def roll_recorded(self, st: State, rolls: list[tuple[str, str]]) -> int:
+        """Apply recorded rolls ``(die label, face name)`` in order while each is exactly the pending
+        one and possible; return how many were applied (the first one that is not stops it, with
+        nothing of it changed: ``try_roll``, ``apply`` or ``explain`` then say what is wrong).
+
+        The same as :meth:`try_roll` on each, in one call.
+        """
+        program = self.program
+        code = self.code
+        labels = program.component_labels
+        kind_of = program.kind_of
+        face_index = program.face_index
+        stack = st.stack
+        taken = 0
+        for die_label, face_name in rolls:
+            if st.over:
+                break
+            fr = stack[-1]
+            ins = code[fr[0]][fr[1]]
+            if ins[0] != ROLL:
+                break
+            loc = fr[2]
+            dice = loc[ins[1]]
+            die = dice[loc[ins[2]]]
+            if labels[die] != die_label:
+                break
+            face = face_index[kind_of[die]].get(face_name)
+            if face is None:
+                break
+            st.step += 1
+            st.pending_cache = st.choice_cache = None
+            if st.log is None and not ins[3]:  # no narration, no trigger watches the roll
+                st.faces[die] = face
+                loc[ins[2]] += 1
+                if loc[ins[2]] >= len(dice):
+                    fr[1] += 1
+                    self._run(st)
+            else:
+                done, fired = self._rolled(st, fr, ins, die, face)
+                if done or fired:
+                    self._run(st)
+            taken += 1
+        return taken
+
     def apply_label(self, st: State, action: str, player: int) -> bool:
         """Apply ``player``'s choice ``action`` if it is legal, reading the label back into the
         option's values instead of listing every legal action; False (nothing changed) when
@@ -556,7 +600,7 @@ class Engine:
         """
         paused = self._paused_at(st, CHOOSE)
         if paused is None:
-            return False
+            return self._answer_label(st, action, player)
         fr, ins = paused
         spec = ins[1]
         loc = fr[2]
@@ -588,6 +632,30 @@ class Engine:
             if ok and (cond is None or cond(st, loc)) and label(st, loc) == action:
                 return self._take(st, fr, spec, (index, tuple(parsed)), action, chooser)
         return False
+
+    def _answer_label(self, st: State, action: str, player: int) -> bool:
+        """Give ``player``'s answer ``action`` to the pending ``ask`` if it is allowed; False otherwise
+        (nothing changed), as :meth:`apply` would with ``player``."""
+        paused = self._paused_at(st, ASK)
+        if paused is None:
+            return False
+        fr, ins = paused
+        spec = ins[1]
+        loc = fr[2]
+        waiting = loc[spec.pending_slot]
+        if player not in waiting or action not in self._answers(st, spec, loc, player):
+            return False
+        st.answers[player] = action
+        loc[spec.pending_slot] = [p for p in waiting if p != player]
+        if not loc[spec.pending_slot]:
+            fr[1] += 1
+            if st.log is not None:
+                st.log.append({"type": "answers", "answers": {
+                    player_label(p): a for p, a in enumerate(st.answers) if a}})
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return True
 
     def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int,
               forced: bool | None = None) -> bool:
@@ -747,7 +815,10 @@ class Engine:
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                return
+                picking = st.picking
+                if picking is None or st.step >= picking[1] or not self._pick(st, fr, ins, picking[0]):
+                    return
+                left = self.budget  # a decision was taken: the next stretch has a budget of its own
         except Runaway as exc:
             tb = sys.exc_info()[2]
             span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
@@ -761,6 +832,41 @@ class Engine:
             if span is not None:
                 exc.add_note(f"raised by the code generated for {span}")
             raise
+
+    def _pick(self, st: State, fr: list, ins: tuple, picks: list) -> bool:
+        """Take the pending choice or ask with ``picks[seat](n)`` (an index among n); False at chance.
+
+        The same as :meth:`apply_index` and :meth:`answer` with the index ``picks`` gives,
+        without building a Decision or leaving the loop of :meth:`_run`.
+        """
+        op = ins[0]
+        loc = fr[2]
+        if op == CHOOSE:
+            spec = ins[1]
+            options = st.choice_cache
+            who = spec.player(st, loc) if spec.player is not None else st.current
+            index, values = options[picks[who](len(options))]
+            opt = spec.options[index]
+            for (slot, _fn), value in zip(opt[1], values):
+                loc[slot] = value
+            fr[1] = opt[3]
+        elif op == ASK:
+            spec = ins[1]
+            waiting = loc[spec.pending_slot]
+            who = waiting[0]
+            allowed = self._answers(st, spec, loc, who)
+            i = picks[who](len(allowed))
+            if not 0 <= i < len(allowed):
+                raise IllegalAction(f"there is no answer {i} here", ins[4])
+            st.answers[who] = allowed[i]
+            waiting = loc[spec.pending_slot] = waiting[1:]
+            if not waiting:
+                fr[1] += 1
+        else:
+            return False
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        return True
 
     def _runaway(self, st: State, span: Span | None, turns: bool = False, triggers: bool = False) -> None:
         """The error for rules that ran past the step budget without a decision (at ``span``)."""

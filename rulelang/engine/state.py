@@ -23,6 +23,7 @@ class State:
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
+        "picking",
     )
 
     def __init__(self, players: int) -> None:
@@ -48,6 +49,9 @@ class State:
         self.choice_cache: Any = None  # the pending choose's options, before any Decision is built
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
+        # While playing with agents that pick by index and see nothing: (picks[seat](n) -> index,
+        # the step limit); the engine then takes choices and asks itself without pausing.
+        self.picking: tuple[list[Any], int] | None = None
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -73,6 +77,7 @@ class State:
         new.pause_at_turn = False
         new.chance_rng = None
         new.chance_events = None
+        new.picking = None
         return new
 
     def to_json(self) -> dict[str, Any]:
