@@ -776,24 +776,27 @@ class Engine:
         """Run generated blocks until a decision is pending or the game ends.
 
         Each block runs from its entry point to the next pause and says where play resumes
-        (the top frame's pc); a decision's entry point is handled here.
+        (the top frame's pc); a decision's entry point is handled here. While
+        ``st.picking`` is set, choices and asks are taken here too (see :meth:`_pick`).
         """
         code = self.code
         stack = st.stack
         left = self.budget
         after_step = self.after_step
+        picking = st.picking
         try:
             while True:
                 fr = stack[-1]
                 ins = code[fr[0]][fr[1]]
-                if ins[0] == BLOCK:
+                op = ins[0]
+                if op == BLOCK:
                     left = ins[1](st, fr[2], fr, left)
                     if left < 0:
                         if left == END:
                             self._finish(st)
                         return
                     continue
-                if ins[0] == CHOOSE:
+                if op == CHOOSE:
                     spec = ins[1]
                     options = spec.enum(st, fr[2])
                     if not options:  # nothing to choose: skip the choice
@@ -801,6 +804,10 @@ class Engine:
                         fr[1] = spec.end
                         continue
                     st.choice_cache = options
+                elif op == ASK:
+                    if not fr[2][ins[1].pending_slot]:  # no one is asked
+                        fr[1] += 1
+                        continue
                 elif self._skip_empty(st, fr, ins):
                     continue
                 if after_step and self._checks[after_step](st):
@@ -810,12 +817,11 @@ class Engine:
                     if left < 0:
                         raise Runaway("loop", ins[4])
                     continue
-                if ins[0] == ROLL and st.chance_rng is not None:
+                if op == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                picking = st.picking
                 if picking is None or st.step >= picking[1] or not self._pick(st, fr, ins, picking[0]):
                     return
                 left = self.budget  # a decision was taken: the next stretch has a budget of its own
@@ -844,11 +850,15 @@ class Engine:
         if op == CHOOSE:
             spec = ins[1]
             options = st.choice_cache
-            who = spec.player(st, loc) if spec.player is not None else st.current
-            index, values = options[picks[who](len(options))]
+            n = len(options)
+            i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
+            if not 0 <= i < n:
+                raise IllegalAction(f"there is no option {i} here", ins[4])
+            index, values = options[i]
             opt = spec.options[index]
-            for (slot, _fn), value in zip(opt[1], values):
-                loc[slot] = value
+            if values:
+                for (slot, _fn), value in zip(opt[1], values):
+                    loc[slot] = value
             fr[1] = opt[3]
         elif op == ASK:
             spec = ins[1]
