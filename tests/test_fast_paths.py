@@ -21,11 +21,13 @@ from scripted import ROOT
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
+from rulelang.agents.spec import seat_specs
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.play import play
 from rulelang.rng import Rng
+from rulelang.sim.runner import SimJob, play_game
 from rulelang.trace.format import header, result_line
 from rulelang.trace.replay import Replayer, Trace
 
@@ -47,24 +49,30 @@ def player_counts(engine: Engine) -> list[int]:
     return sorted({model.min_players, model.default_players})
 
 
-def step_by_step(engine: Engine, players: int, seed: int) -> State:
-    """Play a random game one decision at a time through the engine's decision interface."""
+def step_by_step(engine: Engine, players: int, seed: int, firsts: list[int | None] | None = None) -> State:
+    """Play a random game one decision at a time through the engine's decision interface.
+
+    ``firsts`` gets who took the first turn, as the simulator tells it (None if it went by unseen)."""
     st = engine.new_state(players)
+    first = st.current if st.turn == 1 else None
     agents = [RandomAgent(seed, s) for s in range(players)]
     chance = Rng(seed, stream=0)
     st.chance_rng = chance
     while not st.over:
         size = engine.choice_size(st)
+        asked = engine.ask_answers(st) if size is None else None
         if size is not None:
             engine.apply_index(st, agents[size[0]].choose_index(size[1]))
-            continue
-        asked = engine.ask_answers(st)
-        if asked is not None:
+        elif asked is not None:
             engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
-            continue
-        assert engine.is_chance(st)
-        engine.apply_random(st, chance, events=False)
+        else:
+            assert engine.is_chance(st)
+            engine.apply_random(st, chance, events=False)
+        if first is None and st.turn == 1:
+            first = st.current
     st.chance_rng = None
+    if firsts is not None:
+        firsts.append(first)
     return st
 
 
@@ -86,6 +94,21 @@ def test_picking_plays_the_same_games(game: str) -> None:
             assert (got.step, got.turn) == (want.step, want.turn), (players, seed)
             assert got.dumps() == want.dumps(), (players, seed)
             assert got.picking is None  # play() leaves nothing attached to the state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_simulator_plays_the_same_games(game: str) -> None:
+    """``simulate`` lets the engine pick once the first turn's player is known: the same games, the same first."""
+    engine = engine_for(game)
+    players = engine.model.default_players
+    job = SimJob(str(ROOT / "games" / f"{game}.rules"), (), players, tuple(seat_specs(["random"], players)), seed=1)
+    for index in range(10):
+        firsts: list[int | None] = []
+        want = step_by_step(engine, players, job.seed + index, firsts)
+        got, first = play_game(engine, job, index)
+        assert got.dumps() == want.dumps(), index
+        assert first == firsts[0], index
+        assert got.picking is None
 
 
 @pytest.mark.parametrize("game", GAMES)

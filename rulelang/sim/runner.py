@@ -116,8 +116,13 @@ def play_game(engine: Engine, job: SimJob, index: int,
     st = engine.new_state(job.players)
     st.chance_rng = chance  # dice are rolled as the rules roll them, as play() does
     first: int | None = st.current if st.turn == 1 else None
+    # Agents that pick by index and see nothing: once the first turn's player is known, the
+    # engine takes their choices and asks itself (as play() does).
+    picks = [a.choose_index for a in agents] if all(by_index) else None  # type: ignore[attr-defined]
     try:
         while not st.over:
+            if picks is not None and st.picking is None and (first is not None or st.turn > 1):
+                st.picking = (picks, job.max_steps)
             if st.step >= job.max_steps:
                 raise RulelangError(f"the game did not end within {job.max_steps} steps", engine.where_span(st),
                                     hint="raise --max-steps, or check the rules' end condition")
@@ -140,6 +145,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
                 first = st.current
     finally:
         st.chance_rng = None
+        st.picking = None
     return st, first
 
 
