@@ -226,6 +226,10 @@ def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None
             if result.error:
                 return
         return
+    try:
+        engines_for(job)  # loaded once here: workers forked from this process share it instead of loading it
+    except (RulelangError, ErrorList, CoverageUnavailable):
+        pass  # the workers load it again, and their batches report the error
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(run_batch, job, part) for part in parts]
         if on_batch:
