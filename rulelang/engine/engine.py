@@ -595,8 +595,9 @@ class Engine:
 
     def apply_label(self, st: State, action: str, player: int) -> bool:
         """Apply ``player``'s choice ``action`` if it is legal, reading the label back into the
-        option's values instead of listing every legal action; False (nothing changed) when
-        it cannot tell, and ``apply`` or ``explain`` then says what is wrong.
+        option's values and finding them among the legal options instead of rendering every
+        label; False (nothing changed) when it cannot tell, and ``apply`` or ``explain`` then
+        says what is wrong. A pending ``ask`` takes ``action`` as ``player``'s answer.
         """
         paused = self._paused_at(st, CHOOSE)
         if paused is None:
@@ -607,9 +608,12 @@ class Engine:
         chooser = spec.player(st, loc) if spec.player is not None else st.current
         if chooser != player:
             return False
-        for index, (label, bindings, cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
+        options = st.choice_cache  # the legal options: listed by the generated enumerator when play paused here
+        if options is None:
+            options = st.choice_cache = self._options(st, spec, loc)
+        for index, (label, bindings, _cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
             if not bindings:
-                if label(st, loc) == action and (cond is None or cond(st, loc)):
+                if (index, ()) in options and label(st, loc) == action:
                     return self._take(st, fr, spec, (index, ()), action, chooser)
                 continue
             if parser is None:
@@ -620,17 +624,20 @@ class Engine:
             try:
                 parsed = [None] * len(bindings)
                 for group, (position, convert) in zip(m.groups(), parser[1]):
-                    parsed[position] = convert(group)
+                    if position is not None:  # a hole that shows no ``for`` value is checked by rendering
+                        parsed[position] = convert(group)
             except (ValueError, KeyError):
                 continue
-            ok = True
-            for (slot, values), value in zip(bindings, parsed):
-                if value not in values(st, loc):
-                    ok = False
-                    break
+            option = (index, tuple(parsed))
+            if option not in options:
+                continue
+            saved = [loc[slot] for slot, _values in bindings]
+            for (slot, _values), value in zip(bindings, parsed):
                 loc[slot] = value
-            if ok and (cond is None or cond(st, loc)) and label(st, loc) == action:
-                return self._take(st, fr, spec, (index, tuple(parsed)), action, chooser)
+            if label(st, loc) == action:  # the label read back renders as recorded
+                return self._take(st, fr, spec, option, action, chooser)
+            for (slot, _values), value in zip(bindings, saved):
+                loc[slot] = value
         return False
 
     def _answer_label(self, st: State, action: str, player: int) -> bool:
