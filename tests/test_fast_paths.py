@@ -224,3 +224,43 @@ def test_a_wrong_answer_to_an_ask_is_reported_at_its_line() -> None:
 
 def test_every_game_is_covered() -> None:
     assert {"chicken", "barnyard", "rule-the-roost"} <= set(GAMES)
+
+
+def _tampered(trace: Trace, engine: Engine, seed: int) -> list[Trace]:
+    """Copies of ``trace`` with one event changed to something plausible: another face, kind, or action."""
+    rng = Rng(seed, stream=9)
+    faces = [f.name for f in engine.model.faces]
+    kinds = [k.name for k in engine.model.kinds]
+    actions = [e["action"] for _line, e in trace.events if e.get("type") == "action"]
+    out = []
+    for _ in range(12):
+        i = rng.below(len(trace.events) - 1)
+        line, event = trace.events[i]
+        event = dict(event)
+        if "roll" in event:
+            event["outcome"] = faces[rng.below(len(faces))]
+        elif "draw" in event:
+            event["outcome"] = kinds[rng.below(len(kinds))]
+        elif event.get("type") == "action":
+            event["action"] = actions[rng.below(len(actions))]
+        else:
+            continue
+        out.append(Trace(trace.path, trace.header, [*trace.events[:i], (line, event), *trace.events[i + 1:]]))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tampered_traces_get_the_careful_verdict(game: str) -> None:
+    """Whatever the fast paths of replay accept or refuse, the verdict is the one the careful path gives."""
+    engine = engine_for(game)
+    players = engine.model.default_players
+    statuses = set()
+    for seed in SEEDS[:4]:
+        trace, _ = recorded(engine, game, players, seed)
+        for bad in _tampered(trace, engine, seed):
+            quick = Replayer(engine, bad).run()
+            careful = Replayer(engine, bad, view=None, redact=True).run()
+            assert (quick.status, quick.line, quick.step, quick.steps, quick.reason, quick.message) == (
+                careful.status, careful.line, careful.step, careful.steps, careful.reason, careful.message)
+            statuses.add(quick.status)
+    assert "violation" in statuses  # the changes did break the rules somewhere

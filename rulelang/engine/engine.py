@@ -60,6 +60,7 @@ class Engine:
         self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
         self.after_step = tuple(i for i, t in enumerate(self.model.triggers) if t.after_step)
+        self.kind_by_name = {k.name: k.index for k in self.model.kinds}
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
@@ -341,26 +342,9 @@ class Engine:
                 raise self._illegal(d, action)
             self._rolled(st, fr, ins, die, face)
         elif op == DRAW:
-            spec = ins[1]
             if not isinstance(action, str) or action not in (d.labels or ()):
                 raise self._illegal(d, action)
-            kind = self._kind_index(action)
-            src = spec.source(st, loc)
-            pred = spec.pred(st, loc)
-            # the drawn copy is the lowest-numbered one of its kind (copies are alike)
-            i = next(i for i, c in enumerate(src) if program.kind_of[c] == kind and (pred is None or pred(c)))
-            c = src.pop(i)
-            if self.model.zones[spec.dest_zone].unrolled:
-                st.faces[c] = -1
-            ins[2](spec.dest(st, loc), [c])
-            if st.log is not None:
-                src_name, src_place = spec.source_name(st, loc)
-                dst_name, dst_place = spec.dest_name(st, loc)
-                st.log.append({"type": "move", "components": [program.component_labels[c]], "from": src_name,
-                               "to": dst_name, "random": True, "places": [src_place, dst_place]})
-            loc[spec.remaining_slot] -= 1
-            if ins[3]:
-                self._check_triggers(st, ins[3])
+            self._drawn(st, fr, ins, self._kind_index(action))
         elif op == SHUFFLE:
             if not isinstance(action, list) or sorted(map(str, action)) != sorted(d.pool or []):
                 raise self._illegal(d, action)
@@ -593,6 +577,51 @@ class Engine:
             taken += 1
         return taken
 
+    def _drawn(self, st: State, fr: list, ins: tuple, kind: int) -> bool:
+        """Draw a component of ``kind`` (the lowest-numbered matching copy: copies are alike) as the
+        pending draw says; False, with nothing changed, if the source holds none that may be drawn."""
+        program = self.program
+        spec = ins[1]
+        loc = fr[2]
+        src = spec.source(st, loc)
+        pred = spec.pred(st, loc)
+        kind_of = program.kind_of
+        i = next((i for i, c in enumerate(src) if kind_of[c] == kind and (pred is None or pred(c))), None)
+        if i is None:
+            return False
+        c = src.pop(i)
+        if self.model.zones[spec.dest_zone].unrolled:
+            st.faces[c] = -1
+        ins[2](spec.dest(st, loc), [c])
+        if st.log is not None:
+            src_name, src_place = spec.source_name(st, loc)
+            dst_name, dst_place = spec.dest_name(st, loc)
+            st.log.append({"type": "move", "components": [program.component_labels[c]], "from": src_name,
+                           "to": dst_name, "random": True, "places": [src_place, dst_place]})
+        loc[spec.remaining_slot] -= 1
+        if ins[3]:
+            self._check_triggers(st, ins[3])
+        return True
+
+    def draw_recorded(self, st: State, where: str, kind_name: str) -> bool:
+        """Apply a recorded random draw (``where``: the zone as the trace names it, ``kind_name``: what
+        was drawn) if it is exactly the pending one and possible; False (nothing changed) otherwise,
+        and ``apply`` or ``explain`` then says what is wrong. The fast path of replay: no Decision."""
+        paused = self._paused_at(st, DRAW)
+        if paused is None:
+            return False
+        fr, ins = paused
+        spec = ins[1]
+        kind = self.kind_by_name.get(kind_name)
+        if kind is None or self._zone_label(spec.source_zone, spec.source_owner, st, fr[2]) != where:
+            return False
+        if not self._drawn(st, fr, ins, kind):
+            return False
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return True
+
     def apply_label(self, st: State, action: str, player: int) -> bool:
         """Apply ``player``'s choice ``action`` if it is legal, reading the label back into the
         option's values and finding them among the legal options instead of rendering every
@@ -616,8 +645,16 @@ class Engine:
                 if (index, ()) in options and label(st, loc) == action:
                     return self._take(st, fr, spec, (index, ()), action, chooser)
                 continue
-            if parser is None:
-                return False  # a label we cannot read back: let apply() list the options
+            if parser is None:  # a label we cannot read back: render this option's legal ones
+                for option in options:
+                    if option[0] == index:
+                        saved = [loc[slot] for slot, _values in bindings]
+                        self._bind(loc, spec, option)
+                        if label(st, loc) == action:
+                            return self._take(st, fr, spec, option, action, chooser)
+                        for (slot, _values), value in zip(bindings, saved):
+                            loc[slot] = value
+                continue
             m = parser[0].match(action)
             if m is None:
                 continue

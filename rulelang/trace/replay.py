@@ -242,6 +242,13 @@ class Replayer:
                             self.narration.extend(st.log)
                             st.log = []
                         continue
+                    draw = event.get("draw")
+                    if (isinstance(draw, str) and isinstance(event.get("outcome"), str) and len(event) <= 4
+                            and engine.draw_recorded(st, draw, event["outcome"])):
+                        if narrate and st.log:
+                            self.narration.extend(st.log)
+                            st.log = []
+                        continue
                     verdict = self._chance(line, event)
                 else:
                     seen = engine.chance_seen_by(st, self.view)
