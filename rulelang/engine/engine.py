@@ -546,35 +546,42 @@ class Engine:
         kind_of = program.kind_of
         face_index = program.face_index
         stack = st.stack
+        faces = st.faces
         taken = 0
-        for die_label, face_name in rolls:
-            if st.over:
-                break
+        n = len(rolls)
+        while taken < n and not st.over:
             fr = stack[-1]
             ins = code[fr[0]][fr[1]]
             if ins[0] != ROLL:
                 break
             loc = fr[2]
             dice = loc[ins[1]]
-            die = dice[loc[ins[2]]]
-            if labels[die] != die_label:
-                break
-            face = face_index[kind_of[die]].get(face_name)
-            if face is None:
-                break
-            st.step += 1
-            st.pending_cache = st.choice_cache = None
-            if st.log is None and not ins[3]:  # no narration, no trigger watches the roll
-                st.faces[die] = face
-                loc[ins[2]] += 1
-                if loc[ins[2]] >= len(dice):
-                    fr[1] += 1
-                    self._run(st)
-            else:
-                done, fired = self._rolled(st, fr, ins, die, face)
+            at = ins[2]
+            quiet = st.log is None and not ins[3]  # no narration, no trigger watches the roll
+            while True:  # the dice of this roll, one recorded roll each
+                die_label, face_name = rolls[taken]
+                die = dice[loc[at]]
+                if labels[die] != die_label:
+                    return taken
+                face = face_index[kind_of[die]].get(face_name)
+                if face is None:
+                    return taken
+                st.step += 1
+                st.pending_cache = st.choice_cache = None
+                taken += 1
+                if quiet:
+                    faces[die] = face
+                    loc[at] += 1
+                    done = fired = loc[at] >= len(dice)
+                    if done:
+                        fr[1] += 1
+                else:
+                    done, fired = self._rolled(st, fr, ins, die, face)
                 if done or fired:
                     self._run(st)
-            taken += 1
+                    break
+                if taken == n:
+                    return taken
         return taken
 
     def _drawn(self, st: State, fr: list, ins: tuple, kind: int) -> bool:

@@ -427,16 +427,25 @@ class Replayer:
         return None
 
 
+_ROLL_KEYS = (frozenset(("type", "step", "roll", "outcome")), frozenset(("type", "roll", "outcome")))
+
+
 def _recorded_rolls(events: list[tuple[int, dict[str, Any]]], start: int, step: int) -> list[tuple[str, str]]:
     """(die, face) of the plain roll events from ``start`` on, each at the step after the one before."""
     rolls = []
+    with_step, without_step = _ROLL_KEYS
     for k in range(start, len(events)):
         event = events[k][1]
         step += 1
-        roll = event.get("roll")
-        outcome = event.get("outcome")
-        if (event["type"] != "chance" or not isinstance(roll, str) or not isinstance(outcome, str)
-                or len(event) > 4 or event.get("step", step) != step):
+        keys = event.keys()
+        if keys == with_step:
+            if event["step"] != step:
+                break
+        elif keys != without_step:
+            break
+        roll = event["roll"]
+        outcome = event["outcome"]
+        if event["type"] != "chance" or type(roll) is not str or type(outcome) is not str:
             break
         rolls.append((roll, outcome))
     return rolls
