@@ -264,3 +264,17 @@ def test_tampered_traces_get_the_careful_verdict(game: str) -> None:
                 careful.status, careful.line, careful.step, careful.steps, careful.reason, careful.message)
             statuses.add(quick.status)
     assert "violation" in statuses  # the changes did break the rules somewhere
+
+
+def test_a_copy_is_independent_where_play_changes_it() -> None:
+    """State.copy shares the private looks (never changed once given) but not the lists play appends to."""
+    engine = engine_for("rule-the-roost")
+    st = fast(engine, 4, 3)
+    assert any(st.seen)
+    new = st.copy()
+    assert new.dumps() == st.dumps()
+    before = st.dumps()
+    new.seen[0].append({"turn": 99, "where": "x", "components": []})
+    new.zones[1].append(0)
+    new.result["winners"].append("P9")  # type: ignore[index]
+    assert st.dumps() == before
