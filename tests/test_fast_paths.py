@@ -267,7 +267,7 @@ def test_tampered_traces_get_the_careful_verdict(game: str) -> None:
 
 
 def test_a_copy_is_independent_where_play_changes_it() -> None:
-    """State.copy shares the private looks (never changed once given) but not the lists play appends to."""
+    """State.copy (cheaper than a deep copy) still shares nothing that play or an agent could change."""
     engine = engine_for("rule-the-roost")
     st = fast(engine, 4, 3)
     assert any(st.seen)
@@ -275,6 +275,7 @@ def test_a_copy_is_independent_where_play_changes_it() -> None:
     assert new.dumps() == st.dumps()
     before = st.dumps()
     new.seen[0].append({"turn": 99, "where": "x", "components": []})
+    next(looks for looks in new.seen if looks)[0]["components"].append("x")
     new.zones[1].append(0)
     new.result["winners"].append("P9")  # type: ignore[index]
     assert st.dumps() == before

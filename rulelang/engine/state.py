@@ -64,7 +64,7 @@ class State:
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
-        new.seen = [looks[:] for looks in self.seen]  # a look, once given, is never changed: shared
+        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
         new.over = self.over
         new.result = None if self.result is None else copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn
