@@ -215,7 +215,9 @@ def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None
     (in any order), for progress.
     """
     if batch_size is None:
-        batch_size = max(1, min(50, games // max(1, jobs * 4)))
+        # About 16 batches per process (at most 50 games each): with a few, the last one keeps
+        # one process busy while the others wait (9 batches on 2 processes: at most 1.6x).
+        batch_size = max(1, min(50, games // max(1, jobs * 16)))
     parts = batches(games, batch_size)
     if jobs <= 1:
         for part in parts:
