@@ -2,14 +2,19 @@
 
     python benchmarks/simulate.py [GAME] [--games N] [--no-ray]
 
-Ray is started before timing (its start-up time is printed apart); all three runs
-must give the same records, which the script checks.
+The game is loaded before timing (local workers are forked from the process that loaded
+it, so they start with it); Ray is started before timing (its start-up time is printed
+apart); all three runs must give the same records, which the script checks. The CPU time
+of this process and of the local workers is printed too, and from it what ``--jobs 2``
+would give on an idle 2-core machine (an estimate that a loaded machine does not skew:
+this process's CPU time plus half the workers', against the CPU time of ``--jobs 1``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -21,7 +26,14 @@ if str(ROOT) not in sys.path:
 from rulelang.agents.spec import seat_specs  # noqa: E402
 from rulelang.game import load_game  # noqa: E402
 from rulelang.sim.driver import simulate  # noqa: E402
-from rulelang.sim.runner import SimJob  # noqa: E402
+from rulelang.sim.runner import SimJob, engines_for  # noqa: E402
+
+
+def _cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by this process and by its finished child processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 def main() -> None:
@@ -34,13 +46,24 @@ def main() -> None:
     n = load_game(path).model.default_players
     job = SimJob(path, (), n, tuple(seat_specs(["random"], n)), seed=1)
     print(f"{args.game}: {args.games} games, {n} players, random agents; load {os.getloadavg()[0]:.2f}")
+    engines_for(job)  # the game is loaded (parsed, checked, compiled) before timing, for every run alike
     results = {}
+    cpu = {}
     for label, kwargs in [("local --jobs 1", {"jobs": 1}), ("local --jobs 2", {"jobs": 2})]:
+        own, workers = _cpu()
         start = time.perf_counter()
         records, _ = simulate(job, args.games, **kwargs)
         seconds = time.perf_counter() - start
+        own2, workers2 = _cpu()
         results[label] = (records, seconds)
-        print(f"  {label:<16} {args.games / seconds:8.1f} games/s")
+        cpu[kwargs["jobs"]] = (own2 - own, workers2 - workers)
+        print(f"  {label:<16} {args.games / seconds:8.1f} games/s  (CPU: this process {own2 - own:.2f} s, "
+              f"workers {workers2 - workers:.2f} s)")
+    # What an idle 2-core machine would give: this process's CPU time plus the workers' shared
+    # by two cores, against the CPU time of --jobs 1 (not a measurement of wall time).
+    one = sum(cpu[1])
+    two = cpu[2][0] + cpu[2][1] / 2
+    print(f"  CPU-time estimate of --jobs 2 on an idle 2-core machine: {one / two:.2f}x")
     if not args.no_ray:
         import ray
 

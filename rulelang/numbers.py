@@ -30,6 +30,8 @@ def too_big(value: Any) -> bool:
 
 def bounded(value: Any, span: Span | None) -> Any:
     """``value`` if it is within the bound; a RulelangError at ``span`` otherwise."""
+    if type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:  # the common case, at once
+        return value
     if too_big(value):
         raise RulelangError(
             f"a number grew beyond what rulelang keeps ({_size(value)}; the limit is 10^18)", span,

@@ -40,6 +40,9 @@ def play(
     recording = on_event is not None
     state.chance_rng = chance
     state.chance_events = [] if recording else None
+    if not recording and state.log is None and all(by_index):
+        # Nobody looks at anything: the engine takes every choice and ask itself, by index.
+        state.picking = ([agent.choose_index for agent in agents], max_steps)  # type: ignore[attr-defined]
     try:
         while not state.over:
             if state.step >= max_steps:
@@ -95,6 +98,7 @@ def play(
     finally:
         state.chance_rng = None
         state.chance_events = None
+        state.picking = None
     return state
 
 

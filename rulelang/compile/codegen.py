@@ -446,9 +446,7 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{mv} = []", sp))
         need = self.var("need")
         if limited:
-            n = repr(q.count) if q.count_expr is None else \
-                f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
-            L.append((ind, f"{need} = {n}", sp))
+            L.append((ind, f"{need} = {self.move_count(q)}", sp))
         names = self.var("names")
         if len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
@@ -477,34 +475,12 @@ class CodeGen(ExprWriter):
         d, z, t = self.var("d"), self.var("s"), self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        need = None
         if limited:
             need = self.var("need")
-            n = repr(q.count) if q.count_expr is None else \
-                f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
-            L.append((ind, f"{need} = {n}", sp))
-            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
-            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
-            if how == "all":
-                L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
-                L.append((ind + 1, f"del {z}[-{need}:]", sp))
-                L.append((ind + 1, f"{t}.reverse()", sp))
-            else:
-                j = self.var("j")
-                L.append((ind + 1, f"{t} = []", sp))
-                L.append((ind + 1, f"{j} = len({z}) - 1", sp))
-                L.append((ind + 1, f"while {j} >= 0 and len({t}) < {need}:", sp))
-                L.append((ind + 2, f"{c} = {z}[{j}]", sp))
-                L.append((ind + 2, f"if {test}:", sp))
-                L.append((ind + 3, f"{t}.append({z}.pop({j}))", sp))
-                L.append((ind + 2, f"{j} -= 1", sp))
-        else:
-            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
-            if how == "all":
-                L.append((ind + 1, f"{t} = {z}[:]", sp))
-                L.append((ind + 1, f"{z}.clear()", sp))
-            else:
-                L.append((ind + 1, f"{t} = [{c} for {c} in {z} if {test}]", sp))
+            L.append((ind, f"{need} = {self.move_count(q)}", sp))
+        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+        self.take(L, z, d, t, how, test, c, need, ind, sp)
         L.append((ind + 1, f"if {t}:", sp))
         if how != "all" and not limited:
             L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
@@ -569,36 +545,51 @@ class CodeGen(ExprWriter):
             L.append((ind + 2, "return left", sp))
         return False
 
+    def move_count(self, q: m.Query) -> str:
+        """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
+        if q.count_expr is None:
+            return repr(q.count)
+        return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
+
+    def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
+             sp: Any) -> None:
+        """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
+        passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
+        the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
+        ``need``, ``z`` keeps what it held: the caller removes ``t`` from it."""
+        if need is None:
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{t} = {z}[:]", sp))
+                L.append((ind + 1, f"{z}.clear()", sp))
+            else:
+                L.append((ind + 1, f"{t} = [{c} for {c} in {z} if {test}]", sp))
+            return
+        L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+        if how == "all":
+            L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
+            L.append((ind + 1, f"del {z}[-{need}:]", sp))
+            L.append((ind + 1, f"{t}.reverse()", sp))
+        else:
+            j = self.var("j")
+            L.append((ind + 1, f"{t} = []", sp))
+            L.append((ind + 1, f"{j} = len({z}) - 1", sp))
+            L.append((ind + 1, f"while {j} >= 0 and len({t}) < {need}:", sp))
+            L.append((ind + 2, f"{c} = {z}[{j}]", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{t}.append({z}.pop({j}))", sp))
+            L.append((ind + 2, f"{j} -= 1", sp))
+
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
                   c: str, need: str | None, ind: int, sp: Any) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        if need is None:
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
-            if how == "all":
-                L.append((ind + 1, f"{taken} = {z}[:]", sp))
-                L.append((ind + 1, f"{z}.clear()", sp))
-            else:
-                L.append((ind + 1, f"{taken} = [{c} for {c} in {z} if {test}]", sp))
-                L.append((ind + 1, f"if {taken}:", sp))
-                L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
-        elif how == "all":
-            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
-            L.append((ind + 1, f"{taken} = {z}[-{need}:]", sp))
-            L.append((ind + 1, f"del {z}[-{need}:]", sp))
-            L.append((ind + 1, f"{taken}.reverse()", sp))
-            L.append((ind + 1, f"{need} -= len({taken})", sp))
-        else:
-            j = self.var("j")
-            L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
-            L.append((ind + 1, f"{taken} = []", sp))
-            L.append((ind + 1, f"{j} = len({z}) - 1", sp))
-            L.append((ind + 1, f"while {j} >= 0 and len({taken}) < {need}:", sp))
-            L.append((ind + 2, f"{c} = {z}[{j}]", sp))
-            L.append((ind + 2, f"if {test}:", sp))
-            L.append((ind + 3, f"{taken}.append({z}.pop({j}))", sp))
-            L.append((ind + 2, f"{j} -= 1", sp))
+        self.take(L, z, d, taken, how, test, c, need, ind, sp)
+        if need is None and how != "all":
+            L.append((ind + 1, f"if {taken}:", sp))
+            L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+        elif need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))
         L.append((ind + 2, f"{mv} += {taken}", sp))

@@ -551,27 +551,30 @@ class Compiler:
     def label_parser(self, opt: m.OptionIR) -> Any:
         """Read a label of this option back into its ``for`` values: (regex, converters), or None.
 
-        Possible when every hole of the label shows one of the option's ``for`` variables;
-        replay then checks an action without listing every legal one.
+        Possible when each of the option's ``for`` variables is shown by a hole of the label
+        (other holes are skipped: the caller renders the label again to compare); replay
+        then checks an action without listing every legal one. A hole's position is None
+        when it shows something else.
         """
         slots = [slot for slot, _it in opt.bindings]
         pattern = ["^"]
-        holes: list[tuple[int, Fn]] = []
+        holes: list[tuple[int | None, Fn | None]] = []
         for part in opt.label.parts:
             if isinstance(part, m.SecretPart):
                 part = part.expr
             if isinstance(part, str):
                 pattern.append(re.escape(part))
                 continue
+            pattern.append("(.+?)")
             if not isinstance(part, m.Local) or part.slot not in slots:
-                return None
+                holes.append((None, None))
+                continue
             convert = self._reader(part.type)
             if convert is None:
                 return None
-            pattern.append("(.+?)")
             holes.append((slots.index(part.slot), convert))
         pattern.append("$")
-        if sorted({i for i, _ in holes}) != list(range(len(slots))):
+        if sorted({i for i, _ in holes if i is not None}) != list(range(len(slots))):
             return None
         return re.compile("".join(pattern), re.S), holes
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.errors import RulelangError
-from rulelang.numbers import bounded, divide, json_number, whole
+from rulelang.numbers import MAX_NUMBER, bounded, divide, json_number, whole
 
 
 class Runaway(Exception):
@@ -41,6 +41,9 @@ MAX_RANGE = 100_000
 
 def number_range(low: Any, high: Any, span: Any) -> range:
     """The numbers ``low to high`` of the language (whole, bounded, at most MAX_RANGE of them)."""
+    if type(low) is int and type(high) is int and -MAX_NUMBER <= low and high <= MAX_NUMBER \
+            and high - low < MAX_RANGE:  # the common case, at once
+        return range(low, high + 1)
     low = whole(bounded(low, span), span, "a range's start")
     high = whole(bounded(high, span), span, "a range's end")
     if high - low >= MAX_RANGE:
@@ -61,11 +64,15 @@ def too_many_options(span: Any) -> None:
 
 def div(a: Any, b: Any, span: Any) -> Any:
     """``a / b`` of the language: whole-number division of whole numbers, exact with a fraction."""
+    if type(a) is int and type(b) is int and b:  # the common case, at once
+        return a // b
     return divide(a, b, "/", span)
 
 
 def mod(a: Any, b: Any, span: Any) -> Any:
     """``a % b`` of the language; by zero is an error."""
+    if type(a) is int and type(b) is int and b:  # the common case, at once
+        return a % b
     return divide(a, b, "%", span)
 
 

@@ -61,6 +61,7 @@ class Engine:
         self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
         self.after_step = tuple(i for i, t in enumerate(self.model.triggers) if t.after_step)
+        self.kind_by_name = {k.name: k.index for k in self.model.kinds}
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
@@ -351,26 +352,9 @@ class Engine:
                 raise self._illegal(d, action)
             self._rolled(st, fr, ins, die, face)
         elif op == DRAW:
-            spec = ins[1]
             if not isinstance(action, str) or action not in (d.labels or ()):
                 raise self._illegal(d, action)
-            kind = self._kind_index(action)
-            src = spec.source(st, loc)
-            pred = spec.pred(st, loc)
-            # the drawn copy is the lowest-numbered one of its kind (copies are alike)
-            i = next(i for i, c in enumerate(src) if program.kind_of[c] == kind and (pred is None or pred(c)))
-            c = src.pop(i)
-            if self.model.zones[spec.dest_zone].unrolled:
-                st.faces[c] = -1
-            ins[2](spec.dest(st, loc), [c])
-            if st.log is not None:
-                src_name, src_place = spec.source_name(st, loc)
-                dst_name, dst_place = spec.dest_name(st, loc)
-                st.log.append({"type": "move", "components": [program.component_labels[c]], "from": src_name,
-                               "to": dst_name, "random": True, "places": [src_place, dst_place]})
-            loc[spec.remaining_slot] -= 1
-            if ins[3]:
-                self._check_triggers(st, ins[3])
+            self._drawn(st, fr, ins, self._kind_index(action))
         elif op == SHUFFLE:
             if not isinstance(action, list) or sorted(map(str, action)) != sorted(d.pool or []):
                 raise self._illegal(d, action)
@@ -575,45 +559,180 @@ class Engine:
             self._run(st)
         return True
 
+    def roll_recorded(self, st: State, rolls: list[tuple[str, str]]) -> int:
+        """Apply recorded rolls ``(die label, face name)`` in order while each is exactly the pending
+        one and possible; return how many were applied (the first one that is not stops it, with
+        nothing of it changed: ``try_roll``, ``apply`` or ``explain`` then say what is wrong).
+
+        The same as :meth:`try_roll` on each, in one call.
+        """
+        program = self.program
+        code = self.code
+        labels = program.component_labels
+        kind_of = program.kind_of
+        face_index = program.face_index
+        stack = st.stack
+        faces = st.faces
+        taken = 0
+        n = len(rolls)
+        while taken < n and not st.over:
+            fr = stack[-1]
+            ins = code[fr[0]][fr[1]]
+            if ins[0] != ROLL:
+                break
+            loc = fr[2]
+            dice = loc[ins[1]]
+            at = ins[2]
+            quiet = st.log is None and not ins[3]  # no narration, no trigger watches the roll
+            while True:  # the dice of this roll, one recorded roll each
+                die_label, face_name = rolls[taken]
+                die = dice[loc[at]]
+                if labels[die] != die_label:
+                    return taken
+                face = face_index[kind_of[die]].get(face_name)
+                if face is None:
+                    return taken
+                st.step += 1
+                st.pending_cache = st.choice_cache = None
+                taken += 1
+                if quiet:
+                    faces[die] = face
+                    loc[at] += 1
+                    done = fired = loc[at] >= len(dice)
+                    if done:
+                        fr[1] += 1
+                else:
+                    done, fired = self._rolled(st, fr, ins, die, face)
+                if done or fired:
+                    self._run(st)
+                    break
+                if taken == n:
+                    return taken
+        return taken
+
+    def _drawn(self, st: State, fr: list, ins: tuple, kind: int) -> bool:
+        """Draw a component of ``kind`` (the lowest-numbered matching copy: copies are alike) as the
+        pending draw says; False, with nothing changed, if the source holds none that may be drawn."""
+        program = self.program
+        spec = ins[1]
+        loc = fr[2]
+        src = spec.source(st, loc)
+        pred = spec.pred(st, loc)
+        kind_of = program.kind_of
+        i = next((i for i, c in enumerate(src) if kind_of[c] == kind and (pred is None or pred(c))), None)
+        if i is None:
+            return False
+        c = src.pop(i)
+        if self.model.zones[spec.dest_zone].unrolled:
+            st.faces[c] = -1
+        ins[2](spec.dest(st, loc), [c])
+        if st.log is not None:
+            src_name, src_place = spec.source_name(st, loc)
+            dst_name, dst_place = spec.dest_name(st, loc)
+            st.log.append({"type": "move", "components": [program.component_labels[c]], "from": src_name,
+                           "to": dst_name, "random": True, "places": [src_place, dst_place]})
+        loc[spec.remaining_slot] -= 1
+        if ins[3]:
+            self._check_triggers(st, ins[3])
+        return True
+
+    def draw_recorded(self, st: State, where: str, kind_name: str) -> bool:
+        """Apply a recorded random draw (``where``: the zone as the trace names it, ``kind_name``: what
+        was drawn) if it is exactly the pending one and possible; False (nothing changed) otherwise,
+        and ``apply`` or ``explain`` then says what is wrong. The fast path of replay: no Decision."""
+        paused = self._paused_at(st, DRAW)
+        if paused is None:
+            return False
+        fr, ins = paused
+        spec = ins[1]
+        kind = self.kind_by_name.get(kind_name)
+        if kind is None or self._zone_label(spec.source_zone, spec.source_owner, st, fr[2]) != where:
+            return False
+        if not self._drawn(st, fr, ins, kind):
+            return False
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return True
+
     def apply_label(self, st: State, action: str, player: int) -> bool:
         """Apply ``player``'s choice ``action`` if it is legal, reading the label back into the
-        option's values instead of listing every legal action; False (nothing changed) when
-        it cannot tell, and ``apply`` or ``explain`` then says what is wrong.
+        option's values and finding them among the legal options instead of rendering every
+        label; False (nothing changed) when it cannot tell, and ``apply`` or ``explain`` then
+        says what is wrong. A pending ``ask`` takes ``action`` as ``player``'s answer.
         """
         paused = self._paused_at(st, CHOOSE)
         if paused is None:
-            return False
+            return self._answer_label(st, action, player)
         fr, ins = paused
         spec = ins[1]
         loc = fr[2]
         chooser = spec.player(st, loc) if spec.player is not None else st.current
         if chooser != player:
             return False
-        for index, (label, bindings, cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
+        options = st.choice_cache  # the legal options: listed by the generated enumerator when play paused here
+        if options is None:
+            options = st.choice_cache = self._options(st, spec, loc)
+        for index, (label, bindings, _cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
             if not bindings:
-                if label(st, loc) == action and (cond is None or cond(st, loc)):
+                if (index, ()) in options and label(st, loc) == action:
                     return self._take(st, fr, spec, (index, ()), action, chooser)
                 continue
-            if parser is None:
-                return False  # a label we cannot read back: let apply() list the options
+            if parser is None:  # a label we cannot read back: render this option's legal ones
+                for option in options:
+                    if option[0] == index:
+                        saved = [loc[slot] for slot, _values in bindings]
+                        self._bind(loc, spec, option)
+                        if label(st, loc) == action:
+                            return self._take(st, fr, spec, option, action, chooser)
+                        for (slot, _values), value in zip(bindings, saved):
+                            loc[slot] = value
+                continue
             m = parser[0].match(action)
             if m is None:
                 continue
             try:
                 parsed = [None] * len(bindings)
                 for group, (position, convert) in zip(m.groups(), parser[1]):
-                    parsed[position] = convert(group)
+                    if position is not None:  # a hole that shows no ``for`` value is checked by rendering
+                        parsed[position] = convert(group)
             except (ValueError, KeyError):
                 continue
-            ok = True
-            for (slot, values), value in zip(bindings, parsed):
-                if value not in values(st, loc):
-                    ok = False
-                    break
+            option = (index, tuple(parsed))
+            if option not in options:
+                continue
+            saved = [loc[slot] for slot, _values in bindings]
+            for (slot, _values), value in zip(bindings, parsed):
                 loc[slot] = value
-            if ok and (cond is None or cond(st, loc)) and label(st, loc) == action:
-                return self._take(st, fr, spec, (index, tuple(parsed)), action, chooser)
+            if label(st, loc) == action:  # the label read back renders as recorded
+                return self._take(st, fr, spec, option, action, chooser)
+            for (slot, _values), value in zip(bindings, saved):
+                loc[slot] = value
         return False
+
+    def _answer_label(self, st: State, action: str, player: int) -> bool:
+        """Give ``player``'s answer ``action`` to the pending ``ask`` if it is allowed; False otherwise
+        (nothing changed), as :meth:`apply` would with ``player``."""
+        paused = self._paused_at(st, ASK)
+        if paused is None:
+            return False
+        fr, ins = paused
+        spec = ins[1]
+        loc = fr[2]
+        waiting = loc[spec.pending_slot]
+        if player not in waiting or action not in self._answers(st, spec, loc, player):
+            return False
+        st.answers[player] = action
+        loc[spec.pending_slot] = [p for p in waiting if p != player]
+        if not loc[spec.pending_slot]:
+            fr[1] += 1
+            if st.log is not None:
+                st.log.append({"type": "answers", "answers": {
+                    player_label(p): a for p, a in enumerate(st.answers) if a}})
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return True
 
     def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int,
               forced: bool | None = None) -> bool:
@@ -734,24 +853,27 @@ class Engine:
         """Run generated blocks until a decision is pending or the game ends.
 
         Each block runs from its entry point to the next pause and says where play resumes
-        (the top frame's pc); a decision's entry point is handled here.
+        (the top frame's pc); a decision's entry point is handled here. While
+        ``st.picking`` is set, choices and asks are taken here too (see :meth:`_pick`).
         """
         code = self.code
         stack = st.stack
         left = self.budget
         after_step = self.after_step
+        picking = st.picking
         try:
             while True:
                 fr = stack[-1]
                 ins = code[fr[0]][fr[1]]
-                if ins[0] == BLOCK:
+                op = ins[0]
+                if op == BLOCK:
                     left = ins[1](st, fr[2], fr, left)
                     if left < 0:
                         if left == END:
                             self._finish(st)
                         return
                     continue
-                if ins[0] == CHOOSE:
+                if op == CHOOSE:
                     spec = ins[1]
                     options = spec.enum(st, fr[2])
                     if not options:  # nothing to choose: skip the choice
@@ -759,6 +881,10 @@ class Engine:
                         fr[1] = spec.end
                         continue
                     st.choice_cache = options
+                elif op == ASK:
+                    if not fr[2][ins[1].pending_slot]:  # no one is asked
+                        fr[1] += 1
+                        continue
                 elif self._skip_empty(st, fr, ins):
                     continue
                 if after_step and self._checks[after_step](st):
@@ -768,12 +894,14 @@ class Engine:
                     if left < 0:
                         raise Runaway("loop", ins[4])
                     continue
-                if ins[0] == ROLL and st.chance_rng is not None:
+                if op == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                return
+                if picking is None or st.step >= picking[1] or not self._pick(st, fr, ins, picking[0]):
+                    return
+                left = self.budget  # a decision was taken: the next stretch has a budget of its own
         except Runaway as exc:
             tb = sys.exc_info()[2]
             span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
@@ -787,6 +915,45 @@ class Engine:
             if span is not None:
                 exc.add_note(f"raised by the code generated for {span}")
             raise
+
+    def _pick(self, st: State, fr: list, ins: tuple, picks: list) -> bool:
+        """Take the pending choice or ask with ``picks[seat](n)`` (an index among n); False at chance.
+
+        The same as :meth:`apply_index` and :meth:`answer` with the index ``picks`` gives,
+        without building a Decision or leaving the loop of :meth:`_run`.
+        """
+        op = ins[0]
+        loc = fr[2]
+        if op == CHOOSE:
+            spec = ins[1]
+            options = st.choice_cache
+            n = len(options)
+            i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
+            if not 0 <= i < n:
+                raise IllegalAction(f"there is no option {i} here", ins[4])
+            index, values = options[i]
+            opt = spec.options[index]
+            if values:
+                for (slot, _fn), value in zip(opt[1], values):
+                    loc[slot] = value
+            fr[1] = opt[3]
+        elif op == ASK:
+            spec = ins[1]
+            waiting = loc[spec.pending_slot]
+            who = waiting[0]
+            allowed = self._answers(st, spec, loc, who)
+            i = picks[who](len(allowed))
+            if not 0 <= i < len(allowed):
+                raise IllegalAction(f"there is no answer {i} here", ins[4])
+            st.answers[who] = allowed[i]
+            waiting = loc[spec.pending_slot] = waiting[1:]
+            if not waiting:
+                fr[1] += 1
+        else:
+            return False
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        return True
 
     def _runaway(self, st: State, span: Span | None, turns: bool = False, triggers: bool = False) -> None:
         """The error for rules that ran past the step budget without a decision (at ``span``)."""

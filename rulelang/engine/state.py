@@ -23,7 +23,7 @@ class State:
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
-        "out",
+        "out", "picking",
     )
 
     def __init__(self, players: int) -> None:
@@ -50,6 +50,9 @@ class State:
         self.choice_cache: Any = None  # the pending choose's options, before any Decision is built
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
+        # While playing with agents that pick by index and see nothing: (picks[seat](n) -> index,
+        # the step limit); the engine then takes choices and asks itself without pausing.
+        self.picking: tuple[list[Any], int] | None = None
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -62,10 +65,10 @@ class State:
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
-        new.seen = copy.deepcopy(self.seen)
+        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
         new.out = self.out[:]
         new.over = self.over
-        new.result = copy.deepcopy(self.result)
+        new.result = None if self.result is None else copy.deepcopy(self.result)
         new.extra_turn = self.extra_turn
         new.next_player = self.next_player
         new.step = self.step
@@ -76,6 +79,7 @@ class State:
         new.pause_at_turn = False
         new.chance_rng = None
         new.chance_events = None
+        new.picking = None
         return new
 
     def to_json(self) -> dict[str, Any]:

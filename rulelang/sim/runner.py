@@ -116,8 +116,13 @@ def play_game(engine: Engine, job: SimJob, index: int,
     st = engine.new_state(job.players)
     st.chance_rng = chance  # dice are rolled as the rules roll them, as play() does
     first: int | None = st.current if st.turn == 1 else None
+    # Agents that pick by index and see nothing: once the first turn's player is known, the
+    # engine takes their choices and asks itself (as play() does).
+    picks = [a.choose_index for a in agents] if all(by_index) else None  # type: ignore[attr-defined]
     try:
         while not st.over:
+            if picks is not None and st.picking is None and (first is not None or st.turn > 1):
+                st.picking = (picks, job.max_steps)
             if st.step >= job.max_steps:
                 raise RulelangError(f"the game did not end within {job.max_steps} steps", engine.where_span(st),
                                     hint="raise --max-steps, or check the rules' end condition")
@@ -140,6 +145,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
                 first = st.current
     finally:
         st.chance_rng = None
+        st.picking = None
     return st, first
 
 
@@ -209,7 +215,9 @@ def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None
     (in any order), for progress.
     """
     if batch_size is None:
-        batch_size = max(1, min(50, games // max(1, jobs * 4)))
+        # About 16 batches per process (at most 50 games each): with a few, the last one keeps
+        # one process busy while the others wait (9 batches on 2 processes: at most 1.6x).
+        batch_size = max(1, min(50, games // max(1, jobs * 16)))
     parts = batches(games, batch_size)
     if jobs <= 1:
         for part in parts:
@@ -220,6 +228,10 @@ def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None
             if result.error:
                 return
         return
+    try:
+        engines_for(job)  # loaded once here: workers forked from this process share it instead of loading it
+    except (RulelangError, ErrorList, CoverageUnavailable):
+        pass  # the workers load it again, and their batches report the error
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(run_batch, job, part) for part in parts]
         if on_batch:

@@ -196,7 +196,11 @@ class Replayer:
             self.narration.extend(st.log)
             st.log = []
         recorded_result: tuple[int, dict[str, Any]] | None = None
-        for line, event in self.trace.events:
+        events = self.trace.events
+        at = 0
+        while at < len(events):
+            line, event = events[at]
+            at += 1
             self.current_line = line
             kind = event["type"]
             if kind == "comment":
@@ -229,9 +233,18 @@ class Replayer:
                 return self._malformed(f"step {step} out of order: expected step {st.step + 1}", line)
             if kind == "chance":
                 if not self.redact:
-                    roll = event.get("roll")
-                    if (isinstance(roll, str) and isinstance(event.get("outcome"), str) and len(event) <= 4
-                            and engine.try_roll(st, roll, event["outcome"])):
+                    rolls = _recorded_rolls(events, at - 1, st.step)
+                    taken = engine.roll_recorded(st, rolls) if rolls else 0
+                    if taken:
+                        at += taken - 1
+                        self.current_line = events[at - 1][0]
+                        if narrate and st.log:
+                            self.narration.extend(st.log)
+                            st.log = []
+                        continue
+                    draw = event.get("draw")
+                    if (isinstance(draw, str) and isinstance(event.get("outcome"), str) and len(event) <= 4
+                            and engine.draw_recorded(st, draw, event["outcome"])):
                         if narrate and st.log:
                             self.narration.extend(st.log)
                             st.log = []
@@ -412,6 +425,30 @@ class Replayer:
             self.public = engine.public_label(st, action)
         engine.apply(st, action)
         return None
+
+
+_ROLL_KEYS = (frozenset(("type", "step", "roll", "outcome")), frozenset(("type", "roll", "outcome")))
+
+
+def _recorded_rolls(events: list[tuple[int, dict[str, Any]]], start: int, step: int) -> list[tuple[str, str]]:
+    """(die, face) of the plain roll events from ``start`` on, each at the step after the one before."""
+    rolls = []
+    with_step, without_step = _ROLL_KEYS
+    for k in range(start, len(events)):
+        event = events[k][1]
+        step += 1
+        keys = event.keys()
+        if keys == with_step:
+            if event["step"] != step:
+                break
+        elif keys != without_step:
+            break
+        roll = event["roll"]
+        outcome = event["outcome"]
+        if event["type"] != "chance" or type(roll) is not str or type(outcome) is not str:
+            break
+        rolls.append((roll, outcome))
+    return rolls
 
 
 def _strip(event: dict[str, Any]) -> dict[str, Any]:
