@@ -316,6 +316,7 @@ def replay_text(text: str, where: Path, original_header: dict[str, Any] | None) 
 
 def independent_check(engine: Engine, text: str) -> None:
     """Re-check a trace replay called compliant, event by event through pending() and apply()."""
+    text = text.removeprefix("\ufeff")  # a trace, like a rules file, may start with a BOM
     events = [json.loads(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
               if line.strip() and not line.lstrip().startswith("//")]
     head = events[0]

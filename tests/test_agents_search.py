@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from rulelang.agents.spec import AgentSpec, AgentSpecError, parse_agent, seat_specs
-from rulelang.engine.determinize import _random_step as random_step
-from rulelang.engine.determinize import determinize, learn_zone_kinds, places, visible
+from rulelang.engine.determinize import determinize, learn_zone_kinds, places, random_step, visible
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.game import load_game

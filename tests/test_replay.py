@@ -466,6 +466,19 @@ def test_comments_blank_lines_and_comment_events_are_ignored(tmp_path: Path, see
     assert verdict.status == "compliant"
 
 
+def test_a_trace_saved_with_a_bom_and_crlf_replays_like_the_plain_one(tmp_path: Path,
+                                                                      seeded: list[dict[str, Any]]) -> None:
+    """An editor that saves with a BOM and CRLF line ends does not change the verdict (found by fuzzing)."""
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(("\ufeff" + trace_text(seeded).replace("\n", "\r\n")).encode("utf-8"))
+    verdict, _ = replay_events(path)
+    assert verdict.status == "compliant"
+    broken = [*seeded[:-2], {**seeded[-2], "outcome": "no such outcome"}, seeded[-1]]
+    path.write_bytes(("\ufeff" + trace_text(broken)).encode("utf-8"))
+    verdict, _ = replay_events(path)
+    assert verdict.status == "malformed" and verdict.line == len(broken) - 1
+
+
 def test_matching_digest_checkpoints_are_accepted(tmp_path: Path) -> None:
     events = make_trace(CHICKEN, 2, 6)
     engine = engine_for(CHICKEN)
