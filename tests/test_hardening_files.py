@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rulelang import fmt
 from rulelang.cli import main
 from rulelang.errors import RulelangError
 from rulelang.safeio import check_output, read_input
@@ -204,12 +205,12 @@ def test_a_trace_naming_a_rules_file_above_its_directory_is_refused(tmp_path: Pa
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-@pytest.mark.parametrize("command", ["check", "trace", "position"])
+@pytest.mark.parametrize("command", ["check", "trace", "position", "fmt"])
 def test_a_fifo_input_is_an_error_not_a_hang(tmp_path: Path, game: Path, command: str) -> None:
     fifo = tmp_path / "in.rules"
     os.mkfifo(fifo)
-    if command == "check":
-        result = _invoke("check", fifo)
+    if command in ("check", "fmt"):
+        result = _invoke(command, fifo)
     elif command == "trace":
         result = _invoke("replay", fifo)
     else:
@@ -228,6 +229,18 @@ def test_dev_zero_is_an_error_not_out_of_memory(tmp_path: Path) -> None:
     _clean(result)
     assert result.exit_code == 1 and "device" in result.stderr
     result = _invoke("replay", "/dev/zero")
+    assert result.exit_code == 1 and "device" in result.output
+    result = _invoke("fmt", link)  # fmt reads as the loader does (it read /dev/zero until memory ran out)
+    _clean(result)
+    assert result.exit_code == 1 and "device" in result.output and link.is_symlink()
+
+
+def test_fmt_leaves_a_device_alone() -> None:
+    """/dev/null read as an empty file would have been 'formatted'; it is refused like any device."""
+    if not os.path.exists("/dev/null"):
+        pytest.skip("no /dev/null")
+    result = _invoke("fmt", "/dev/null")
+    _clean(result)
     assert result.exit_code == 1 and "device" in result.output
 
 
@@ -286,6 +299,9 @@ def test_cr_only_line_endings_are_read_as_lines(tmp_path: Path) -> None:
     path.write_bytes(text.encode())
     result = _invoke("check", path)
     assert result.exit_code == 0, result.output
+    result = _invoke("fmt", path)  # fmt read the file as one long line and refused it
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes() == fmt.format_text(OK_BASE.read_text(encoding="utf-8"), str(path)).encode()
 
 
 def test_an_over_indented_line_is_reported_where_it_is(tmp_path: Path) -> None:
