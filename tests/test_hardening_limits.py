@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rulelang.agents.base import RandomAgent
 from rulelang.check.checker import MAX_COMPONENTS, MAX_DEFINE_DEPTH
 from rulelang.cli import main
 from rulelang.compile.runtime import MAX_RANGE
 from rulelang.engine.engine import MAX_OPTIONS
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
+from rulelang.play import play
 from rulelang.syntax.parser import MAX_NESTING
 from rulelang.trace.replay import replay_file
 
@@ -259,3 +261,18 @@ def test_loops_nested_deeper_than_python_allows_are_an_error_with_a_place(tmp_pa
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "nest too deeply here to be compiled" in result.stderr
     assert "g.rules:" in result.stderr and "while score of current < 21:" in result.stderr
+
+
+def test_a_game_stopped_by_a_runaway_says_so_when_asked_again(tmp_path: Path) -> None:
+    """After a run-time error between two decisions, asking the state for its decision or an
+    observation is a rulelang error at the rules' place, not an assertion (found by fuzzing)."""
+    once = "  if score of current < 1:\n    roll all in middle\n    score of current += 1\n"  # then no decision ever
+    game = _game(tmp_path, BASE.replace(TURN + "  score of current += sum(pips of all in middle)\n", once))
+    engine = load_game(game)
+    state = engine.new_state(2, setup_seed=1)
+    with pytest.raises(RulelangError, match="without asking for any decision"):
+        play(engine, state, [RandomAgent(1, s) for s in range(2)], 1, max_steps=50)
+    for ask in (lambda: engine.pending(state), lambda: engine.observe(state, 0), lambda: engine.observe(state, None)):
+        with pytest.raises(RulelangError, match="cannot go on") as caught:
+            ask()
+        assert caught.value.span is not None and caught.value.span.file.endswith("g.rules")

@@ -169,7 +169,7 @@ class Engine:
             d = Decision("chance", None, [player_label(p) for p in range(st.players)], [1] * st.players,
                          {"first_player": True}, ins[4])
         else:  # only after a run-time error (a runaway loop) left play between two decisions
-            raise RulelangError("this game stopped at a run-time error and cannot go on", ins[4],
+            raise RulelangError("this game stopped at a run-time error and cannot go on", st.stopped_at or ins[4],
                                 hint="fix the rules at the error reported first, then play again")
         st.pending_cache = d
         return d
@@ -751,10 +751,12 @@ class Engine:
         except Runaway as exc:
             tb = sys.exc_info()[2]
             span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
+            st.stopped_at = span
             self._runaway(st, span, turns=exc.kind == "turns", triggers=exc.kind == "triggers")
         except RulelangError as exc:
             if exc.span is None:
                 exc.span = self.run.lines.span_of(exc.__traceback__)
+            st.stopped_at = exc.span
             raise
         except Exception as exc:
             span = self.run.lines.span_of(exc.__traceback__)

@@ -23,6 +23,7 @@ class State:
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
+        "stopped_at",
     )
 
     def __init__(self, players: int) -> None:
@@ -48,6 +49,7 @@ class State:
         self.choice_cache: Any = None  # the pending choose's options, before any Decision is built
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
+        self.stopped_at: Any = None  # the place of the run-time error that stopped play mid-step, if one did
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -73,6 +75,7 @@ class State:
         new.pause_at_turn = False
         new.chance_rng = None
         new.chance_events = None
+        new.stopped_at = self.stopped_at
         return new
 
     def to_json(self) -> dict[str, Any]:
