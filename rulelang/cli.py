@@ -74,7 +74,8 @@ def main() -> None:
               help="Agent per seat, in seat order (one value: every seat). Default: random. Kinds: random, first, "
                    "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N].")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
-@click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Stop a game that runs longer.")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option (see 'rulelang check --options').")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -300,7 +301,8 @@ def _sim_options(f: Any) -> Any:
         click.option("--address", metavar="HOST:PORT", help="With --backend ray: the cluster's address "
                                                             "(default: start a local Ray)."),
         click.option("--batch-size", type=int, help="Games per task (default: sized to the run)."),
-        click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer."),
+        click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
+                     help="Stop a game that runs longer."),
         click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),
         click.option("--csv", "as_csv", is_flag=True, help="Print every statistic as CSV."),
         click.option("--report", "report_path", type=click.Path(dir_okay=False),

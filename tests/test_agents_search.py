@@ -55,7 +55,8 @@ def test_agent_specs() -> None:
     assert [s.kind for s in seat_specs(["mcts", "greedy"], 3)] == ["mcts", "greedy", "random"]
     for bad, message in [("alphazero", "unknown agent 'alphazero'"), ("mcts:rollouts=3", "no parameter 'rollouts'"),
                          ("mcts:iters=many", "must be a int"), ("mcts:iters", "is not NAME=VALUE"),
-                         ("greedy:samples=0", "at least 1")]:
+                         ("greedy:samples=0", "at least 1"), ("mcts:c=nan", "finite number"),
+                         ("mcts:c=inf", "finite number"), ("mcts:c=-1", "0 or more")]:
         with pytest.raises(AgentSpecError, match=message):
             parse_agent(bad)
     with pytest.raises(AgentSpecError, match="3 agents for 2 players"):

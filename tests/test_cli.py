@@ -227,6 +227,16 @@ def test_max_steps_stops_the_game() -> None:
     assert result.stderr.startswith("games/chicken.rules:")
 
 
+@pytest.mark.parametrize("command", ["run", "simulate"])
+@pytest.mark.parametrize("steps", ["0", "-1"])
+def test_max_steps_below_one_is_a_usage_error(command: str, steps: str) -> None:
+    """'the game did not end within -1 steps' was reported as the game's error; it is the command line's."""
+    result = _invoke(command, CHICKEN, "--max-steps", steps, "-q")
+    assert result.exit_code == 2
+    _no_traceback(result)
+    assert "--max-steps" in result.stderr
+
+
 def test_option_random_first_player_false_lets_p1_start(tmp_path: Path) -> None:
     for seed in range(1, 6):
         trace = tmp_path / f"t{seed}.jsonl"
