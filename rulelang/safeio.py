@@ -18,8 +18,10 @@ from pathlib import Path
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
-MAX_RULES_BYTES = 4 * 1024 * 1024
-"""The largest ``.rules`` file read (the biggest shipped game is about 40 KB)."""
+MAX_RULES_BYTES = 1024 * 1024
+"""The largest ``.rules`` file read (the biggest shipped game is about 40 KB). Checking costs about
+a second and 1.5 KB of memory per 10 KB of rules, so 4 MiB of generated statements took minutes and
+gigabytes; 1 MiB keeps the worst case to about a minute."""
 
 MAX_TRACE_BYTES = 256 * 1024 * 1024
 """The largest trace read (a 100,000-step game is about 10 MB)."""

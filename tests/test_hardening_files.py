@@ -277,6 +277,20 @@ def test_the_size_read_is_capped(tmp_path: Path) -> None:
     assert len(read_input(path, "rules file", 4000)) == 2003
 
 
+def test_a_rules_file_past_the_limit_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """A few MB of generated statements took minutes and gigabytes to check; the limit stops it at once."""
+    from rulelang.safeio import MAX_RULES_BYTES
+
+    path = tmp_path / "huge.rules"
+    line = "  pot += 1\n"
+    path.write_text('game "T"\n' + line * (MAX_RULES_BYTES // len(line) + 1), encoding="utf-8")
+    result = _invoke("check", path)
+    _clean(result)
+    assert result.exit_code == 1 and "too big" in result.stderr
+    result = _invoke("fmt", path)
+    assert result.exit_code == 1 and "too big" in result.output
+
+
 def test_a_missing_file_is_still_named_plainly(tmp_path: Path) -> None:
     result = _invoke("check", tmp_path / "nope.rules")
     assert result.exit_code == 1 and "no such file" in result.stderr
