@@ -20,10 +20,10 @@ class State:
     """Everything that decides how a game goes on from here; nothing else."""
 
     __slots__ = (
+        "stopped_at",
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
-        "stopped_at",
     )
 
     def __init__(self, players: int) -> None:
@@ -35,6 +35,7 @@ class State:
         self.stack: list[list[Any]] = []
         self.armed: list | None = None
         self.over = False
+        self.stopped_at: Any = None  # the place of the run-time error that stopped play mid-step, if one did
         self.result: dict[str, Any] | None = None
         self.extra_turn = False
         self.next_player = -1
@@ -49,7 +50,6 @@ class State:
         self.choice_cache: Any = None  # the pending choose's options, before any Decision is built
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
-        self.stopped_at: Any = None  # the place of the run-time error that stopped play mid-step, if one did
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -68,6 +68,7 @@ class State:
         new.extra_turn = self.extra_turn
         new.next_player = self.next_player
         new.step = self.step
+        new.stopped_at = self.stopped_at
         new.turn = self.turn
         new.pending_cache = None
         new.choice_cache = None
@@ -75,7 +76,6 @@ class State:
         new.pause_at_turn = False
         new.chance_rng = None
         new.chance_events = None
-        new.stopped_at = self.stopped_at
         return new
 
     def to_json(self) -> dict[str, Any]:
