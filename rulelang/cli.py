@@ -17,7 +17,15 @@ from rulelang.game import load_game
 from rulelang.narrate import Narrator, reading_names, standings_lines
 from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
-from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, json_too_deep, read_input
+from rulelang.safeio import (
+    MAX_POSITION_BYTES,
+    InputError,
+    check_output,
+    decode_text,
+    json_too_deep,
+    long_number_place,
+    read_input,
+)
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
@@ -220,6 +228,10 @@ def _read_position(path: str) -> dict[str, Any]:
         _fail(RulelangError(f"the position is not valid JSON: {exc.msg}",
                             Span(path, exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
                             hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
+    except ValueError:  # a number of thousands of digits, which Python will not read
+        line, col = long_number_place(text)
+        _fail(RulelangError("the position holds a number too long to read", Span(path, line, col, line, col + 1),
+                            hint="counts, turns and scores in a position are a few digits each"))
     if not isinstance(data, dict):
         _fail(RulelangError("a position is a JSON object", Span(path, 1, 1, 1, 2)))
     if json_too_deep(data):

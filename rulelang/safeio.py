@@ -11,7 +11,9 @@ any file the same command reads.
 from __future__ import annotations
 
 import os
+import re
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -169,3 +171,11 @@ def json_too_deep(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
             return True
         stack.extend((c, depth + 1) for c in children)
     return False
+
+
+def long_number_place(text: str) -> tuple[int, int]:
+    """Line and column (1-based) of the first number in ``text`` longer than Python reads from JSON
+    (``json.loads`` raises a plain ValueError for it); (1, 1) if there is none."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+    found = re.search(r"\d{" + str(max(limit, 1) + 1) + ",}", text)
+    return _place(text[: found.start()]) if found else (1, 1)

@@ -123,6 +123,40 @@ def test_json_nested_deep_in_a_position_is_an_error(tmp_path: Path) -> None:
         assert "p.json:1:1" in result.stderr
 
 
+# ------------------------------------------------------------------ numbers too long for Python to read
+
+LONG = "9" * 5000  # Python refuses to read an integer of more than 4300 digits (a ValueError, not a JSON error)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("players 2 to 2", "players 2 to " + LONG),
+    ("attribute pips = 0", "attribute pips = " + LONG),
+    ('1 Red die "red die"', LONG + ' Red dice "red die"'),
+    ("score of current += sum(pips of all in middle)", "score of current += " + LONG),
+    ("score of current += sum(pips of all in middle)", 'say "{' + LONG + '}"'),
+])
+def test_a_number_literal_too_long_to_read_is_an_error_at_its_place(tmp_path: Path, old: str, new: str) -> None:
+    error = _check_fails_in_place(tmp_path, BASE.replace(old, new), "a number too long to read")
+    line = BASE.replace(old, new).split("\n")[error.span.line - 1]
+    assert line[error.span.col - 1 :].startswith("9" * 10), line[:80]
+    result = _invoke("fmt", tmp_path / "g.rules")
+    assert result.exit_code == 1 and "a number too long to read" in result.output
+
+
+def test_a_number_too_long_to_read_in_a_trace_or_a_position(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    trace.write_text('{"type": "header", "format": "rulelang-trace/1"}\n{"type": "action", "step": ' + LONG + "}\n",
+                     encoding="utf-8")
+    verdict = replay_file(trace)
+    assert verdict.status == "malformed" and "too long" in verdict.message and verdict.line == 2
+    assert "t.jsonl:2:28:" in verdict.message
+    position = tmp_path / "p.json"
+    position.write_text('{"current": "P1",\n "turn": ' + LONG + "}", encoding="utf-8")
+    result = _invoke("run", _game(tmp_path, BASE), "-q", "-s", 1, "--from", position)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "p.json:2:10: error: the position holds a number too long to read" in result.stderr
+
+
 # ------------------------------------------------------------------ huge sizes
 
 

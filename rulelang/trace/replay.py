@@ -28,6 +28,7 @@ from rulelang.safeio import (
     decode_text,
     inside,
     json_too_deep,
+    long_number_place,
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
@@ -100,6 +101,11 @@ def read_trace(path: str | Path) -> Trace:
             raise TraceError(f"line {number} is not valid JSON: {exc.msg}",
                              Span(shown, number, exc.colno, number, exc.colno + 1),
                              hint="each line of a trace is one JSON object") from None
+        except ValueError:  # a number of thousands of digits, which Python will not read
+            col = long_number_place(raw)[1]
+            raise TraceError(f"line {number} holds a number too long to read",
+                             Span(shown, number, col, number, col + 1),
+                             hint="numbers in a trace are steps, seeds and counts: a few digits each") from None
         if json_too_deep(event):
             raise TraceError(f"line {number} nests JSON too deeply", span,
                              hint="each line of a trace is one flat JSON object") from None
