@@ -106,6 +106,11 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
     for key in position:
         if key not in known:
             raise PositionError(f"position: unknown key {key!r}", span, hint=_suggest(key, sorted(known)))
+    if "players" in position and type(position["players"]) is not int:
+        raise PositionError(f"position: 'players' must be a whole number, not {position['players']!r}", span)
+    if "players" in position and position["players"] != st.players:
+        raise PositionError(f"position: it is for {position['players']} players, but {st.players} play", span,
+                            hint="leave out --players to play the position's number, or change its \"players\"")
     program = engine.program
     model = engine.model
     labels = program.component_labels
@@ -214,7 +219,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
         st.current = _player(engine, st, position["current"], span)
     if "turn" in position:
         turn = position["turn"]
-        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 or too_big(turn):
             raise PositionError("position: 'turn' is the number of the turn about to start (1 or more)", span)
         st.turn = turn - 1
     st.armed = None  # watched again from the first turn played from here: what holds then fires
