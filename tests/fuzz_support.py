@@ -91,7 +91,8 @@ def watchdog(seconds: float = WATCHDOG_SECONDS) -> Iterator[None]:
 
 ODD_TEXT = ["\t", "\r\n", "\r", "\ufeff", "\x00", "é", "🐔", "\u2028", "\x0c", "  ", "#", ":", '"', "{", "}", "(",
             ")", "\\", "-", "0"]
-NUMBERS = ["0", "-1", "-0", "1", "99999999999", "100000000000000000000", str(2**64), "10" * 30, "007"]
+NUMBERS = ["0", "-1", "-0", "1", "99999999999", "100000000000000000000", str(2**64), "10" * 30, "007",
+           "9" * 5000]  # more digits than Python reads (found by hand: a traceback in rules, traces, positions)
 TOKEN = re.compile(r'"[^"\n]*"|[A-Za-z_][A-Za-z0-9_]*|\d+|\S')
 
 
