@@ -176,6 +176,8 @@ class Replayer:
         try:
             return self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
         except RulelangError as exc:
+            if exc.span is not None and exc.span.file != self.trace.path:
+                raise  # the rules fail as play starts: the error's own place in them says where
             raise TraceError(exc.message, _span(self.trace, line), hint=exc.hint) from None
 
     def run(self, narrate: bool = False) -> Verdict:
@@ -191,6 +193,7 @@ class Replayer:
 
     def _run(self, narrate: bool) -> Verdict:
         engine = self.engine
+        self.current_line = self.trace.header["_line"]  # a rules error while starting is met at the header
         try:
             st = self.start(narrate)
         except TraceError as exc:
