@@ -418,7 +418,9 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
     from rulelang.sim.summary import csv_rows, render_text, summarize, to_csv
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
+    _check_output(report_path, "--report", [game_file])
     engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage)
+    _check_output(report_path, "--report", [game_file], engine)  # not over the rules (it overwrote them) or a FIFO
     started = time.perf_counter()
     records, counts = _run_sim(job, games, workers, backend, address, batch_size,
                                show_progress=not (quiet or as_json or as_csv))
@@ -481,6 +483,7 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
     a_opts, b_opts = _parse_options(base_pairs), _parse_options(option_pairs)
     b_file = variant_file or base_file
+    _check_output(report_path, "--report", [base_file, b_file])
     if b_file == base_file and a_opts == b_opts:
         raise click.UsageError("A and B are the same rules: give a second file, or options for B with -o")
     engine_a, job_a = _sim_job(base_file, a_opts, players, agent_texts, seed, max_steps)
@@ -488,6 +491,8 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
                                max_steps)
     if job_a.players != job_b.players:
         raise click.BadParameter("A and B must be played by the same number of players", param_hint="--players")
+    _check_output(report_path, "--report", [base_file, b_file], engine_a)
+    _check_output(report_path, "--report", [base_file, b_file], engine_b)
     show = not (quiet or as_json or as_csv)
     records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
     records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")

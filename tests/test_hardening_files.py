@@ -123,6 +123,25 @@ def test_a_symlink_is_not_replaced_by_a_trace(tmp_path: Path, game: Path) -> Non
     assert link.is_symlink() and target.read_text(encoding="utf-8") == "keep\n"
 
 
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_a_report_is_not_written_over_the_rules_or_a_fifo(tmp_path: Path, game: Path, command: str) -> None:
+    """'simulate --report GAME.rules' replaced the rules with HTML, and a FIFO with a file."""
+    rules = game
+    before = rules.read_bytes()
+    extra = [tmp_path / "b.rules"] if command == "compare" else []
+    if extra:
+        shutil.copy(game, extra[0])
+    result = _invoke(command, rules, "-n", 2, "-j", 1, "-q", *extra, "--report", rules)
+    _clean(result)
+    assert result.exit_code == 2 and "--report" in result.output and "input" in result.output, result.output
+    assert rules.read_bytes() == before
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "pipe.html"
+        os.mkfifo(fifo)
+        result = _invoke(command, rules, "-n", 2, "-j", 1, "-q", *extra, "--report", fifo)
+        assert result.exit_code == 2 and "FIFO" in result.output and fifo.is_fifo()
+
+
 @pytest.mark.parametrize("device", ["/dev/null", "/dev/full", "/dev/zero"])
 def test_devices_are_refused_as_outputs(device: str) -> None:
     if not os.path.exists(device):
