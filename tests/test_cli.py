@@ -121,6 +121,15 @@ def test_run_human_agent_reasks_after_a_bad_answer() -> None:
     assert "Please type a number from 1 to 2, or words from an option." in result.output
 
 
+@pytest.mark.parametrize("odd", ["\u00b2", "9" * 5000], ids=["superscript-two", "5000-digits"])  # int() refuses both
+def test_run_human_agent_reasks_after_an_odd_number(odd: str) -> None:
+    result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2",
+                     input=odd + "\n" + "1\n" * 500)
+    _no_traceback(result)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Please type a number from 1 to 2, or words from an option." in result.output
+
+
 def test_run_human_agent_out_of_input_is_abandoned_cleanly() -> None:
     result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2", input="1\n" * 3)
     assert result.exit_code == 1

@@ -157,6 +157,19 @@ def test_a_number_too_long_to_read_in_a_trace_or_a_position(tmp_path: Path) -> N
     assert "p.json:2:10: error: the position holds a number too long to read" in result.stderr
 
 
+def test_a_seat_of_thousands_of_digits_in_a_position_is_no_seat_when_redacting(tmp_path: Path) -> None:
+    """'held of P999...' in a trace's position gave a traceback in 'replay --view P1 --redacted'."""
+    lines = [x for x in (ROOT / "examples" / "bark.jsonl").read_text(encoding="utf-8").splitlines()
+             if x.strip() and not x.startswith("//")]
+    head = json.loads(lines[0])
+    head["position"]["zones"]["held of P" + LONG] = ["Yellow"]
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    result = _invoke("replay", "--view", "P1", "--redacted", tmp_path / "r.jsonl", trace)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output[-1500:]
+    assert isinstance(result.exception, SystemExit) and "malformed" in result.output
+
+
 # ------------------------------------------------------------------ huge sizes
 
 

@@ -80,6 +80,8 @@ ERRORS = [
      ["position: zone 'coop' must list its components"]),
     ("more copies than exist", {"zones": {"coop": ["5 Orange"]}},
      ["position: more Orange than the game has (4)", "hint: the game has 4 Orange"]),
+    ("a count of thousands of digits", {"zones": {"coop": ["9" * 5000 + " Orange"]}},  # was a traceback (fuzz)
+     ["position: more Orange than the game has (4)"]),
     ("more copies than exist, over two zones", {"zones": {"coop": ["Orange#1"], "middle": ["4 Orange"]}},
      ["position: more Orange than the game has (4)"]),
     ("a component in two zones", {"zones": {"coop": ["White#1"], "middle": ["White#1"]}},

@@ -25,7 +25,7 @@ from typing import Any
 from rulelang.check.model import PLAYER
 from rulelang.compile.compiler import player_label
 from rulelang.errors import RulelangError
-from rulelang.numbers import normal, too_big
+from rulelang.numbers import MAX_NUMBER, normal, too_big
 from rulelang.syntax.span import Span
 
 _FRACTION = re.compile(r"^-?[0-9]{1,19}/[1-9][0-9]{0,18}$")
@@ -98,6 +98,12 @@ def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, 
     return zone, st.zones[zone.index]
 
 
+def _count(digits: str) -> int:
+    """A count written in a position: more digits than any game has components read as too many
+    (Python will not even read a number of thousands of digits)."""
+    return int(digits) if len(digits) <= 18 else MAX_NUMBER
+
+
 def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None) -> None:
     """Lay ``position`` out on ``st`` (a state paused before its first turn); validate it."""
     if not isinstance(position, dict):
@@ -132,7 +138,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
             if not isinstance(item, str):
                 raise PositionError(f"position: {item!r} in {key!r} is not a component", span)
             m = _COUNTED.match(item)
-            count, name = (int(m.group(1)), m.group(2)) if m else (1, item.strip())
+            count, name = (_count(m.group(1)), m.group(2)) if m else (1, item.strip())
             if name in by_label and not m:
                 c = by_label[name]
                 if c in taken:

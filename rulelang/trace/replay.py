@@ -434,8 +434,15 @@ def _count_items(items: Any) -> int:
     total = 0
     for item in items:
         m = _COUNTED.match(item) if isinstance(item, str) else None
-        total += int(m.group(1)) if m else 1
+        digits = m.group(1) if m else "1"
+        total += int(digits) if len(digits) <= 18 else 10**18  # never thousands of digits (Python refuses them)
     return total
+
+
+def _seat_of(label: str) -> int:
+    """The seat of ``P<n>`` (0-based), -1 for anything else (a seat number of thousands of digits too)."""
+    digits = label[1:]
+    return int(digits) - 1 if label.startswith("P") and digits.isdecimal() and len(digits) < 6 else -1
 
 
 def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
@@ -448,7 +455,7 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
         for key, items in position["zones"].items():
             name, _, owner = str(key).partition(" of ")
             zone = next((z for z in engine.model.zones if z.name == name.strip()), None)
-            seat = int(owner.strip()[1:]) - 1 if owner.strip()[1:].isdigit() else -1
+            seat = _seat_of(owner.strip())
             visible = zone is not None and engine.sees([zone.index, seat], view)
             zones[key] = items if visible else {"hidden": _count_items(items)}
         out["position"] = {**position, "zones": zones}
