@@ -17,7 +17,15 @@ from rulelang.game import load_game
 from rulelang.narrate import Narrator, reading_names, standings_lines
 from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
-from rulelang.safeio import MAX_POSITION_BYTES, InputError, check_output, decode_text, json_too_deep, read_input
+from rulelang.safeio import (
+    MAX_POSITION_BYTES,
+    InputError,
+    check_output,
+    decode_text,
+    json_too_deep,
+    long_number_place,
+    read_input,
+)
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
@@ -74,7 +82,8 @@ def main() -> None:
               help="Agent per seat, in seat order (one value: every seat). Default: random. Kinds: random, first, "
                    "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N].")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
-@click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Stop a game that runs longer.")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option (see 'rulelang check --options').")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -219,6 +228,10 @@ def _read_position(path: str) -> dict[str, Any]:
         _fail(RulelangError(f"the position is not valid JSON: {exc.msg}",
                             Span(path, exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
                             hint="a position is one JSON object: {\"zones\": {...}, \"current\": \"P1\"}"))
+    except ValueError:  # a number of thousands of digits, which Python will not read
+        line, col = long_number_place(text)
+        _fail(RulelangError("the position holds a number too long to read", Span(path, line, col, line, col + 1),
+                            hint="counts, turns and scores in a position are a few digits each"))
     if not isinstance(data, dict):
         _fail(RulelangError("a position is a JSON object", Span(path, 1, 1, 1, 2)))
     if json_too_deep(data):
@@ -300,7 +313,8 @@ def _sim_options(f: Any) -> Any:
         click.option("--address", metavar="HOST:PORT", help="With --backend ray: the cluster's address "
                                                             "(default: start a local Ray)."),
         click.option("--batch-size", type=int, help="Games per task (default: sized to the run)."),
-        click.option("--max-steps", type=int, default=100_000, show_default=True, help="Stop a game that runs longer."),
+        click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
+                     help="Stop a game that runs longer."),
         click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),
         click.option("--csv", "as_csv", is_flag=True, help="Print every statistic as CSV."),
         click.option("--report", "report_path", type=click.Path(dir_okay=False),
@@ -404,7 +418,9 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
     from rulelang.sim.summary import csv_rows, render_text, summarize, to_csv
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
+    _check_output(report_path, "--report", [game_file])
     engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage)
+    _check_output(report_path, "--report", [game_file], engine)  # not over the rules (it overwrote them) or a FIFO
     started = time.perf_counter()
     records, counts = _run_sim(job, games, workers, backend, address, batch_size,
                                show_progress=not (quiet or as_json or as_csv))
@@ -467,6 +483,7 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
     a_opts, b_opts = _parse_options(base_pairs), _parse_options(option_pairs)
     b_file = variant_file or base_file
+    _check_output(report_path, "--report", [base_file, b_file])
     if b_file == base_file and a_opts == b_opts:
         raise click.UsageError("A and B are the same rules: give a second file, or options for B with -o")
     engine_a, job_a = _sim_job(base_file, a_opts, players, agent_texts, seed, max_steps)
@@ -474,6 +491,8 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
                                max_steps)
     if job_a.players != job_b.players:
         raise click.BadParameter("A and B must be played by the same number of players", param_hint="--players")
+    _check_output(report_path, "--report", [base_file, b_file], engine_a)
+    _check_output(report_path, "--report", [base_file, b_file], engine_b)
     show = not (quiet or as_json or as_csv)
     records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
     records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")

@@ -11,15 +11,19 @@ any file the same command reads.
 from __future__ import annotations
 
 import os
+import re
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
-MAX_RULES_BYTES = 4 * 1024 * 1024
-"""The largest ``.rules`` file read (the biggest shipped game is about 40 KB)."""
+MAX_RULES_BYTES = 1024 * 1024
+"""The largest ``.rules`` file read (the biggest shipped game is about 40 KB). Checking costs about
+a second and 1.5 KB of memory per 10 KB of rules, so 4 MiB of generated statements took minutes and
+gigabytes; 1 MiB keeps the worst case to about a minute."""
 
 MAX_TRACE_BYTES = 256 * 1024 * 1024
 """The largest trace read (a 100,000-step game is about 10 MB)."""
@@ -167,3 +171,11 @@ def json_too_deep(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
             return True
         stack.extend((c, depth + 1) for c in children)
     return False
+
+
+def long_number_place(text: str) -> tuple[int, int]:
+    """Line and column (1-based) of the first number in ``text`` longer than Python reads from JSON
+    (``json.loads`` raises a plain ValueError for it); (1, 1) if there is none."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+    found = re.search(r"\d{" + str(max(limit, 1) + 1) + ",}", text)
+    return _place(text[: found.start()]) if found else (1, 1)

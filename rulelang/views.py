@@ -59,7 +59,8 @@ def redact_counters(engine: Engine, counters: Any, player: int | None) -> Any:
 
 def _seat(label: Any) -> int | None:
     text = str(label)
-    return int(text[1:]) - 1 if text.startswith("P") and text[1:].isdigit() else None
+    digits = text[1:]  # at most 100 players: a seat of thousands of digits is no seat (and Python will not read it)
+    return int(digits) - 1 if text.startswith("P") and digits.isdecimal() and len(digits) < 6 else None
 
 
 def redact_chance(event: dict[str, Any], seen: bool) -> dict[str, Any]:

@@ -46,3 +46,17 @@ class CountingRng(Rng):
     def below(self, n: int) -> int:
         _count(self.tally, n)
         return super().below(n)
+
+
+class Script:
+    """A stand-in for an agent stream: answers ``below(n)`` from a script, records each n."""
+
+    def __init__(self, *answers: int) -> None:
+        self.answers = list(answers)
+        self.asked: list[int] = []
+
+    def below(self, n: int) -> int:
+        self.asked.append(n)
+        answer = self.answers.pop(0)
+        assert 0 <= answer < n, f"scripted {answer} among {n} options"
+        return answer

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from rulelang.agents.spec import AgentSpec, AgentSpecError, parse_agent, seat_specs
-from rulelang.engine.determinize import _random_step as random_step
-from rulelang.engine.determinize import determinize, learn_zone_kinds, places, visible
+from rulelang.engine.determinize import determinize, learn_zone_kinds, places, random_step, visible
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.game import load_game
@@ -56,7 +55,8 @@ def test_agent_specs() -> None:
     assert [s.kind for s in seat_specs(["mcts", "greedy"], 3)] == ["mcts", "greedy", "random"]
     for bad, message in [("alphazero", "unknown agent 'alphazero'"), ("mcts:rollouts=3", "no parameter 'rollouts'"),
                          ("mcts:iters=many", "must be a int"), ("mcts:iters", "is not NAME=VALUE"),
-                         ("greedy:samples=0", "at least 1")]:
+                         ("greedy:samples=0", "at least 1"), ("mcts:c=nan", "finite number"),
+                         ("mcts:c=inf", "finite number"), ("mcts:c=-1", "0 or more")]:
         with pytest.raises(AgentSpecError, match=message):
             parse_agent(bad)
     with pytest.raises(AgentSpecError, match="3 agents for 2 players"):

@@ -7,26 +7,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from baseline_support import Script
 
 from benchmarks import baseline_hippe_kippen as hk
 from benchmarks.baseline_hippe_kippen import BOOSTER, DOUBLER, DRAW, FOX, JOKER, LAY, START, TAKE
 from rulelang.rng import Rng
 
 RED, ORANGE, YELLOW, GREEN, BLUE = range(5)
-
-
-class Script:
-    """A stand-in for the agent stream: answers ``below(n)`` from a script, records each n."""
-
-    def __init__(self, *answers: int) -> None:
-        self.answers = list(answers)
-        self.asked: list[int] = []
-
-    def below(self, n: int) -> int:
-        self.asked.append(n)
-        answer = self.answers.pop(0)
-        assert 0 <= answer < n, f"scripted {answer} among {n} options"
-        return answer
 
 
 def ids(kind: int) -> list[int]:

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import baseline_support
 import pytest
 
 from benchmarks import baseline_rooster_rush as rr
@@ -17,18 +18,8 @@ from rulelang.rng import Rng
 READING = Path(__file__).resolve().parent.parent / "docs" / "rulebooks" / "rooster-rush.md"
 
 
-class Script:
+class Script(baseline_support.Script):
     """A stand-in for an agent or chance stream: answers ``below(n)`` from a script, records each n."""
-
-    def __init__(self, *answers: int) -> None:
-        self.answers = list(answers)
-        self.asked: list[int] = []
-
-    def below(self, n: int) -> int:
-        self.asked.append(n)
-        answer = self.answers.pop(0)
-        assert 0 <= answer < n, f"scripted {answer} among {n} options"
-        return answer
 
     def shuffle(self, items: list) -> None:
         pass  # keeps the order

@@ -121,6 +121,15 @@ def test_run_human_agent_reasks_after_a_bad_answer() -> None:
     assert "Please type a number from 1 to 2, or words from an option." in result.output
 
 
+@pytest.mark.parametrize("odd", ["\u00b2", "9" * 5000], ids=["superscript-two", "5000-digits"])  # int() refuses both
+def test_run_human_agent_reasks_after_an_odd_number(odd: str) -> None:
+    result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2",
+                     input=odd + "\n" + "1\n" * 500)
+    _no_traceback(result)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Please type a number from 1 to 2, or words from an option." in result.output
+
+
 def test_run_human_agent_out_of_input_is_abandoned_cleanly() -> None:
     result = _invoke("run", "--seed", "1", CHICKEN, "--agent", "human", "--players", "2", input="1\n" * 3)
     assert result.exit_code == 1
@@ -225,6 +234,16 @@ def test_max_steps_stops_the_game() -> None:
     assert "the game did not end within 5 steps" in result.stderr
     assert "--max-steps" in result.stderr
     assert result.stderr.startswith("games/chicken.rules:")
+
+
+@pytest.mark.parametrize("command", ["run", "simulate"])
+@pytest.mark.parametrize("steps", ["0", "-1"])
+def test_max_steps_below_one_is_a_usage_error(command: str, steps: str) -> None:
+    """'the game did not end within -1 steps' was reported as the game's error; it is the command line's."""
+    result = _invoke(command, CHICKEN, "--max-steps", steps, "-q")
+    assert result.exit_code == 2
+    _no_traceback(result)
+    assert "--max-steps" in result.stderr
 
 
 def test_option_random_first_player_false_lets_p1_start(tmp_path: Path) -> None:

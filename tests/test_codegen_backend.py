@@ -261,30 +261,8 @@ def test_generated_source_holds_no_text_of_the_rules_file(game: str) -> None:
 def _language_programs() -> list:
     import test_language as tl
 
-    players_turn = """turn:
-  score of current += seat(current)
-  if leader == nobody or score of current > score of leader:
-    set leader to current
-  say "{leader} leads; left of {current} is {player before current}, P1 is {P1}"
-  if score of current >= 2:
-    end game
-"""
-    dice_turn = """turn:
-  roll all in tray
-  for d in all in tray:
-    if kind of d == Red and face of d == Six:
-      say "{d} is a six"
-    say "{d}: {pips of d}, {face of d}, {kind of d}"
-  set total to total(pips of d for d in all in tray)
-  choose:
-    "keep {d} ({pips of d})" for d in all in tray if pips of d > 1:
-      end game
-    "none":
-      end game
-rank p by highest total
-"""
-    return [pytest.param(tl.PLAYERS + players_turn, id="players"),
-            pytest.param(tl.DICE + dice_turn, id="one-component"),
+    return [pytest.param(tl.PLAYERS + tl.PLAYERS_TURN, id="players"),
+            pytest.param(tl.DICE + tl.DICE_TURN, id="one-component"),
             pytest.param(tl.SECRET, id="reveal-to-all-secret-counters"),
             pytest.param(tl.FRACTIONS, id="fractions"),
             pytest.param(tl.TRAP.format(after=" after each step"), id="after-each-step")]

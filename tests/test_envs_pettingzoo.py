@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from env_support import CHICKEN, GAMES, ROOST, ROOT, players_for
 
 pytest.importorskip("pettingzoo")
 
@@ -23,14 +24,7 @@ from rulelang.errors import RulelangError  # noqa: E402
 from rulelang.play import play  # noqa: E402
 from rulelang.trace.replay import replay_file  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-GAMES = sorted((ROOT / "games").glob("*.rules"))  # every game, including ones added later
-CHICKEN = ROOT / "games" / "chicken.rules"
-ROOST = ROOT / "games" / "rule-the-roost.rules"
-
-
-def _players(path: Path) -> int:
-    return min(3, load_game(path).model.max_players)
+_players = players_for
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)

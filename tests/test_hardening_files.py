@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rulelang import fmt
 from rulelang.cli import main
 from rulelang.errors import RulelangError
 from rulelang.safeio import check_output, read_input
@@ -122,6 +123,25 @@ def test_a_symlink_is_not_replaced_by_a_trace(tmp_path: Path, game: Path) -> Non
     assert link.is_symlink() and target.read_text(encoding="utf-8") == "keep\n"
 
 
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_a_report_is_not_written_over_the_rules_or_a_fifo(tmp_path: Path, game: Path, command: str) -> None:
+    """'simulate --report GAME.rules' replaced the rules with HTML, and a FIFO with a file."""
+    rules = game
+    before = rules.read_bytes()
+    extra = [tmp_path / "b.rules"] if command == "compare" else []
+    if extra:
+        shutil.copy(game, extra[0])
+    result = _invoke(command, rules, "-n", 2, "-j", 1, "-q", *extra, "--report", rules)
+    _clean(result)
+    assert result.exit_code == 2 and "--report" in result.output and "input" in result.output, result.output
+    assert rules.read_bytes() == before
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "pipe.html"
+        os.mkfifo(fifo)
+        result = _invoke(command, rules, "-n", 2, "-j", 1, "-q", *extra, "--report", fifo)
+        assert result.exit_code == 2 and "FIFO" in result.output and fifo.is_fifo()
+
+
 @pytest.mark.parametrize("device", ["/dev/null", "/dev/full", "/dev/zero"])
 def test_devices_are_refused_as_outputs(device: str) -> None:
     if not os.path.exists(device):
@@ -204,12 +224,12 @@ def test_a_trace_naming_a_rules_file_above_its_directory_is_refused(tmp_path: Pa
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-@pytest.mark.parametrize("command", ["check", "trace", "position"])
+@pytest.mark.parametrize("command", ["check", "trace", "position", "fmt"])
 def test_a_fifo_input_is_an_error_not_a_hang(tmp_path: Path, game: Path, command: str) -> None:
     fifo = tmp_path / "in.rules"
     os.mkfifo(fifo)
-    if command == "check":
-        result = _invoke("check", fifo)
+    if command in ("check", "fmt"):
+        result = _invoke(command, fifo)
     elif command == "trace":
         result = _invoke("replay", fifo)
     else:
@@ -228,6 +248,18 @@ def test_dev_zero_is_an_error_not_out_of_memory(tmp_path: Path) -> None:
     _clean(result)
     assert result.exit_code == 1 and "device" in result.stderr
     result = _invoke("replay", "/dev/zero")
+    assert result.exit_code == 1 and "device" in result.output
+    result = _invoke("fmt", link)  # fmt reads as the loader does (it read /dev/zero until memory ran out)
+    _clean(result)
+    assert result.exit_code == 1 and "device" in result.output and link.is_symlink()
+
+
+def test_fmt_leaves_a_device_alone() -> None:
+    """/dev/null read as an empty file would have been 'formatted'; it is refused like any device."""
+    if not os.path.exists("/dev/null"):
+        pytest.skip("no /dev/null")
+    result = _invoke("fmt", "/dev/null")
+    _clean(result)
     assert result.exit_code == 1 and "device" in result.output
 
 
@@ -264,6 +296,20 @@ def test_the_size_read_is_capped(tmp_path: Path) -> None:
     assert len(read_input(path, "rules file", 4000)) == 2003
 
 
+def test_a_rules_file_past_the_limit_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """A few MB of generated statements took minutes and gigabytes to check; the limit stops it at once."""
+    from rulelang.safeio import MAX_RULES_BYTES
+
+    path = tmp_path / "huge.rules"
+    line = "  pot += 1\n"
+    path.write_text('game "T"\n' + line * (MAX_RULES_BYTES // len(line) + 1), encoding="utf-8")
+    result = _invoke("check", path)
+    _clean(result)
+    assert result.exit_code == 1 and "too big" in result.stderr
+    result = _invoke("fmt", path)
+    assert result.exit_code == 1 and "too big" in result.output
+
+
 def test_a_missing_file_is_still_named_plainly(tmp_path: Path) -> None:
     result = _invoke("check", tmp_path / "nope.rules")
     assert result.exit_code == 1 and "no such file" in result.stderr
@@ -286,6 +332,9 @@ def test_cr_only_line_endings_are_read_as_lines(tmp_path: Path) -> None:
     path.write_bytes(text.encode())
     result = _invoke("check", path)
     assert result.exit_code == 0, result.output
+    result = _invoke("fmt", path)  # fmt read the file as one long line and refused it
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes() == fmt.format_text(OK_BASE.read_text(encoding="utf-8"), str(path)).encode()
 
 
 def test_an_over_indented_line_is_reported_where_it_is(tmp_path: Path) -> None:

@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from rulelang.agents.base import RandomAgent
 from rulelang.check.checker import MAX_COMPONENTS, MAX_DEFINE_DEPTH
 from rulelang.cli import main
 from rulelang.compile.runtime import MAX_RANGE
 from rulelang.engine.engine import MAX_OPTIONS
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
+from rulelang.play import play
 from rulelang.syntax.parser import MAX_NESTING
 from rulelang.trace.replay import replay_file
 
@@ -119,6 +121,53 @@ def test_json_nested_deep_in_a_position_is_an_error(tmp_path: Path) -> None:
         result = _invoke("run", game, "-q", "-s", 1, "--from", position)
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert "p.json:1:1" in result.stderr
+
+
+# ------------------------------------------------------------------ numbers too long for Python to read
+
+LONG = "9" * 5000  # Python refuses to read an integer of more than 4300 digits (a ValueError, not a JSON error)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("players 2 to 2", "players 2 to " + LONG),
+    ("attribute pips = 0", "attribute pips = " + LONG),
+    ('1 Red die "red die"', LONG + ' Red dice "red die"'),
+    ("score of current += sum(pips of all in middle)", "score of current += " + LONG),
+    ("score of current += sum(pips of all in middle)", 'say "{' + LONG + '}"'),
+])
+def test_a_number_literal_too_long_to_read_is_an_error_at_its_place(tmp_path: Path, old: str, new: str) -> None:
+    error = _check_fails_in_place(tmp_path, BASE.replace(old, new), "a number too long to read")
+    line = BASE.replace(old, new).split("\n")[error.span.line - 1]
+    assert line[error.span.col - 1 :].startswith("9" * 10), line[:80]
+    result = _invoke("fmt", tmp_path / "g.rules")
+    assert result.exit_code == 1 and "a number too long to read" in result.output
+
+
+def test_a_number_too_long_to_read_in_a_trace_or_a_position(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    trace.write_text('{"type": "header", "format": "rulelang-trace/1"}\n{"type": "action", "step": ' + LONG + "}\n",
+                     encoding="utf-8")
+    verdict = replay_file(trace)
+    assert verdict.status == "malformed" and "too long" in verdict.message and verdict.line == 2
+    assert "t.jsonl:2:28:" in verdict.message
+    position = tmp_path / "p.json"
+    position.write_text('{"current": "P1",\n "turn": ' + LONG + "}", encoding="utf-8")
+    result = _invoke("run", _game(tmp_path, BASE), "-q", "-s", 1, "--from", position)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "p.json:2:10: error: the position holds a number too long to read" in result.stderr
+
+
+def test_a_seat_of_thousands_of_digits_in_a_position_is_no_seat_when_redacting(tmp_path: Path) -> None:
+    """'held of P999...' in a trace's position gave a traceback in 'replay --view P1 --redacted'."""
+    lines = [x for x in (ROOT / "examples" / "bark.jsonl").read_text(encoding="utf-8").splitlines()
+             if x.strip() and not x.startswith("//")]
+    head = json.loads(lines[0])
+    head["position"]["zones"]["held of P" + LONG] = ["Yellow"]
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n", encoding="utf-8")
+    result = _invoke("replay", "--view", "P1", "--redacted", tmp_path / "r.jsonl", trace)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output[-1500:]
+    assert isinstance(result.exception, SystemExit) and "malformed" in result.output
 
 
 # ------------------------------------------------------------------ huge sizes
@@ -259,3 +308,18 @@ def test_loops_nested_deeper_than_python_allows_are_an_error_with_a_place(tmp_pa
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert "nest too deeply here to be compiled" in result.stderr
     assert "g.rules:" in result.stderr and "while score of current < 21:" in result.stderr
+
+
+def test_a_game_stopped_by_a_runaway_says_so_when_asked_again(tmp_path: Path) -> None:
+    """After a run-time error between two decisions, asking the state for its decision or an
+    observation is a rulelang error at the rules' place, not an assertion (found by fuzzing)."""
+    once = "  if score of current < 1:\n    roll all in middle\n    score of current += 1\n"  # then no decision ever
+    game = _game(tmp_path, BASE.replace(TURN + "  score of current += sum(pips of all in middle)\n", once))
+    engine = load_game(game)
+    state = engine.new_state(2, setup_seed=1)
+    with pytest.raises(RulelangError, match="without asking for any decision"):
+        play(engine, state, [RandomAgent(1, s) for s in range(2)], 1, max_steps=50)
+    for ask in (lambda: engine.pending(state), lambda: engine.observe(state, 0), lambda: engine.observe(state, None)):
+        with pytest.raises(RulelangError, match="cannot go on") as caught:
+            ask()
+        assert caught.value.span is not None and caught.value.span.file.endswith("g.rules")

@@ -202,15 +202,18 @@ setup:
 """
 
 
-def test_a_counter_holds_a_player(tmp_path: Path) -> None:
-    engine = game(tmp_path, PLAYERS + """turn:
+PLAYERS_TURN = """turn:
   score of current += seat(current)
   if leader == nobody or score of current > score of leader:
     set leader to current
   say "{leader} leads; left of {current} is {player before current}, P1 is {P1}"
   if score of current >= 2:
     end game
-""")
+"""
+
+
+def test_a_counter_holds_a_player(tmp_path: Path) -> None:
+    engine = game(tmp_path, PLAYERS + PLAYERS_TURN)
     st = engine.new_state(3, narrate=True)
     assert engine.observe(st, 0)["counters"]["leader"] == "P2"
     events = [e for e in st.log if e["type"] == "counter" and e["counter"] == "leader"]
@@ -261,8 +264,7 @@ setup:
 """
 
 
-def test_attribute_face_and_kind_of_one_component(tmp_path: Path) -> None:
-    engine = game(tmp_path, DICE + """turn:
+DICE_TURN = """turn:
   roll all in tray
   for d in all in tray:
     if kind of d == Red and face of d == Six:
@@ -275,7 +277,11 @@ def test_attribute_face_and_kind_of_one_component(tmp_path: Path) -> None:
     "none":
       end game
 rank p by highest total
-""")
+"""
+
+
+def test_attribute_face_and_kind_of_one_component(tmp_path: Path) -> None:
+    engine = game(tmp_path, DICE + DICE_TURN)
     st = engine.new_state(2, narrate=True)
     engine.apply(st, "Six")
     engine.apply(st, "One")

@@ -80,6 +80,8 @@ ERRORS = [
      ["position: zone 'coop' must list its components"]),
     ("more copies than exist", {"zones": {"coop": ["5 Orange"]}},
      ["position: more Orange than the game has (4)", "hint: the game has 4 Orange"]),
+    ("a count of thousands of digits", {"zones": {"coop": ["9" * 5000 + " Orange"]}},  # was a traceback (fuzz)
+     ["position: more Orange than the game has (4)"]),
     ("more copies than exist, over two zones", {"zones": {"coop": ["Orange#1"], "middle": ["4 Orange"]}},
      ["position: more Orange than the game has (4)"]),
     ("a component in two zones", {"zones": {"coop": ["White#1"], "middle": ["White#1"]}},
@@ -102,8 +104,14 @@ ERRORS = [
      ["position: unknown key 'curent'", "hint: did you mean 'current'?"]),
     ("turn 0", {"turn": 0},
      ["position: 'turn' is the number of the turn about to start (1 or more)"]),
+    ("turn past the bound of numbers", {"turn": 10**30},
+     ["position: 'turn' is the number of the turn about to start (1 or more)"]),
     ("not an object", [1],
      ["a position is a JSON object"]),
+    ("a position for other players than play", {"players": 2},  # was played with 3, silently
+     ["position: it is for 2 players, but 3 play", "hint: leave out --players to play the position's number"]),
+    ("players as text", {"players": "3"},  # was ignored: the game's default number played
+     ["position: 'players' must be a whole number, not '3'"]),
 ]
 
 

@@ -466,6 +466,33 @@ def test_comments_blank_lines_and_comment_events_are_ignored(tmp_path: Path, see
     assert verdict.status == "compliant"
 
 
+def test_a_trace_saved_with_a_bom_and_crlf_replays_like_the_plain_one(tmp_path: Path,
+                                                                      seeded: list[dict[str, Any]]) -> None:
+    """An editor that saves with a BOM and CRLF line ends does not change the verdict (found by fuzzing)."""
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(("\ufeff" + trace_text(seeded).replace("\n", "\r\n")).encode("utf-8"))
+    verdict, _ = replay_events(path)
+    assert verdict.status == "compliant"
+    broken = [*seeded[:-2], {**seeded[-2], "outcome": "no such outcome"}, seeded[-1]]
+    path.write_bytes(("\ufeff" + trace_text(broken)).encode("utf-8"))
+    verdict, _ = replay_events(path)
+    assert verdict.status == "malformed" and verdict.line == len(broken) - 1
+
+
+def test_rules_that_fail_as_play_starts_are_named_at_their_own_place(tmp_path: Path,
+                                                                      seeded: list[dict[str, Any]]) -> None:
+    """A run-time error of the rules while setting up was reported at the trace's header line only."""
+    broken = tmp_path / "broken.rules"
+    text = (ROOT / CHICKEN).read_text(encoding="utf-8")
+    broken.write_text(text.replace("counter score per player = 0", "counter score per player = 1" + "0" * 30),
+                      encoding="utf-8")
+    verdict, _ = replay_events(write_trace(tmp_path / "t.jsonl", seeded), load_game(broken))
+    assert verdict.status == "malformed" and verdict.line == 1
+    assert "the rules fail at trace line 1" in verdict.message
+    line = text.split("\n").index(next(x for x in text.split("\n") if x.startswith("counter score per player")))
+    assert f"broken.rules:{line + 1}:1: error: a number grew beyond" in verdict.message, verdict.message
+
+
 def test_matching_digest_checkpoints_are_accepted(tmp_path: Path) -> None:
     events = make_trace(CHICKEN, 2, 6)
     engine = engine_for(CHICKEN)

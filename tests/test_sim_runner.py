@@ -49,6 +49,27 @@ def test_one_or_two_workers_give_identical_aggregates() -> None:
     assert summarize(engine, job, one) == summarize(engine, job, two)
 
 
+def test_more_jobs_than_batches_start_no_idle_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'-j 1000' for 3 games started 1000 processes (and stalled a small machine); now one per batch."""
+    from rulelang.sim import runner
+
+    started: list[int] = []
+    real = runner.ProcessPoolExecutor
+
+    def counting(max_workers: int):
+        started.append(max_workers)
+        return real(max_workers=max_workers)
+
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", counting)
+    path = str(ROOT / "games/chicken.rules")
+    job = SimJob(path, (), 2, tuple(seat_specs(["random"], 2)), seed=5)
+    results = list(runner.run_local(job, 3, jobs=1000, batch_size=1))
+    assert started == [3]
+    assert [r.index for batch in results for r in batch.records] == [0, 1, 2]
+    one = list(runner.run_local(job, 3, jobs=1000, batch_size=3))  # one batch: played here, no pool at all
+    assert started == [3] and [r.index for r in one[0].records] == [0, 1, 2]
+
+
 def test_a_broken_game_names_its_seed() -> None:
     path = str(ROOT / "games/chicken.rules")
     job = SimJob(path, (), 2, tuple(seat_specs(["random"], 2)), seed=3, max_steps=5)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rulelang.engine.determinize import World
+from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.rng import Rng
@@ -244,16 +244,7 @@ class MctsAgent:
     def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
         steps = 0
         while not st.over and steps < self.depth:
-            if engine.is_chance(st):
-                engine.apply_random(st, rng, events=False)
-                continue
-            size = engine.choice_size(st)
-            if size is not None:
-                engine.apply_index(st, rng.below(size[1]))
-            else:
-                seat, options = _decider(engine, st)
-                engine.apply(st, options[rng.below(len(options))], player=seat)
-            steps += 1
+            steps += random_step(engine, st, rng)  # chance outcomes do not count towards the depth
         if st.over:
             return rank_rewards(engine, st)
         # Cut short: who is ahead, and by how much, count half each.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -74,6 +75,8 @@ def parse_agent(text: str) -> AgentSpec:
             raise AgentSpecError(f"{kind}:{name} must be a {typ.__name__}, not {value.strip()!r}") from None
         if typ is int and params[name] < 1:
             raise AgentSpecError(f"{kind}:{name} must be at least 1")
+        if typ is float and not 0 <= params[name] < math.inf:  # nan and inf make every choice look alike
+            raise AgentSpecError(f"{kind}:{name} must be a finite number, 0 or more, not {value.strip()!r}")
     return AgentSpec(kind, tuple(sorted(params.items())))
 
 

@@ -95,25 +95,27 @@ def learn_zone_kinds(engine: Engine, players: int, games: int = 8, seed: int = 1
             if st.over or steps > 5000:
                 break
             steps += 1
-            _random_step(engine, st, rng)
+            random_step(engine, st, rng)
         del g
     result = {k: frozenset(v) for k, v in seen.items()}
     _COMPAT_CACHE.setdefault(engine, {})[players] = result
     return result
 
 
-def _random_step(engine: Engine, st: State, rng: Rng) -> None:
-    """One uniformly random step: a chance outcome or a legal action of whoever decides."""
+def random_step(engine: Engine, st: State, rng: Rng) -> bool:
+    """One uniformly random step: a chance outcome or a legal action of whoever decides;
+    whether it was a decision (not chance)."""
     if engine.is_chance(st):
         engine.apply_random(st, rng, events=False)
-        return
+        return False
     size = engine.choice_size(st)
     if size is not None:
         engine.apply_index(st, rng.below(size[1]))
-        return
+        return True
     d = engine.pending(st)
     assert d is not None and d.labels is not None
     engine.apply(st, d.labels[rng.below(len(d.labels))], player=d.player)
+    return True
 
 
 def determinize(engine: Engine, st: State, player: int, rng: Rng,

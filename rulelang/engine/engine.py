@@ -177,7 +177,7 @@ class Engine:
             d = Decision("chance", None, among, [1] * len(among), {"pick": ins[1].name, "among": among}, ins[4],
                          raw=among)
         else:  # only after a run-time error (a runaway loop) left play between two decisions
-            raise RulelangError("this game stopped at a run-time error and cannot go on", ins[4],
+            raise RulelangError("this game stopped at a run-time error and cannot go on", st.stopped_at or ins[4],
                                 hint="fix the rules at the error reported first, then play again")
         st.pending_cache = d
         return d
@@ -905,10 +905,12 @@ class Engine:
         except Runaway as exc:
             tb = sys.exc_info()[2]
             span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
+            st.stopped_at = span
             self._runaway(st, span, turns=exc.kind == "turns", triggers=exc.kind == "triggers")
         except RulelangError as exc:
             if exc.span is None:
                 exc.span = self.run.lines.span_of(exc.__traceback__)
+            st.stopped_at = exc.span
             raise
         except Exception as exc:
             span = self.run.lines.span_of(exc.__traceback__)

@@ -25,7 +25,7 @@ from typing import Any
 from rulelang.check.model import PLAYER
 from rulelang.compile.compiler import player_label
 from rulelang.errors import RulelangError
-from rulelang.numbers import normal, too_big
+from rulelang.numbers import MAX_NUMBER, normal, too_big
 from rulelang.syntax.span import Span
 
 _FRACTION = re.compile(r"^-?[0-9]{1,19}/[1-9][0-9]{0,18}$")
@@ -105,6 +105,12 @@ def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, 
     return zone, st.zones[zone.index]
 
 
+def _count(digits: str) -> int:
+    """A count written in a position: more digits than any game has components read as too many
+    (Python will not even read a number of thousands of digits)."""
+    return int(digits) if len(digits) <= 18 else MAX_NUMBER
+
+
 def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None) -> None:
     """Lay ``position`` out on ``st`` (a state paused before its first turn); validate it."""
     if not isinstance(position, dict):
@@ -113,6 +119,11 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
     for key in position:
         if key not in known:
             raise PositionError(f"position: unknown key {key!r}", span, hint=_suggest(key, sorted(known)))
+    if "players" in position and type(position["players"]) is not int:
+        raise PositionError(f"position: 'players' must be a whole number, not {position['players']!r}", span)
+    if "players" in position and position["players"] != st.players:
+        raise PositionError(f"position: it is for {position['players']} players, but {st.players} play", span,
+                            hint="leave out --players to play the position's number, or change its \"players\"")
     program = engine.program
     model = engine.model
     labels = program.component_labels
@@ -134,7 +145,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
             if not isinstance(item, str):
                 raise PositionError(f"position: {item!r} in {key!r} is not a component", span)
             m = _COUNTED.match(item)
-            count, name = (int(m.group(1)), m.group(2)) if m else (1, item.strip())
+            count, name = (_count(m.group(1)), m.group(2)) if m else (1, item.strip())
             if name in by_label and not m:
                 c = by_label[name]
                 if c in taken:
@@ -221,7 +232,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
         st.current = _player(engine, st, position["current"], span)
     if "turn" in position:
         turn = position["turn"]
-        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 or too_big(turn):
             raise PositionError("position: 'turn' is the number of the turn about to start (1 or more)", span)
         st.turn = turn - 1
     if "out" in position:

@@ -20,6 +20,7 @@ class State:
     """Everything that decides how a game goes on from here; nothing else."""
 
     __slots__ = (
+        "stopped_at",
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
@@ -35,6 +36,7 @@ class State:
         self.stack: list[list[Any]] = []
         self.armed: list | None = None
         self.over = False
+        self.stopped_at: Any = None  # the place of the run-time error that stopped play mid-step, if one did
         self.result: dict[str, Any] | None = None
         self.extra_turn = False
         self.next_player = -1
@@ -72,6 +74,7 @@ class State:
         new.extra_turn = self.extra_turn
         new.next_player = self.next_player
         new.step = self.step
+        new.stopped_at = self.stopped_at
         new.turn = self.turn
         new.pending_cache = None
         new.choice_cache = None

@@ -8,6 +8,7 @@ import attrs
 
 from rulelang.errors import RulelangError
 from rulelang.fmt.formatter import format_text
+from rulelang.safeio import MAX_RULES_BYTES, InputError, read_input
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import write_atomic
 
@@ -28,12 +29,12 @@ class Outcome:
 
 def read_rules_text(path: str) -> str:
     """The text of a .rules file (UTF-8, an optional BOM), or a RulelangError saying why it cannot be read."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise RulelangError(f"no such file: {path}", hint="check the path of the .rules file") from None
-    except OSError as exc:
-        raise RulelangError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:  # as the loader reads it: a FIFO, a device or a huge file is refused, never waited on
+        data = read_input(path, "rules file", MAX_RULES_BYTES, path)
+    except InputError as exc:
+        if exc.message.startswith("no such"):
+            raise RulelangError(f"no such file: {path}", hint="check the path of the .rules file") from None
+        raise
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

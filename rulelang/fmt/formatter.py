@@ -53,7 +53,7 @@ def format_text(text: str, path: str) -> str:
     Raises RulelangError if the file does not parse, and FormatError if the new layout
     would parse differently (then nothing should be written).
     """
-    text = text.removeprefix("\ufeff")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # line ends as the parser reads them
     before = build_file(text, path)
     result = layout(text)
     try:

@@ -219,6 +219,7 @@ def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None
         # one process busy while the others wait (9 batches on 2 processes: at most 1.6x).
         batch_size = max(1, min(50, games // max(1, jobs * 16)))
     parts = batches(games, batch_size)
+    jobs = min(jobs, len(parts))  # no idle workers: '-j 1000' for 3 games starts 3 processes, not 1000
     if jobs <= 1:
         for part in parts:
             result = run_batch(job, part)

@@ -11,6 +11,7 @@ from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 
 from rulelang.errors import RulelangError
+from rulelang.safeio import long_number_place
 from rulelang.syntax import ast
 from rulelang.syntax.parser import parse_text
 from rulelang.syntax.span import Span
@@ -741,6 +742,17 @@ def _respan(node: Any, span: Span) -> Any:
     return node
 
 
+def _number_too_long(text: str, path: str, meta: Any) -> RulelangError:
+    """The error for a number literal too long to read, placed at the first such number of the
+    construct that holds it (``meta``: where that construct starts, when known)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first = meta.line if meta is not None and not getattr(meta, "empty", True) else 1
+    line, col = long_number_place("\n".join(lines[first - 1 :]))
+    line += first - 1
+    return RulelangError("a number too long to read", Span(path, line, col, line, col + 1),
+                         hint="a stored number may have at most 19 digits (the limit is 10^18)")
+
+
 def build_file(text: str, path: str) -> ast.RulesFile:
     """Parse the text of one .rules file into its AST."""
     tree: Tree = parse_text(text, path)
@@ -749,6 +761,8 @@ def build_file(text: str, path: str) -> ast.RulesFile:
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulelangError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, ValueError):  # a number of thousands of digits, which Python will not read
+            raise _number_too_long(text, path, getattr(exc.obj, "meta", None)) from None
         raise
     return ast.RulesFile(path, tuple(decls))
 

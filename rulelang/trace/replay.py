@@ -28,6 +28,7 @@ from rulelang.safeio import (
     decode_text,
     inside,
     json_too_deep,
+    long_number_place,
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
@@ -100,6 +101,11 @@ def read_trace(path: str | Path) -> Trace:
             raise TraceError(f"line {number} is not valid JSON: {exc.msg}",
                              Span(shown, number, exc.colno, number, exc.colno + 1),
                              hint="each line of a trace is one JSON object") from None
+        except ValueError:  # a number of thousands of digits, which Python will not read
+            col = long_number_place(raw)[1]
+            raise TraceError(f"line {number} holds a number too long to read",
+                             Span(shown, number, col, number, col + 1),
+                             hint="numbers in a trace are steps, seeds and counts: a few digits each") from None
         if json_too_deep(event):
             raise TraceError(f"line {number} nests JSON too deeply", span,
                              hint="each line of a trace is one flat JSON object") from None
@@ -170,6 +176,8 @@ class Replayer:
         try:
             return self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
         except RulelangError as exc:
+            if exc.span is not None and exc.span.file != self.trace.path:
+                raise  # the rules fail as play starts: the error's own place in them says where
             raise TraceError(exc.message, _span(self.trace, line), hint=exc.hint) from None
 
     def run(self, narrate: bool = False) -> Verdict:
@@ -185,6 +193,7 @@ class Replayer:
 
     def _run(self, narrate: bool) -> Verdict:
         engine = self.engine
+        self.current_line = self.trace.header["_line"]  # a rules error while starting is met at the header
         try:
             st = self.start(narrate)
         except TraceError as exc:
@@ -462,8 +471,15 @@ def _count_items(items: Any) -> int:
     total = 0
     for item in items:
         m = _COUNTED.match(item) if isinstance(item, str) else None
-        total += int(m.group(1)) if m else 1
+        digits = m.group(1) if m else "1"
+        total += int(digits) if len(digits) <= 18 else 10**18  # never thousands of digits (Python refuses them)
     return total
+
+
+def _seat_of(label: str) -> int:
+    """The seat of ``P<n>`` (0-based), -1 for anything else (a seat number of thousands of digits too)."""
+    digits = label[1:]
+    return int(digits) - 1 if label.startswith("P") and digits.isdecimal() and len(digits) < 6 else -1
 
 
 def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
@@ -476,7 +492,7 @@ def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) ->
         for key, items in position["zones"].items():
             name, _, owner = str(key).partition(" of ")
             zone = next((z for z in engine.model.zones if z.name == name.strip()), None)
-            seat = int(owner.strip()[1:]) - 1 if owner.strip()[1:].isdigit() else -1
+            seat = _seat_of(owner.strip())
             visible = zone is not None and engine.sees([zone.index, seat], view)
             zones[key] = items if visible else {"hidden": _count_items(items)}
         out["position"] = {**position, "zones": zones}
