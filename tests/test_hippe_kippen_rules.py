@@ -262,8 +262,8 @@ def test_the_free_fox_move_at_the_end_of_the_turn() -> None:
     t = played("fox", "CHECK one left")
     t.do("take white from the display")
     who, options = t.pending()
-    assert who == "P1" and options == ["move the fox to P2's Green#9", "leave the fox where it is"]
-    t.do("move the fox to P2's Green#9")
+    assert who == "P1" and options == ["move the fox to P2's Green#9 for free", "leave the fox where it is"]
+    t.do("move the fox to P2's Green#9 for free")
     assert t.fox() == "Green#9" and t.pending()[0] == "P2"
 
 
@@ -478,3 +478,30 @@ def test_players_level_on_points_share_the_win() -> None:
     t.do("take white from the display")
     assert t.score("P1") == t.score("P3") == 23
     assert sorted(t.st.result["winners"]) == ["P1", "P3"]
+
+
+def test_the_play_by_play_shows_each_rooster_booster_card_and_which_scoring_it_sets_off() -> None:
+    """"Zodra er een 'Rooster-Booster'-kaart getrokken wordt, wordt deze terzijde gelegd. Bij de vierde, zevende
+    en tiende [...] telling": at the table everyone sees each card set aside, and knows which scoring it is."""
+    t = played("fourth-booster")
+    lines = Narrator().lines(t.st.log)
+    aside = [line.strip() for line in lines if "sets it aside" in line]
+    assert aside == [f"P1 turns up a Rooster Booster card and sets it aside ({n} of 10)." for n in range(4, 11)]
+    fourth = lines.index("  P1 turns up a Rooster Booster card and sets it aside (4 of 10).")
+    assert lines[fourth + 1].startswith("  ! Bij de vierde")
+    assert lines[fourth + 2] == "  The 4th Rooster Booster card: the first of the three scorings."
+    assert lines[fourth + 3] == "  Score sheet (telling):"
+    said = [line.strip() for line in lines if "Rooster Booster card:" in line]
+    assert said == ["The 4th Rooster Booster card: the first of the three scorings.",
+                    "The 7th Rooster Booster card: the second of the three scorings.",
+                    "The 10th Rooster Booster card: the third and last scoring, with its penalties."]
+
+
+def test_the_free_fox_move_reads_as_free_in_the_play_by_play() -> None:
+    """"Aan het eind van zijn beurt mag een speler de vos ook kosteloos [...] verplaatsen": after '0 of 3 action
+    points left' the move says that it costs nothing."""
+    t = played("fox")
+    lines = [line.strip() for line in Narrator().lines(t.st.log)]
+    assert "P1 chooses: move the fox to P2's Green#9 for free" in lines
+    assert lines.index("P1 chooses: move the fox to P2's Green#9 for free") == \
+        lines.index("(P1 has 0 of 3 action points left)") + 1
