@@ -488,9 +488,8 @@ def test_the_play_by_play_shows_each_rooster_booster_card_and_which_scoring_it_s
     aside = [line.strip() for line in lines if "sets it aside" in line]
     assert aside == [f"P1 turns up a Rooster Booster card and sets it aside ({n} of 10)." for n in range(4, 11)]
     fourth = lines.index("  P1 turns up a Rooster Booster card and sets it aside (4 of 10).")
-    assert lines[fourth + 1].startswith("  ! Bij de vierde")
-    assert lines[fourth + 2] == "  The 4th Rooster Booster card: the first of the three scorings."
-    assert lines[fourth + 3] == "  Score sheet (telling):"
+    assert lines[fourth + 1] == "  The 4th Rooster Booster card: the first of the three scorings."
+    assert lines[fourth + 2] == "  Score sheet (telling):"
     said = [line.strip() for line in lines if "Rooster Booster card:" in line]
     assert said == ["The 4th Rooster Booster card: the first of the three scorings.",
                     "The 7th Rooster Booster card: the second of the three scorings.",
@@ -505,3 +504,19 @@ def test_the_free_fox_move_reads_as_free_in_the_play_by_play() -> None:
     assert "P1 chooses: move the fox to P2's Green#9 for free" in lines
     assert lines.index("P1 chooses: move the fox to P2's Green#9 for free") == \
         lines.index("(P1 has 0 of 3 action points left)") + 1
+
+
+def test_a_position_after_a_scoring_does_not_score_it_again() -> None:
+    """"Bij de vierde, zevende en tiende 'Rooster-Booster'-kaart wordt het spel onmiddellijk onderbroken voor een
+    telling": a scoring happens when that card is set aside, once. A position saved after the 4th card (the
+    first scoring done) plays on without scoring again; the 7th scores."""
+    pos = position("fourth-booster")
+    pos["zones"]["pile"].remove("Booster#4")
+    pos["zones"]["aside"].append("Booster#4")
+    pos["counters"]["score"] = {"P1": 3, "P2": 1}
+    t = Table.at(pos)
+    assert t.pending()[0] == "P1" and not t.sheets() and t.score("P1") == 3
+    t.do("take white from the display")
+    assert not t.sheets() and t.score("P1") == 3
+    t.do("draw a card from the pile")  # the 5th, 6th and 7th: the second scoring, then on to the 10th
+    assert len(t.sheets()) == 2 and t.st.over
