@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from example_support import Examples, ExampleTable, game_engine, rulebook_text, seat
+from example_support import Examples, ExampleTable, game_engine, random_action, rulebook_text, seat
 
 from rulelang.agents.base import RandomAgent
 from rulelang.narrate import Narrator
 from rulelang.play import play
+from rulelang.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "hippe-kippen"
@@ -261,8 +262,8 @@ def test_the_free_fox_move_at_the_end_of_the_turn() -> None:
     t = played("fox", "CHECK one left")
     t.do("take white from the display")
     who, options = t.pending()
-    assert who == "P1" and options == ["move the fox to P2's Green#9", "leave the fox where it is"]
-    t.do("move the fox to P2's Green#9")
+    assert who == "P1" and options == ["move the fox to P2's Green#9 for free", "leave the fox where it is"]
+    t.do("move the fox to P2's Green#9 for free")
     assert t.fox() == "Green#9" and t.pending()[0] == "P2"
 
 
@@ -342,3 +343,180 @@ def test_penalties_only_at_the_last_scoring() -> None:
     t = played("fourth-booster", "CHECK scored")
     first = t.sheets()[-1]
     assert first["rows"]["P1"][first["labels"].index("Cards in hand")] == 0
+
+
+# ---------------------------------------------------------------------- review (issue 9): the rules no example showed
+def position(name: str) -> dict[str, Any]:
+    return json.loads((EXAMPLES / f"{name}.position.json").read_text(encoding="utf-8"))
+
+
+def telling(t: Table) -> dict[str, dict[str, int]]:
+    """The last score sheet, per player and line."""
+    sheet = t.sheets()[-1]
+    return {p: dict(zip(sheet["labels"], values)) for p, values in sheet["rows"].items()}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_setup_for_each_player_count(players: int) -> None:
+    """"De overige 95 kaarten (5 jokers en 9 kaarten van 10 kleuren) worden geschud [...] Elke speler ontvangt
+    4 kaarten van de trekstapel en één verdubbel-kaart. De overige verdubbel-kaarten worden uit het spel
+    genomen. In de overgebleven trekstapel worden de 10 'Rooster-Booster' meegeschud. De kaart met de vos wordt
+    naast de trekstapel geplaatst." With the display of 3 (notes) laid before the Rooster Booster cards go in."""
+    engine = game_engine(GAME)
+    t = Table(engine, engine.new_state(players))
+    rng = Rng(players, stream=3)
+    while t.pending()[0] == "chance":
+        engine.apply(t.st, *random_action(engine, t.st, rng))
+    for p in range(1, players + 1):
+        hand = t.kinds(f"hand of P{p}")
+        assert sum(hand.values()) == 5 and hand["Doubler"] == 1 and hand["Booster"] == 0
+    display = t.kinds("display")
+    assert sum(display.values()) == 3 and display["Booster"] == 0 and display["Doubler"] == 0
+    pile = t.kinds("pile")
+    assert sum(pile.values()) == 95 - 4 * players - 3 + 10 and pile["Booster"] == 10 and pile["Doubler"] == 0
+    assert t.kinds("box") == Counter({"Doubler": 5 - players})  # out of the game
+    assert t.fox() == "beside" and not t.ids("aside")
+    assert all(t.score(f"P{p}") == 0 for p in range(1, players + 1))
+    assert all(not t.ids(f"chests of P{p}") for p in range(1, players + 1))
+
+
+def test_the_fox_cannot_be_moved_before_it_is_in_play() -> None:
+    """"de laatste speler die een open kaart neergelegd heeft, plaatst de vos": until then it lies beside the
+    pile ("De kaart met de vos wordt naast de trekstapel geplaatst") and no move of it is offered."""
+    pos = position("fox")
+    pos["zones"]["hand of P1"] = ["Red#1", "Joker#1"]
+    t = Table.at(pos)
+    assert t.fox() == "beside"
+    assert not [a for a in t.pending()[1] if "fox" in a]
+    t.do("start a collection with joker", "take white from the display", "take white from the display")
+    assert t.pending()[0] == "P2"  # no free fox move was offered either
+
+
+def test_a_collection_under_the_fox_may_still_be_extended() -> None:
+    """"Deze verzameling is nu niets meer waard. De speler mag de verzameling wel verder uitbreiden." (The
+    collection is worth nothing now. The player may still extend it.)"""
+    pos = position("fox")
+    pos["zones"]["hand of P1"] = ["Red#1", "Red#2", "Joker#1"]
+    t = Table.at(pos)
+    t.do("lay red on Blue#1")
+    assert t.fox() == "Blue#1"
+    lays = [a for a in t.pending()[1] if a.startswith("lay ")]
+    assert lays == ["lay red on Blue#1", "lay joker on Blue#1"]
+    t.do("lay red on Blue#1")
+    assert t.kinds("up of Blue#1") == Counter({"Red": 2}) and t.fox() == "Blue#1"
+
+
+def test_a_player_lays_face_up_cards_only_on_her_own_collections() -> None:
+    """ASSUMPTION: "de speler legt een open kaart op de reeds geplaatste schatkist" is her own chest."""
+    t = Table.at("fox")
+    assert [a for a in t.pending()[1] if a.startswith("lay ")] == ["lay red on Blue#1", "lay red on Purple#1"]
+
+
+def test_the_10th_booster_drawn_ends_the_game_at_once() -> None:
+    """"Het spel eindigt zodra de derde telling is geweest." A draw that turns up the 10th Rooster Booster card
+    scores and ends the game there: she gets no card for it and no free fox move follows."""
+    pos = position("fox")
+    pos["zones"]["pile"] = ["Grey#2", "Booster#10", "Grey#1"]  # the last is the top: Grey#1 refills the display
+    pos["zones"]["up of Blue#1"] = ["Red#2"]
+    pos["zones"]["foxed of Green#9"] = ["Fox"]
+    t = Table.at(pos)
+    t.do("take white from the display")
+    assert t.pending()[1] and t.pending()[0] == "P1"
+    t.do("draw a card from the pile")
+    assert t.st.over and t.pending() == (None, [])
+    assert t.kinds("hand of P1") == Counter({"Red": 1, "White": 1})  # no card for the draw
+    assert t.labels("pile") == ["Grey#2"]  # not drawn after the 10th
+    assert len(t.sheets()) == 1 and telling(t)["P1"]["Cards in hand"] == -2
+
+
+def test_a_row_under_the_fox_does_not_keep_another_from_a_monopoly() -> None:
+    """"Deze rij kan als niet bestaand worden beschouwd." (That row is treated as if it did not exist.) The
+    other row of its colour is then alone: a monopoly, 4."""
+    pos = position("last-scoring")
+    z = pos["zones"]
+    z["chests of P3"].append("Grey#3")
+    z["up of Grey#3"] = ["Orange#3", "Orange#4", "Orange#5"]
+    z.pop("foxed of Purple#4")
+    z["foxed of Grey#3"] = ["Fox"]  # P3's longer orange row is under the fox
+    t = Table.at(pos)
+    t.do("take white from the display")
+    rows = telling(t)
+    assert (rows["P2"]["Orange"], rows["P3"]["Orange"]) == (4, 0)
+
+
+def test_a_bare_chest_under_the_fox_still_costs_2_at_the_last_scoring() -> None:
+    """"voor elke dichte kaart zonder open kaarten 2 punten" (ASSUMPTION: the fox makes a row worth nothing,
+    it does not take a card away)."""
+    pos = position("last-scoring")
+    pos["zones"].pop("foxed of Purple#4")
+    pos["zones"]["foxed of Brown#1"] = ["Fox"]
+    t = Table.at(pos)
+    t.do("take white from the display")
+    assert telling(t)["P1"]["Face-down cards alone"] == -2
+
+
+def test_two_rows_tied_for_second_share_its_1_point() -> None:
+    """"de speler met de op één na langste rij 1 punt"; ASSUMPTION: tied rows share the points of the places
+    they occupy, rounded down: two tied for second share 1 + 0, 0 each (option tie_share=false: 1 each)."""
+    pos = position("last-scoring")
+    pos["zones"]["up of Purple#5"] = ["Red#6", "Red#7"]  # P3's red row now ties P2's for second
+    t = Table.at(pos)
+    t.do("take white from the display")
+    rows = telling(t)
+    assert (rows["P1"]["Red"], rows["P2"]["Red"], rows["P3"]["Red"]) == (3, 0, 0)
+    t = Table.at(pos, tie_share="false")
+    t.do("take white from the display")
+    rows = telling(t)
+    assert (rows["P1"]["Red"], rows["P2"]["Red"], rows["P3"]["Red"]) == (3, 1, 1)
+
+
+def test_players_level_on_points_share_the_win() -> None:
+    """"De speler die nu de meeste punten heeft is de winnaar van het spel." ASSUMPTION: level players share it."""
+    pos = position("last-scoring")
+    pos["counters"]["score"]["P3"] = 16  # 16 + 7 = 23, level with P1
+    t = Table.at(pos)
+    t.do("take white from the display")
+    assert t.score("P1") == t.score("P3") == 23
+    assert sorted(t.st.result["winners"]) == ["P1", "P3"]
+
+
+def test_the_play_by_play_shows_each_rooster_booster_card_and_which_scoring_it_sets_off() -> None:
+    """"Zodra er een 'Rooster-Booster'-kaart getrokken wordt, wordt deze terzijde gelegd. Bij de vierde, zevende
+    en tiende [...] telling": at the table everyone sees each card set aside, and knows which scoring it is."""
+    t = played("fourth-booster")
+    lines = Narrator().lines(t.st.log)
+    aside = [line.strip() for line in lines if "sets it aside" in line]
+    assert aside == [f"P1 turns up a Rooster Booster card and sets it aside ({n} of 10)." for n in range(4, 11)]
+    fourth = lines.index("  P1 turns up a Rooster Booster card and sets it aside (4 of 10).")
+    assert lines[fourth + 1] == "  The 4th Rooster Booster card: the first of the three scorings."
+    assert lines[fourth + 2] == "  Score sheet (telling):"
+    said = [line.strip() for line in lines if "Rooster Booster card:" in line]
+    assert said == ["The 4th Rooster Booster card: the first of the three scorings.",
+                    "The 7th Rooster Booster card: the second of the three scorings.",
+                    "The 10th Rooster Booster card: the third and last scoring, with its penalties."]
+
+
+def test_the_free_fox_move_reads_as_free_in_the_play_by_play() -> None:
+    """"Aan het eind van zijn beurt mag een speler de vos ook kosteloos [...] verplaatsen": after '0 of 3 action
+    points left' the move says that it costs nothing."""
+    t = played("fox")
+    lines = [line.strip() for line in Narrator().lines(t.st.log)]
+    assert "P1 chooses: move the fox to P2's Green#9 for free" in lines
+    assert lines.index("P1 chooses: move the fox to P2's Green#9 for free") == \
+        lines.index("(P1 has 0 of 3 action points left)") + 1
+
+
+def test_a_position_after_a_scoring_does_not_score_it_again() -> None:
+    """"Bij de vierde, zevende en tiende 'Rooster-Booster'-kaart wordt het spel onmiddellijk onderbroken voor een
+    telling": a scoring happens when that card is set aside, once. A position saved after the 4th card (the
+    first scoring done) plays on without scoring again; the 7th scores."""
+    pos = position("fourth-booster")
+    pos["zones"]["pile"].remove("Booster#4")
+    pos["zones"]["aside"].append("Booster#4")
+    pos["counters"]["score"] = {"P1": 3, "P2": 1}
+    t = Table.at(pos)
+    assert t.pending()[0] == "P1" and not t.sheets() and t.score("P1") == 3
+    t.do("take white from the display")
+    assert not t.sheets() and t.score("P1") == 3
+    t.do("draw a card from the pile")  # the 5th, 6th and 7th: the second scoring, then on to the 10th
+    assert len(t.sheets()) == 2 and t.st.over
