@@ -213,9 +213,18 @@ def test_the_books_chip_example() -> None:
 
 def test_red_light_backs_give_no_chip_and_every_crossing_succeeds() -> None:
     """Back: a red light or one of the 5 vehicle types. [...] Vehicle chips that do not match are not used until the
-    next round."""
-    table = seen("race-early-beats-late", "CHECK card 17")
+    next round. ASSUMPTION (docs/rulebooks/rooster-rush.md): with no chip in use nothing spins, so nobody waits for
+    chips to stop: every player presses at once."""
+    engine = engine_for()
+    table = Table(engine, engine.new_state(3, position=position(3, ["Road9", "Road1", "Road17"]), narrate=True))
     assert table.names("spinning") == [] and table.names("chips") == CHIPS
+    assert table.asked() == ["P1", "P2", "P3"]
+    assert table.engine.legal_actions(table.st, 0) == [f"press {card(17)}", f"press {card(1)}", f"press {card(9)}",
+                                                        "press the push-button card", NOTHING]
+    table.answers(P1=f"press {card(17)}", P2=f"press {card(1)}", P3=f"press {card(9)}")
+    assert [table.names(f"kept of P{n}") for n in (1, 2, 3)] == [["Road17"], ["Road1"], ["Road9"]]
+    said = [e["text"] for e in table.st.log or [] if e["type"] == "say"]
+    assert "No vehicle chip is used: nothing spins." in said and not any("chips spin" in t for t in said)
 
 
 def test_chips_go_to_players_still_in_from_p1_then_to_those_out() -> None:
@@ -256,7 +265,7 @@ def test_a_card_pressed_by_several_goes_to_one_of_them_by_chance() -> None:
     assert table.names("secured of P2") == ["Road17"]
     assert table.names("secured of P1") == []
     assert table.asked() == ["P1", "P3"]  # P1 lost the early press: she presses again, late
-    assert table.engine.legal_actions(table.st, 0) == [f"press {card(1)}", f"press {card(9)}",
+    assert table.engine.legal_actions(table.st, 0) == [f"press {card(1)}", f"press {card(4)}",
                                                         "press the push-button card", NOTHING]
 
 
@@ -270,7 +279,7 @@ def test_an_early_press_beats_every_late_one() -> None:
     with pytest.raises(IllegalAction):
         table.answer("P2", f"press {card(13)}")
     verdict = replay_file(EXAMPLES / "race-late-beats-early.jsonl")
-    assert verdict.status == "violation" and verdict.step == 4
+    assert verdict.status == "violation" and verdict.step == 5  # after the chips stopped (step 4)
     assert "is not an answer P2 may give here" in (verdict.reason or "")
 
 
