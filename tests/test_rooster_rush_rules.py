@@ -410,6 +410,10 @@ def test_the_push_button_checks_the_road_cards_no_player_secured(unsecured: str,
     said = [e["text"] for e in table.st.log or [] if e["type"] == "say"]
     assert ("P2 holds the push button, but a road card laid was a successful crossing: nothing happens."
             in said) == (not discards)  # card 2, which nobody secured
+    # the book's order: the secured road cards are checked first, then the push-button card
+    crossings = [i for i, t in enumerate(said) if "fails to cross" in t]
+    button = [i for i, t in enumerate(said) if "push button" in t or "discards" in t]
+    assert len(crossings) == 2 and len(button) == 1 and max(crossings) < button[0]
 
 
 def test_the_push_button_with_no_ticket_does_nothing() -> None:
