@@ -13,7 +13,8 @@ docs/rulebooks/rooster-rush.md, every ASSUMPTION included:
   3. the cards are turned face up;
   4. the chips are spun: each lands vehicle side up with probability 1/2, revealed when
      they stop, after the early presses;
-  5. the race: every player still in presses a card while the chips spin or waits; a card
+  5. the race (with no chip in use, nothing spins and it starts at the late presses):
+     every player still in presses a card while the chips spin or waits; a card
      pressed by several goes to one of them by chance; the chips stop; those who hold
      nothing and have not declined press a free card or secure nothing, again and again
      for the losers of each conflict (option ``early_retry``: the losers of an early
@@ -225,6 +226,8 @@ def secure_cards(t: dict[str, Any], chance: Rng, agent: Rng, early_retry: bool =
     t["held"] = [None] * t["players"]
     pressers = [p for p in range(t["players"]) if not t["out"][p]]
     waiting: list[int] = []
+    if not t["chips"]:  # nothing spins: nothing to wait for, everyone presses at once (the late options)
+        waiting, pressers = pressers, []
     while pressers and free:  # early: "press {card} while the chips spin" / "wait until the chips stop"
         claims = _presses(pressers, free, agent)
         pressed = {p for claimants in claims.values() for p in claimants}

@@ -185,14 +185,27 @@ def test_declining_is_final_and_dropped_out_players_press_nothing() -> None:
     t = table(4)
     t["out"][3] = True
     t["laid"] = [card((TAXI,)), card((GRANDMA,)), card((POLICE_CAR,)), card((AMBULANCE,))]
-    t["chips"] = []
+    t["chips"] = [TAXI]
     # Early: P1, P2 and P3 wait (5 of 6). Late: P1 declines (5 of 6), P2 and P3 press card 0;
     # P2 wins; P3 presses again, P1 is not asked again.
     agent = Script(5, 5, 5, 5, 0, 0, 4)
-    chance = Script(0)
+    chance = Script(1, 0)  # the chip lands crosswalk side up; P2 pressed first
     rr.secure_cards(t, chance, agent)
     assert agent.asked == [6, 6, 6, 6, 6, 6, 5]
     assert t["held"] == [None, t["laid"][0], None, None]
+
+
+def test_with_no_chip_in_use_everyone_presses_at_once_without_waiting() -> None:
+    # Four red-light backs: nothing spins, so there is no early press and no waiting; every
+    # player still in presses a card or secures nothing at once (the late presses' options).
+    t = table(4)
+    t["laid"] = [card((TAXI,)), card((GRANDMA,)), card((POLICE_CAR,)), card((AMBULANCE,))]
+    t["chips"] = []
+    agent = Script(0, 0, 5, 4, 0)  # P1, P2 press card 0, P3 nothing, P4 the button; P1 (lost) card 1
+    chance = Script(1)  # P2 pressed first
+    rr.secure_cards(t, chance, agent)
+    assert agent.asked == [6, 6, 6, 6, 4]
+    assert t["held"] == [t["laid"][1], t["laid"][0], None, PUSH_BUTTON]
 
 
 def test_option_early_retry_lets_an_early_loser_press_again_before_the_chips_stop() -> None:

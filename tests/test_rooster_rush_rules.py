@@ -213,9 +213,18 @@ def test_the_books_chip_example() -> None:
 
 def test_red_light_backs_give_no_chip_and_every_crossing_succeeds() -> None:
     """Back: a red light or one of the 5 vehicle types. [...] Vehicle chips that do not match are not used until the
-    next round."""
-    table = seen("race-early-beats-late", "CHECK card 17")
+    next round. ASSUMPTION (docs/rulebooks/rooster-rush.md): with no chip in use nothing spins, so nobody waits for
+    chips to stop: every player presses at once."""
+    engine = engine_for()
+    table = Table(engine, engine.new_state(3, position=position(3, ["Road9", "Road1", "Road17"]), narrate=True))
     assert table.names("spinning") == [] and table.names("chips") == CHIPS
+    assert table.asked() == ["P1", "P2", "P3"]
+    assert table.engine.legal_actions(table.st, 0) == [f"press {card(17)}", f"press {card(1)}", f"press {card(9)}",
+                                                        "press the push-button card", NOTHING]
+    table.answers(P1=f"press {card(17)}", P2=f"press {card(1)}", P3=f"press {card(9)}")
+    assert [table.names(f"kept of P{n}") for n in (1, 2, 3)] == [["Road17"], ["Road1"], ["Road9"]]
+    said = [e["text"] for e in table.st.log or [] if e["type"] == "say"]
+    assert "No vehicle chip is used: nothing spins." in said and not any("chips spin" in t for t in said)
 
 
 def test_chips_go_to_players_still_in_from_p1_then_to_those_out() -> None:
@@ -256,7 +265,7 @@ def test_a_card_pressed_by_several_goes_to_one_of_them_by_chance() -> None:
     assert table.names("secured of P2") == ["Road17"]
     assert table.names("secured of P1") == []
     assert table.asked() == ["P1", "P3"]  # P1 lost the early press: she presses again, late
-    assert table.engine.legal_actions(table.st, 0) == [f"press {card(1)}", f"press {card(9)}",
+    assert table.engine.legal_actions(table.st, 0) == [f"press {card(1)}", f"press {card(4)}",
                                                         "press the push-button card", NOTHING]
 
 
@@ -270,7 +279,7 @@ def test_an_early_press_beats_every_late_one() -> None:
     with pytest.raises(IllegalAction):
         table.answer("P2", f"press {card(13)}")
     verdict = replay_file(EXAMPLES / "race-late-beats-early.jsonl")
-    assert verdict.status == "violation" and verdict.step == 4
+    assert verdict.status == "violation" and verdict.step == 5  # after the chips stopped (step 4)
     assert "is not an answer P2 may give here" in (verdict.reason or "")
 
 
@@ -331,6 +340,28 @@ def test_a_successful_crossing_is_kept_for_its_points() -> None:
     assert table.points("P2") == 11 and not table.st.over  # not more than 11
 
 
+def test_every_vehicle_drawn_on_the_card_is_judged() -> None:
+    """If even one of the vehicles drawn on the secured road card matches one of the face-up stopped vehicle chips,
+    the crossing has failed. [...] The vehicles drawn on road cards (Fire Truck, Ambulance, Police Car, Taxi, Grandma)
+    are all judged"""
+    table = Table.at(position(3, ["Road9", "Road1", "Road40"]))  # card 40's back: Grandma; cards 1 and 9: red lights
+    assert table.names("spinning") == ["GrandmaChip"]
+    table.answers(P1=f"press {card(40)}{EARLY}", P2=WAIT, P3=WAIT)
+    table.chance("VehicleSide")  # only the Grandma shows: the third of card 40's vehicles
+    table.answers(P2=NOTHING, P3=NOTHING)
+    assert table.names("tickets of P1") == ["Road40"] and table.names("kept of P1") == []
+
+
+def test_the_vehicle_on_a_cards_back_is_not_judged() -> None:
+    """ASSUMPTION (docs/rulebooks/rooster-rush.md): the vehicles judged are those drawn on the card's front; its back
+    only says which chips are handed out."""
+    table = Table.at(position(3, ["Road9", "Road1", "Road2"]))  # card 2: Ambulance drawn, Fire Truck on its back
+    table.answers(P1=f"press {card(2)}{EARLY}", P2=WAIT, P3=WAIT)
+    table.chance("VehicleSide")  # the Fire Truck shows
+    table.answers(P2=NOTHING, P3=NOTHING)
+    assert table.names("kept of P1") == ["Road2"] and table.names("tickets of P1") == []
+
+
 def test_a_failed_crossing_becomes_a_violation_ticket() -> None:
     """If even one of the vehicles drawn on the secured road card matches one of the face-up stopped vehicle chips,
     the crossing has failed. Turn the secured road card face down [...] It becomes a Violation Ticket and you do not
@@ -357,6 +388,32 @@ def test_the_push_button_does_nothing_when_a_crossing_succeeded() -> None:
     They gain no points and receive no Violation Ticket."""
     table = seen("push-button-one-success")
     assert table.names("tickets of P2") == ["Road20"] and table.names("kept of P2") == []
+
+
+@pytest.mark.parametrize("unsecured, discards", [("Road2", False), ("Road1", True)])
+def test_the_push_button_checks_the_road_cards_no_player_secured(unsecured: str, discards: bool) -> None:
+    """If all the road cards that were turned face up were failed crossings (check the road cards that no player
+    secured as well) [...] If even one road card is a successful crossing, nothing happens for the player who
+    secured the push-button card."""
+    engine = engine_for()
+    pos = position(3, [unsecured, "Road24", "Road13"], zones={"tickets of P2": ["Road20"]})
+    table = Table(engine, engine.new_state(3, position=pos, narrate=True))
+    assert table.names("spinning") == ["FireTruckChip"]  # every back laid: Fire Truck
+    table.answers(P1=f"press {card(13)}{EARLY}", P2=f"press the push-button card{EARLY}", P3=f"press {card(24)}{EARLY}")
+    table.chance("VehicleSide")  # cards 13 and 24 fail; card 2 (an Ambulance) crosses, card 1 (a Fire Truck) fails
+    if discards:
+        d = table.engine.pending(table.st)
+        assert d is not None and d.kind == "choice" and d.player == 1  # P2 chooses the ticket
+        table.answer("P2", f"discard {card(20)}")
+    assert table.names("tickets of P2") == ([] if discards else ["Road20"])
+    assert table.names("tickets of P1") == ["Road13"] and table.names("tickets of P3") == ["Road24"]
+    said = [e["text"] for e in table.st.log or [] if e["type"] == "say"]
+    assert ("P2 holds the push button, but a road card laid was a successful crossing: nothing happens."
+            in said) == (not discards)  # card 2, which nobody secured
+    # the book's order: the secured road cards are checked first, then the push-button card
+    crossings = [i for i, t in enumerate(said) if "fails to cross" in t]
+    button = [i for i, t in enumerate(said) if "push button" in t or "discards" in t]
+    assert len(crossings) == 2 and len(button) == 1 and max(crossings) < button[0]
 
 
 def test_the_push_button_with_no_ticket_does_nothing() -> None:
@@ -396,6 +453,32 @@ def test_players_tied_above_11_play_on() -> None:
     """If several players are tied for the most points, continue the game until a single player has the most points."""
     table = seen("tie-continues")
     assert table.st.turn == 2 and table.points("P1") == 14 and table.points("P2") == 12
+
+
+def test_a_tie_above_11_is_broken_when_one_of_them_drops_out() -> None:
+    """If several players are tied for the most points, continue the game until a single player has the most points.
+    [...] A player who has dropped out can no longer take part in the game"""
+    pos = position(3, ["Road9", "Road1", "Road13"],
+                   zones={"kept of P1": ["Road31", "Road32", "Road33"], "kept of P2": ["Road34", "Road35", "Road36"],
+                          "tickets of P2": ["Road20", "Road21"]})
+    table = Table.at(pos)
+    table.answers(P1=WAIT, P2=f"press {card(13)}{EARLY}", P3=WAIT)
+    table.chance("VehicleSide")  # the Fire Truck: card 13 fails, P2's third ticket
+    table.answers(P1=NOTHING, P3=NOTHING)
+    assert table.st.over and table.st.out == [0, 1, 0]
+    assert table.st.result is not None and table.st.result["winners"] == ["P1"]  # 12 points, alone at the top
+
+
+def test_a_player_who_dropped_out_is_not_checked_for_points() -> None:
+    """ASSUMPTION (docs/rulebooks/rooster-rush.md): only players still in are checked for more than 11 points."""
+    pos = position(3, ["Road9", "Road1", "Road13"], out={"P3": 2},
+                   zones={"kept of P3": ["Road31", "Road32", "Road33"], "kept of P1": ["Road2"],
+                          "tickets of P3": ["Road20", "Road21", "Road22"]})
+    table = Table.at(pos)
+    table.answers(P1=WAIT, P2=WAIT)
+    table.chance("Crosswalk")
+    table.answers(P1=NOTHING, P2=NOTHING)
+    assert not table.st.over  # P3's 12 points do not end the game
 
 
 def test_everyone_left_dropping_out_at_once_ranks_them_by_points() -> None:
