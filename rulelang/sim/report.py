@@ -143,7 +143,7 @@ def simulation_report(s: dict[str, Any], records: list[GameRecord],
             f", {s['players']} players, seeds {s['seed']}..{s['seed'] + s['games'] - 1}.</p>")
     first_key = next(iter(s["keys"]), None)
     plots = [_win_plot([("this run", s)]),
-             _hist("Game length", "turns", [("turns", [float(r.turns) for r in records])])]
+             _hist("Game length", s.get("length_unit", "turns"), [("turns", [float(r.turns) for r in records])])]
     if first_key is not None:
         plots.append(_hist(f"{first_key} at the end, by seat", first_key,
                            [(f"P{p + 1}", [float(r.keys[p][0]) for r in records]) for p in range(s["players"])]))

@@ -83,6 +83,7 @@ def summarize(engine: Engine, job: SimJob, records: list[GameRecord]) -> dict[st
         "first_player": first,
         "keys": keys, "sheets": sheets, "payoff": payoff,
         "turns": moments_json([r.turns for r in records]),
+        "length_unit": "rounds" if engine.model.rounds else "turns",
         "steps": moments_json([r.steps for r in records]),
     }
 
@@ -132,8 +133,8 @@ def render_text(s: dict[str, Any]) -> list[str]:
             out.append(f"  {line:<{width}}  {m['mean']:7.2f} +- {m['sd']:.2f}  (min {m['min']:g}, max {m['max']:g})")
     out += ["", "Payoff (share of the other players beaten, ties half; mean +- sd):",
             "  " + "  ".join(f"{p} {m['mean']:.3f} +- {m['sd']:.3f}" for p, m in s["payoff"].items())]
-    t, st = s["turns"], s["steps"]
-    out += ["", f"Game length: {t['mean']:.1f} +- {t['sd']:.1f} turns (min {t['min']:g}, max {t['max']:g}); "
+    t, st, unit = s["turns"], s["steps"], s.get("length_unit", "turns")
+    out += ["", f"Game length: {t['mean']:.1f} +- {t['sd']:.1f} {unit} (min {t['min']:g}, max {t['max']:g}); "
                 f"{st['mean']:.1f} +- {st['sd']:.1f} steps"]
     return out
 
