@@ -134,3 +134,11 @@ def test_run_with_search_agents_writes_a_compliant_trace(tmp_path: Path) -> None
     assert json.loads(trace.read_text().splitlines()[0])["agents"] == ["mcts:iters=5,depth=4", "greedy"]
     verdict = invoke("replay", str(trace))
     assert verdict.exit_code == 0 and verdict.stdout.startswith("compliant")
+
+
+def test_a_game_in_rounds_is_measured_in_rounds() -> None:
+    rush = invoke("simulate", str(ROOT / "games/rooster-rush.rules"), "-n", "3", "-j", "1")
+    assert rush.exit_code == 0, rush.output
+    assert "rounds (min" in rush.stdout and "turns (min" not in rush.stdout
+    chicken = invoke("simulate", CHICKEN, "-n", "3", "-j", "1", "--json")
+    assert json.loads(chicken.stdout)["length_unit"] == "turns"
