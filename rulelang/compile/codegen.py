@@ -949,8 +949,9 @@ class CodeGen(ExprWriter):
                 self.helper(f"sh{n}_{i}", "st, loc", [(1, f"return {self.ex(e)}", sheet.span)])
                 names.append(f"sh{n}_{i}")
             self.sheet_fns.append(names)
-        clears = [(1, f"{name}_memo.clear()", None) for name in self.memo.values()] or [(1, "pass", None)]
-        self.helper("reset_memo", "", clears)
+        # Only the memos filled since the last reset are cleared (a game may have hundreds).
+        self.helper("reset_memo", "", [(1, "for memo in DIRTY:", None), (2, "memo.clear()", None),
+                                       (1, "DIRTY.clear()", None)])
         self.memo = None
         for i, counter in enumerate(model.counters):
             self.helper(f"ci{i}", "st, loc", [(1, f"return {self.ex(counter.init)}", counter.span)])

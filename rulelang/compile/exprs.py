@@ -72,7 +72,8 @@ class ExprWriter:
             "fraction": fraction, "bounded": bounded, "bounded_text": bounded_text, "whole": whole,
             "format_number": format_number, "FS": [f.display for f in model.faces] + ["no face"],
             "row_at": runtime.row_at, "number_range": runtime.number_range,
-            "MAXO": runtime.MAX_OPTIONS, "keep": runtime.keep, "too_many_options": runtime.too_many_options,
+            "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
+            "too_many_options": runtime.too_many_options,
         })
         budget_emit.install(self)
 
@@ -479,6 +480,8 @@ class ExprWriter:
                 (1, f"key = {key}", None),
                 (1, "v = memo.get(key)", None),
                 (1, "if v is None:", None),
+                (2, "if not memo:", None),  # the first value since the last reset: cleared at the next
+                (3, "DIRTY.append(memo)", None),
                 (2, f"v = memo[key] = {inner}", None),
                 (1, "return v", None),
             ])
@@ -514,6 +517,8 @@ class ExprWriter:
         x = self.ex(e, c)
         if type(e) in (m.CurrentPlayer, m.After, m.SeatLit):  # always a seat: nothing to check
             return x
+        if type(e) is m.Local:  # read twice: cheaper than a call when it is a seat, as it nearly always is
+            return f"({x} if {x} >= 0 else seat({x}, {self.const(what)}, {self.const(span)}))"
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
     def template(self, t: m.TemplateIR, c: str | None = None) -> str:
