@@ -522,6 +522,12 @@ class ExprWriter:
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
     def template(self, t: m.TemplateIR, c: str | None = None) -> str:
+        exprs = [part.expr if isinstance(part, m.SecretPart) else part for part in t.parts]
+        holes = [part for part in exprs if not isinstance(part, str)]
+        if len(holes) == 1 and holes[0].type == m.KIND:  # fixed text around one kind: a string per kind
+            texts = ["".join(kind.display if part is holes[0] else part for part in exprs)
+                     for kind in self.model.kinds]
+            return f"{self.table(texts, 'tk')}[{self.ex(holes[0], c)}]"
         parts = []
         for part in t.parts:
             if isinstance(part, m.SecretPart):
