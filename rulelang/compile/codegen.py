@@ -770,6 +770,8 @@ class CodeGen(ExprWriter):
                 ind += 1
             values = []
             last = len(opt.bindings) - 1
+            first = len(lines)
+            lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
             for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
                 later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
@@ -795,14 +797,27 @@ class CodeGen(ExprWriter):
                 lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
                 if read:
                     lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
+                lines.append((ind + 1, _ResetAt(i), None))
                 values.append(v)
                 ind += 1
             else:
                 if opt.cond is not None and not hoisted:
-                    lines.append((ind, f"if {self.ex(opt.cond)}:", opt.cond_span or opt.span))
+                    self.once_levels, self.once_boxes = [{sl} for sl, _ in opt.bindings], {}
+                    try:
+                        cond = self.ex(opt.cond)
+                    finally:
+                        self.once_levels = None
+                    lines.append((ind, f"if {cond}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
                 lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+            boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
+                     for level in range(-1, last + 1)}
+            self.once_boxes = {}
+            for at in range(len(lines) - 1, first - 1, -1):
+                lind, text, _sp = lines[at]
+                if isinstance(text, _ResetAt):
+                    lines[at:at + 1] = [(lind, f"{name} = [None]", opt.span) for name in boxes[text.level]]
         lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
         lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
@@ -934,8 +949,9 @@ class CodeGen(ExprWriter):
                 self.helper(f"sh{n}_{i}", "st, loc", [(1, f"return {self.ex(e)}", sheet.span)])
                 names.append(f"sh{n}_{i}")
             self.sheet_fns.append(names)
-        clears = [(1, f"{name}_memo.clear()", None) for name in self.memo.values()] or [(1, "pass", None)]
-        self.helper("reset_memo", "", clears)
+        # Only the memos filled since the last reset are cleared (a game may have hundreds).
+        self.helper("reset_memo", "", [(1, "for memo in DIRTY:", None), (2, "memo.clear()", None),
+                                       (1, "DIRTY.clear()", None)])
         self.memo = None
         for i, counter in enumerate(model.counters):
             self.helper(f"ci{i}", "st, loc", [(1, f"return {self.ex(counter.init)}", counter.span)])
@@ -978,6 +994,13 @@ class CodeGen(ExprWriter):
             fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
             ncounters=len(model.counters),
         )
+
+
+@attrs.frozen
+class _ResetAt:
+    """A place in an enumerator where the kept counts of one range level start afresh (-1: the option's)."""
+
+    level: int
 
 
 class _Offset:

@@ -52,6 +52,10 @@ class ExprWriter:
         self.enums: dict[int, str] = {}
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
         self.memo: dict[Any, str] | None = None  # while writing standings: canonical node -> memo function
+        # While writing an option's condition inside its ranges: the local slots each range binds, and
+        # the boxes of counts/totals computed once per values of the outer ranges: (node, level) -> name.
+        self.once_levels: list[set[int]] | None = None
+        self.once_boxes: dict[Any, str] = {}
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
         self._list_constructs()
@@ -68,7 +72,8 @@ class ExprWriter:
             "fraction": fraction, "bounded": bounded, "bounded_text": bounded_text, "whole": whole,
             "format_number": format_number, "FS": [f.display for f in model.faces] + ["no face"],
             "row_at": runtime.row_at, "number_range": runtime.number_range,
-            "MAXO": runtime.MAX_OPTIONS, "too_many_options": runtime.too_many_options,
+            "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
+            "too_many_options": runtime.too_many_options,
         })
         budget_emit.install(self)
 
@@ -220,9 +225,9 @@ class ExprWriter:
         if t is m.IsOut:
             return f"(st.out[{self.seat_ex(e.player, 'a place in the game', None, c)}] > 0)"
         if t is m.Agg:
-            return self.memoized(e, lambda: self.aggregate(e), c)
+            return self.once(e, c) or self.memoized(e, lambda: self.aggregate(e), c)
         if t is m.Gen:
-            return self.memoized(e, lambda: self.gen(e), c)
+            return self.once(e, c) or self.memoized(e, lambda: self.gen(e), c)
         if t is m.PlacesIR:
             return self.memoized(e, lambda: budget_emit.places(self, e), c)
         if c is not None:
@@ -475,10 +480,36 @@ class ExprWriter:
                 (1, f"key = {key}", None),
                 (1, "v = memo.get(key)", None),
                 (1, "if v is None:", None),
+                (2, "if not memo:", None),  # the first value since the last reset: cleared at the next
+                (3, "DIRTY.append(memo)", None),
                 (2, f"v = memo[key] = {inner}", None),
                 (1, "return v", None),
             ])
         return f"{name}(st, loc)"
+
+    def once(self, e: Any, c: str | None) -> str | None:
+        """In an option's condition, a count or total that reads none of the innermost ranges' values:
+        computed at its first use and kept until an outer value it reads changes (None: not here)."""
+        levels = self.once_levels
+        if levels is None or c is not None or self.memo is not None:
+            return None
+        free: list[int] = []
+        canon = _canonical(e, frozenset(), free)
+        read = set(free)
+        level = max((i for i, slots in enumerate(levels) if slots & read), default=-1)
+        if level == len(levels) - 1:
+            return None
+        key = (canon, level)
+        name = self.once_boxes.get(key)
+        if name is None:
+            name = self.var("h")
+            self.once_boxes[key] = name
+        self.once_levels = None  # the value itself is written as usual (its helpers have their own scope)
+        try:
+            inner = self.memoized(e, (lambda: self.aggregate(e)) if type(e) is m.Agg else (lambda: self.gen(e)), c)
+        finally:
+            self.once_levels = levels
+        return f"({name}[0] if {name}[0] is not None else keep({name}, {inner}))"
 
     # ------------------------------------------------------------------ templates
     def seat_ex(self, e: Any, what: str, span: Any, c: str | None = None) -> str:
@@ -486,9 +517,17 @@ class ExprWriter:
         x = self.ex(e, c)
         if type(e) in (m.CurrentPlayer, m.After, m.SeatLit):  # always a seat: nothing to check
             return x
+        if type(e) is m.Local:  # read twice: cheaper than a call when it is a seat, as it nearly always is
+            return f"({x} if {x} >= 0 else seat({x}, {self.const(what)}, {self.const(span)}))"
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
     def template(self, t: m.TemplateIR, c: str | None = None) -> str:
+        exprs = [part.expr if isinstance(part, m.SecretPart) else part for part in t.parts]
+        holes = [part for part in exprs if not isinstance(part, str)]
+        if len(holes) == 1 and holes[0].type == m.KIND:  # fixed text around one kind: a string per kind
+            texts = ["".join(kind.display if part is holes[0] else part for part in exprs)
+                     for kind in self.model.kinds]
+            return f"{self.table(texts, 'tk')}[{self.ex(holes[0], c)}]"
         parts = []
         for part in t.parts:
             if isinstance(part, m.SecretPart):

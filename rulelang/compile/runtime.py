@@ -56,6 +56,12 @@ MAX_OPTIONS = 100_000
 """The most options one choice may offer (or combinations of its ``for`` values it may try)."""
 
 
+def keep(box: list, value: Any) -> Any:
+    """Store ``value`` in the one-element ``box`` and return it."""
+    box[0] = value
+    return value
+
+
 def too_many_options(span: Any) -> None:
     """Stop a choice that offers (or tries) more than MAX_OPTIONS options."""
     raise RulelangError(f"a choice of more than {MAX_OPTIONS} options (or tries of its 'for' values)", span,
