@@ -8,6 +8,7 @@ answers of an ``ask`` given per value of a ``for``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -169,53 +170,25 @@ class RoundChecks:
         return cond, (label, tuple(bindings))
 
 
-def _reads_local(expr: Any, slot: int) -> bool:
-    """Whether an IR expression reads local ``slot``."""
+def _contains(expr: Any, hit: Callable[[Any], bool]) -> bool:
+    """Whether any node of an IR expression (attrs classes, tuples, lists) satisfies ``hit``."""
     import attrs
 
-    found = False
+    if isinstance(expr, (tuple, list)):
+        return any(_contains(x, hit) for x in expr)
+    if not attrs.has(type(expr)):
+        return False
+    if hit(expr):
+        return True
+    return any(_contains(getattr(expr, field.name), hit) for field in attrs.fields(type(expr)))
 
-    def walk(e: Any) -> None:
-        nonlocal found
-        if found:
-            return
-        if isinstance(e, (tuple, list)):
-            for x in e:
-                walk(x)
-            return
-        if not attrs.has(type(e)):
-            return
-        if isinstance(e, m.Local) and e.slot == slot:
-            found = True
-            return
-        for field in attrs.fields(type(e)):
-            walk(getattr(e, field.name))
 
-    walk(expr)
-    return found
+def _reads_local(expr: Any, slot: int) -> bool:
+    """Whether an IR expression reads local ``slot``."""
+    return _contains(expr, lambda e: isinstance(e, m.Local) and e.slot == slot)
 
 
 def reads_elimination(expr: Any) -> bool:
     """Whether an IR expression reads who is out (``is out``, ``players still in``)."""
-    import attrs
-
-    found = False
-
-    def walk(e: Any) -> None:
-        nonlocal found
-        if found:
-            return
-        if isinstance(e, (tuple, list)):
-            for x in e:
-                walk(x)
-            return
-        if not attrs.has(type(e)):
-            return
-        if isinstance(e, m.IsOut) or (isinstance(e, m.IterIR) and e.kind in ("players_in", "others_in")):
-            found = True
-            return
-        for field in attrs.fields(type(e)):
-            walk(getattr(e, field.name))
-
-    walk(expr)
-    return found
+    return _contains(expr, lambda e: isinstance(e, m.IsOut)
+                     or (isinstance(e, m.IterIR) and e.kind in ("players_in", "others_in")))

@@ -724,14 +724,7 @@ class Engine:
             return False
         st.answers[player] = action
         loc[spec.pending_slot] = [p for p in waiting if p != player]
-        if not loc[spec.pending_slot]:
-            fr[1] += 1
-            if st.log is not None:
-                st.log.append({"type": "answers", "answers": {
-                    player_label(p): a for p, a in enumerate(st.answers) if a}})
-        st.step += 1
-        st.pending_cache = st.choice_cache = None
-        self._run(st)
+        self._answered(st, fr, not loc[spec.pending_slot])
         return True
 
     def _take(self, st: State, fr: list, spec: Any, option: tuple[int, tuple], action: str, chooser: int,
@@ -787,8 +780,13 @@ class Engine:
         loc = fr[2]
         action = allowed[i]
         st.answers[who] = action
-        waiting = loc[spec.pending_slot] = loc[spec.pending_slot][1:]
-        if not waiting:
+        loc[spec.pending_slot] = loc[spec.pending_slot][1:]
+        self._answered(st, fr, not loc[spec.pending_slot])
+        return action
+
+    def _answered(self, st: State, fr: list, last: bool) -> None:
+        """One answer of an ``ask`` is in: after the last, log them all and leave the ``ask``; go on."""
+        if last:
             fr[1] += 1
             if st.log is not None:
                 st.log.append({"type": "answers", "answers": {
@@ -796,7 +794,6 @@ class Engine:
         st.step += 1
         st.pending_cache = st.choice_cache = None
         self._run(st)
-        return action
 
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
