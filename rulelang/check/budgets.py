@@ -122,14 +122,7 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: _RuleScope, ctx: dic
                      hint="every option of a choice needs its own label")
         static_labels.add(text)
     scope.push()
-    bindings = []
-    for name, raw_iterable in opt.bindings:
-        iterable = ck.iterable(raw_iterable, scope)
-        bindings.append((scope.bind(name, iterable.type), iterable))
-    if opt.bindings and all(isinstance(p, str) for p in opt.label.parts):
-        ck.error(f"option {''.join(opt.label.parts)!r} ranges over values its label "  # type: ignore[arg-type]
-                 "does not show", opt.span, hint="put {" + opt.bindings[0][0] + "} in the label")
-    label = ck.template(opt.label, scope)
+    bindings, label = ck.option_head(opt, scope)
     cost: Any = m.Const(1, INT)
     if opt.cost is not None:
         cost = _number_at_least_one(ck, opt.cost, scope, "a cost", hint="write how many it costs: costs 2")

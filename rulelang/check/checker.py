@@ -920,6 +920,20 @@ class Checker(RoundChecks):
                 raise self.fail(f"argument of '{node.name}' should be a {want}, but this is a {arg.type}", raw.span)
         return m.CallS(self.rule_index[node.name], args, node.span)
 
+    def option_head(self, opt: Any, scope: Any) -> tuple[list, Any]:
+        """An option's ``for`` names bound in ``scope`` (with their iterables) and its checked label.
+
+        An option that ranges over values its label does not show is an error.
+        """
+        bindings = []
+        for name, raw_iterable in opt.bindings:
+            iterable = self.iterable(raw_iterable, scope)
+            bindings.append((scope.bind(name, iterable.type), iterable))
+        if opt.bindings and all(isinstance(p, str) for p in opt.label.parts):
+            self.error(f"option {''.join(opt.label.parts)!r} ranges over values its label "  # type: ignore[arg-type]
+                       "does not show", opt.span, hint="put {" + opt.bindings[0][0] + "} in the label")
+        return bindings, self.template(opt.label, scope)
+
     def _ask(self, node: ast.Ask, scope: _RuleScope) -> m.AskS:
         iterable = self.iterable(node.iterable, scope)
         if iterable.type != PLAYER:
@@ -979,14 +993,7 @@ class Checker(RoundChecks):
                         continue
                     static_labels[text] = opt.span
                 scope.push()
-                bindings = []
-                for name, raw_iterable in opt.bindings:
-                    iterable = self.iterable(raw_iterable, scope)
-                    bindings.append((scope.bind(name, iterable.type), iterable))
-                if opt.bindings and all(isinstance(p, str) for p in opt.label.parts):
-                    self.error(f"option {''.join(opt.label.parts)!r} ranges over values its label "  # type: ignore[arg-type]
-                               "does not show", opt.span, hint="put {" + opt.bindings[0][0] + "} in the label")
-                label = self.template(opt.label, scope)
+                bindings, label = self.option_head(opt, scope)
                 cond = None
                 if opt.cond is not None:
                     cond = self.expect(opt.cond, scope, BOOL, False, "an option's 'if' needs true/false")
