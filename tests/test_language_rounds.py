@@ -100,6 +100,15 @@ def test_what_needs_a_current_player_is_an_error_in_a_round_game(tmp_path: Path,
     assert "for p in players" in (errors[0].hint or "")
 
 
+def test_sides_on_a_face_are_an_error_not_a_crash(tmp_path: Path) -> None:
+    # found by the grammar fuzz: 'face x: sides (x)' reached the checker as an attribute value
+    errors = check_errors(tmp_path, "face Up\nface Down: sides (Up 1, Down 1)\nzone z\nsetup:\n  pass\n"
+                                    "turn:\n  end game\nrank p by highest 0\n")
+    sides = [e for e in errors if "sides (...)" in e.message]
+    assert sides and sides[0].message.endswith("but this is face Down")
+    assert "1 Coin token: sides" in (sides[0].hint or "")
+
+
 def test_a_game_has_turns_or_rounds_not_both(tmp_path: Path) -> None:
     errors = check_errors(tmp_path, "setup:\n  pass\nturn:\n  end game\nround:\n  end game\nrank p by highest 0\n")
     assert errors[0].message.startswith("a game is played in turns or in rounds, not both")

@@ -279,6 +279,11 @@ class Checker(RoundChecks):
     def _values(self, pairs: tuple[ast.AttrValue, ...], owner: str) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for pair in pairs:
+            if not hasattr(pair, "name"):  # 'sides (...)' outside a component's declaration
+                self.error(f"'sides (...)' gives a component the sides it lands on, but this is {owner}",
+                           pair.span, hint="write the sides on a card, token or piece: "
+                                           "1 Coin token: sides (Heads 1, Tails 1)")
+                continue
             attr = self.attributes.get(pair.name)
             if attr is None:
                 self.error(f"unknown attribute '{pair.name}' for {owner}", pair.span,

@@ -49,6 +49,10 @@ class ObservationEncoder:
                 if token not in seen:
                     seen.add(token)
                     tokens.append(token)
+        for kind in engine.model.kinds:  # a look may name a card by its kind even where zones show labels
+            if kind.name not in seen:
+                seen.add(kind.name)
+                tokens.append(kind.name)
         self.tokens = tokens
         self.token_index = {t: i for i, t in enumerate(tokens)}
         self.seats = [seat_label(p) for p in range(players)]
