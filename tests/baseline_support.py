@@ -8,8 +8,10 @@ among ``n`` options).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from rulelang.play import play
 from rulelang.rng import Rng
 
 
@@ -60,3 +62,19 @@ class Script:
         answer = self.answers.pop(0)
         assert 0 <= answer < n, f"scripted {answer} among {n} options"
         return answer
+
+
+def play_paired(engine: Any, players: int, games: int,
+                baseline: Callable[[Rng, Rng], dict]) -> tuple[list[int], list[int], list[tuple[Any, dict]]]:
+    """Seeds 0..games-1 played by the rules file and by ``baseline(chance, agent)``, each counted.
+
+    Returns the rules file's tally, the baseline's tally, and per seed (final state, baseline result).
+    """
+    dsl = [0, 0, 0, 0]  # decisions, options, one-option decisions, two-option decisions
+    base = [0, 0, 0, 0]
+    pairs = []
+    for seed in range(games):
+        st = engine.new_state(players)
+        play(engine, st, [CountingAgent(seed, s, dsl) for s in range(players)], seed)
+        pairs.append((st, baseline(Rng(seed, 0), CountingRng(seed, 1, base))))
+    return dsl, base, pairs

@@ -6,11 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from baseline_support import CountingAgent, CountingRng
+from baseline_support import play_paired
 
 from benchmarks import baseline_barnyard as bb
 from rulelang import load_game
-from rulelang.play import play
 from rulelang.rng import Rng
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -169,14 +168,10 @@ def test_baseline_plays_the_same_game_as_the_rules_file(rules: str, players: int
     """Both sides offer the same decisions: per game, as many, with as many options each."""
     engine = load_game(GAMES / f"{rules}.rules")
     games = 150
-    dsl = [0, 0, 0, 0]  # decisions, options, one-option decisions, two-option decisions
-    base = [0, 0, 0, 0]
-    dsl_turns = base_turns = 0
-    for seed in range(games):
-        st = engine.new_state(players)
-        play(engine, st, [CountingAgent(seed, s, dsl) for s in range(players)], seed)
-        dsl_turns += st.turn
-        base_turns += bb.play_game(players, Rng(seed, 0), CountingRng(seed, 1, base), two_player)["turns"]
+    dsl, base, pairs = play_paired(engine, players, games,
+                                   lambda chance, agent: bb.play_game(players, chance, agent, two_player))
+    dsl_turns = sum(st.turn for st, _ in pairs)
+    base_turns = sum(t["turns"] for _, t in pairs)
     assert base_turns / games == pytest.approx(dsl_turns / games, rel=0.03)  # turns per game
     assert base[0] / games == pytest.approx(dsl[0] / games, rel=0.04)  # decisions per game
     assert base[1] / base[0] == pytest.approx(dsl[1] / dsl[0], rel=0.03)  # options per decision

@@ -6,12 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from baseline_support import CountingAgent, CountingRng
+from baseline_support import play_paired
 
 from benchmarks import baseline_hippe_kippen as bh
 from rulelang import load_game
-from rulelang.play import play
-from rulelang.rng import Rng
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -20,14 +18,9 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 def test_baseline_plays_the_same_game_as_the_rules_file(players: int, games: int) -> None:
     """Both sides offer the same decisions: the actions a turn's 3 points can buy, then the free fox move."""
     engine = load_game(GAMES / "hippe-kippen.rules")
-    dsl = [0, 0, 0, 0]  # decisions, options, one-option decisions, two-option decisions
-    base = [0, 0, 0, 0]
-    dsl_turns = base_turns = 0
-    for seed in range(games):
-        st = engine.new_state(players)
-        play(engine, st, [CountingAgent(seed, s, dsl) for s in range(players)], seed)
-        dsl_turns += st.turn
-        base_turns += bh.play_game(players, Rng(seed, 0), CountingRng(seed, 1, base))["turns"]
+    dsl, base, pairs = play_paired(engine, players, games, lambda chance, agent: bh.play_game(players, chance, agent))
+    dsl_turns = sum(st.turn for st, _ in pairs)
+    base_turns = sum(t["turns"] for _, t in pairs)
     assert base_turns / games == pytest.approx(dsl_turns / games, rel=0.05)  # turns per game
     assert base[0] / games == pytest.approx(dsl[0] / games, rel=0.05)  # decisions per game
     assert base[1] / base[0] == pytest.approx(dsl[1] / dsl[0], rel=0.03)  # options per decision

@@ -11,12 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from baseline_support import CountingAgent, CountingRng
+from baseline_support import play_paired
 
 from benchmarks import baseline_rooster_rush as rr
 from rulelang import load_game
-from rulelang.play import play
-from rulelang.rng import Rng
 
 RULES = Path(__file__).resolve().parent.parent / "games" / "rooster-rush.rules"
 
@@ -26,16 +24,12 @@ def test_baseline_plays_the_same_game_as_the_rules_file(players: int) -> None:
     """Both sides offer the same decisions: per game, as many, with as many options each."""
     engine = load_game(RULES)
     games = 200
-    dsl = [0, 0, 0, 0]  # decisions, options, one-option decisions, two-option decisions
-    base = [0, 0, 0, 0]
+    dsl, base, pairs = play_paired(engine, players, games, lambda chance, agent: rr.play_game(players, chance, agent))
     dsl_rounds = base_rounds = dsl_points = base_points = 0
-    for seed in range(games):
-        st = engine.new_state(players)
-        play(engine, st, [CountingAgent(seed, s, dsl) for s in range(players)], seed)
+    for st, t in pairs:
         assert st.result is not None
         dsl_rounds += st.turn
         dsl_points += sum(row["keys"][2] for row in st.result["standings"])
-        t = rr.play_game(players, Rng(seed, 0), CountingRng(seed, 1, base))
         base_rounds += t["rounds"]
         base_points += sum(rr.points(t, p) for p in range(players))
     assert base_rounds / games == pytest.approx(dsl_rounds / games, rel=0.05)
