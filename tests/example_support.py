@@ -10,6 +10,7 @@ seeded random play.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -152,3 +153,13 @@ def random_action(engine: Engine, state: State, rng: Rng) -> tuple[Any, int | No
         return answers[rng.below(len(answers))], who
     labels = d.labels or []
     return labels[rng.below(len(labels))], None
+
+
+def without_sha(text: str) -> str:
+    """The trace with the header's sha256 fields left out."""
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+    header.pop("sha256", None)
+    for source in header.get("sources", []):
+        source.pop("sha256", None)
+    return "\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n"

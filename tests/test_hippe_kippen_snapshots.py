@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from example_support import game_engine, random_action
+from example_support import game_engine, random_action, without_sha
 
 from rulelang.cli import main
 from rulelang.rng import Rng
@@ -35,15 +35,6 @@ pytestmark = pytest.mark.usefixtures("at_root")
 def invoke(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.output
-
-
-def without_sha(text: str) -> str:
-    lines = text.splitlines()
-    header = json.loads(lines[0])
-    header.pop("sha256", None)
-    for source in header.get("sources", []):
-        source.pop("sha256", None)
-    return "\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n"
 
 
 def test_seeded_trace_matches_snapshot_and_replays_compliant(tmp_path: Path, snapshot) -> None:

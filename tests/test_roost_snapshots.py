@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from example_support import game_engine, random_action
+from example_support import game_engine, random_action, without_sha
 
 from rulelang.cli import main
 from rulelang.engine.engine import Engine
@@ -80,16 +80,6 @@ def run_trace(out: Path, seed: int = SEED, players: int = 4) -> str:
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def without_sha(text: str) -> str:
-    """The trace with the header's sha256 fields left out."""
-    lines = text.splitlines()
-    header = json.loads(lines[0])
-    header.pop("sha256", None)
-    for source in header.get("sources", []):
-        source.pop("sha256", None)
-    return "\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\n"
 
 
 # ---------------------------------------------------------------------- snapshots
