@@ -50,6 +50,7 @@ from rulelang.compile.program import (
     Program,
 )
 from rulelang.errors import RulelangError
+from rulelang.numbers import MAX_NUMBER
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -330,7 +331,8 @@ class CodeGen(ExprWriter):
         if t is m.IfS:
             done = True
             for n, (cond, body) in enumerate(s.branches):
-                L.append((ind, f"{'if' if n == 0 else 'elif'} {self.ex(cond)}:", sp))
+                test = self.ex_pre(L, cond, ind) if n == 0 else self.ex(cond)
+                L.append((ind, f"{'if' if n == 0 else 'elif'} {test}:", sp))
                 done &= self.emit_body(L, body, after, ind + 1, ("branch", id(s), n))
             if s.orelse is not None:
                 L.append((ind, "else:", sp))
@@ -367,9 +369,13 @@ class CodeGen(ExprWriter):
             else:
                 slot = self.var("n")
             if init:
-                n = self.ex(s.count)
-                L.append((ind, f"{slot} = whole(bounded({n}, {self.const(sp)}), {self.const(sp)}, "
-                               f"{self.const('how many times to repeat')})", sp))
+                n = self.ex_pre(L, s.count, ind)
+                bound = self.int_bound(s.count)
+                if bound is not None and bound <= MAX_NUMBER:  # a whole number within the bound already
+                    L.append((ind, f"{slot} = {n}", sp))
+                else:
+                    L.append((ind, f"{slot} = whole(bounded({n}, {self.const(sp)}), {self.const(sp)}, "
+                                   f"{self.const('how many times to repeat')})", sp))
             L.append((ind, f"while {slot} > 0:", sp))
             L.append((ind + 1, f"{slot} -= 1", sp))
         else:
@@ -398,7 +404,7 @@ class CodeGen(ExprWriter):
         i = s.counter
         counter = self.model.counters[i]
         v, old, new = self.var("v"), self.var("o"), self.var("n")
-        L.append((ind, f"{v} = {self.ex(s.value)}", sp))
+        L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
         if s.owner is None:
             cell, who = f"C[{i}]", "None"
         else:
@@ -480,10 +486,10 @@ class CodeGen(ExprWriter):
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
-        self.take(L, z, d, t, how, test, c, need, ind, sp)
+        keep = self.take(L, z, d, t, how, test, c, need, ind, sp)
         L.append((ind + 1, f"if {t}:", sp))
-        if how != "all" and not limited:
-            L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+        if keep is not None:
+            L.append((ind + 2, f"{z}[:] = {keep}", sp))
         if dz.unrolled:
             L.append((ind + 2, f"for {c} in {t}:", sp))
             L.append((ind + 3, f"F[{c}] = -1", sp))
@@ -496,7 +502,10 @@ class CodeGen(ExprWriter):
         sp = s.span
         lst = self.alloc((id(s), "roll"), 2)
         c = self.var("c")
-        L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
+        if all(self.is_die):  # every component is a die: the selection is the dice (a list of their own)
+            L.append((ind, f"loc[{lst}] = {self.selection(s.query)}", sp))
+        else:
+            L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
         L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
         which = self.comp.triggers_for({z.zone for z in s.query.zones})
@@ -514,12 +523,8 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{ev} = st.chance_events", sp))
         L.append((ind, "F = st.faces", sp))
         if not which:
-            below = self.var("below")
             L.append((ind, f"if {ev} is None and st.log is None:", sp))
-            L.append((ind + 1, f"{below} = {rng}.below", sp))
-            L.append((ind + 1, f"for {die} in loc[{lst}]:", sp))
-            L.append((ind + 2, f"{face} = DF[{die}]", sp))
-            L.append((ind + 2, f"F[{die}] = {face}[{below}(len({face}))]", sp))
+            L.append((ind + 1, f"{rng}.roll_into(loc[{lst}], DF, F)", sp))  # the draws of rng.below, inlined
             L.append((ind + 1, f"st.step += len(loc[{lst}])", sp))
             L.append((ind + 1, f"loc[{lst + 1}] = len(loc[{lst}])", sp))
             L.append((ind, "else:", sp))
@@ -552,19 +557,27 @@ class CodeGen(ExprWriter):
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 
     def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
-             sp: Any) -> None:
+             sp: Any) -> str | None:
         """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
         passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
         the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
-        ``need``, ``z`` keeps what it held: the caller removes ``t`` from it."""
+        ``need``, ``z`` keeps what it held: the caller sets it to the list of the others, whose name
+        is returned (one pass over ``z`` sorts its components into both lists)."""
         if need is None:
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             if how == "all":
                 L.append((ind + 1, f"{t} = {z}[:]", sp))
                 L.append((ind + 1, f"{z}.clear()", sp))
-            else:
-                L.append((ind + 1, f"{t} = [{c} for {c} in {z} if {test}]", sp))
-            return
+                return None
+            keep = self.var("k")
+            L.append((ind + 1, f"{t} = []", sp))
+            L.append((ind + 1, f"{keep} = []", sp))
+            L.append((ind + 1, f"for {c} in {z}:", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{t}.append({c})", sp))
+            L.append((ind + 2, "else:", sp))
+            L.append((ind + 3, f"{keep}.append({c})", sp))
+            return keep
         L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
         if how == "all":
             L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
@@ -579,16 +592,17 @@ class CodeGen(ExprWriter):
             L.append((ind + 2, f"if {test}:", sp))
             L.append((ind + 3, f"{t}.append({z}.pop({j}))", sp))
             L.append((ind + 2, f"{j} -= 1", sp))
+        return None
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
                   c: str, need: str | None, ind: int, sp: Any) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        self.take(L, z, d, taken, how, test, c, need, ind, sp)
-        if need is None and how != "all":
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp)
+        if keep is not None:
             L.append((ind + 1, f"if {taken}:", sp))
-            L.append((ind + 2, f"{z}[:] = [{c} for {c} in {z} if not {test}]", sp))
+            L.append((ind + 2, f"{z}[:] = {keep}", sp))
         elif need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))

@@ -56,6 +56,10 @@ class ExprWriter:
         # the boxes of counts/totals computed once per values of the outer ranges: (node, level) -> name.
         self.once_levels: list[set[int]] | None = None
         self.once_boxes: dict[Any, str] = {}
+        # While writing the expression of a statement (see ``ex_pre``): lines to write before the
+        # statement, where totals over zones are added up in plain loops; None elsewhere.
+        self.pre: list[tuple[int, str, Span | None]] | None = None
+        self.pre_ind = 0
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
         self._list_constructs()
@@ -156,6 +160,8 @@ class ExprWriter:
     def ex(self, e: Any, c: str | None = None) -> str:
         """Python source of an expression; ``c`` names the component being filtered (in ``where``)."""
         t = type(e)
+        if self.pre is not None and (c is not None or not _strict(e)):
+            return self.ex_in_place(e, c)
         if t is m.Const:
             return self.const(e.value)
         if t is m.Local:
@@ -361,7 +367,94 @@ class ExprWriter:
             return f"last_n({out}, {n})"
         return out
 
+    def ex_pre(self, L: list, e: Any, ind: int) -> str:
+        """Python source of the expression of a statement written at indent ``ind``: totals over zones
+        it always computes are added up in loops written to ``L`` first (no comprehension to call)."""
+        saved = self.pre
+        self.pre, self.pre_ind = [], ind
+        try:
+            x = self.ex(e)
+            L.extend(self.pre)
+        finally:
+            self.pre = saved
+        return x
+
+    def ex_in_place(self, e: Any, c: str | None) -> str:
+        """``ex`` with nothing computed ahead: for what runs only sometimes, or once per component."""
+        saved = self.pre
+        self.pre = None
+        try:
+            return self.ex(e, c)
+        finally:
+            self.pre = saved
+
+    def int_bound(self, e: Any) -> int | None:
+        """A bound on the magnitude of an expression sure to be a whole number (None: not sure)."""
+        t = type(e)
+        if t is m.Const:
+            return abs(e.value) if type(e.value) is int else None
+        if t is m.Agg:
+            if e.func == "count":
+                return self.ncomp
+            if e.func != "sum" or e.attr is None:
+                return None
+            values = [v for row in self.sum_rows(e.attr) for v in row]
+            if not all(type(v) is int for v in values):
+                return None
+            return self.ncomp * max((abs(v) for v in values), default=0)
+        if t is m.BinOp and e.op in ("+", "-", "*"):
+            a, b = self.int_bound(e.left), self.int_bound(e.right)
+            if a is None or b is None:
+                return None
+            return a * b if e.op == "*" else a + b
+        if t is m.UnOp and e.op == "-":
+            return self.int_bound(e.operand)
+        return None
+
+    def sum_rows(self, attr: str) -> list[list[Any]]:
+        """Per component, every value an attribute can have (by face, and unrolled)."""
+        kv, fv = self.comp.kind_values[attr], self.comp.face_values[attr]
+        return [[kv[k]] + [v for v in fv if v is not None] for k in self.kind_of]
+
+    def plain_zone(self, sel: m.ZoneSel) -> bool:
+        """Whether a zone's list is found without a check that may fail (no owner, or a seat sure to be one)."""
+        zone = self.model.zones[sel.zone]
+        if sel.owner is None:
+            return True
+        if zone.per_class is not None or zone.per_kind is not None:
+            return False
+        o = sel.owner
+        if type(o) is m.After:
+            o = o.player
+        return o is None or type(o) is m.CurrentPlayer
+
+    def hoisted_sum(self, e: m.Agg) -> str | None:
+        """A total over zones added up in loops before the statement (see ``ex_pre``); None: not here."""
+        q = e.query
+        pre = self.pre
+        if pre is None or e.func != "sum" or e.attr is None or not all(self.plain_zone(z) for z in q.zones):
+            return None
+        c, total = self.var("c"), self.var("tot")
+        how, src = self.filter(q, c)
+        if self.face_dependent(e.attr):
+            value = f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]"
+        else:
+            value = f"{self.attr_values(e.attr)}[{c}]"
+        ind = self.pre_ind
+        pre.append((ind, f"{total} = 0", q.span))
+        for sel in q.zones:
+            pre.append((ind, f"for {c} in {self.zone(sel)}:", q.span))
+            if how == "all":
+                pre.append((ind + 1, f"{total} += {value}", q.span))
+            else:
+                pre.append((ind + 1, f"if {src if how == 'pred' else f'{src}[{c}]'}:", q.span))
+                pre.append((ind + 2, f"{total} += {value}", q.span))
+        return total
+
     def aggregate(self, e: m.Agg) -> str:
+        hoisted = self.hoisted_sum(e)
+        if hoisted is not None:
+            return hoisted
         q = e.query
         c = self.var("c")
         how, src = self.filter(q, c)
@@ -553,6 +646,17 @@ class ExprWriter:
         if not parts:
             return self.const("")
         return parts[0] if len(parts) == 1 and isinstance(t.parts[0], str) else f"''.join(({', '.join(parts)},))"
+
+
+_STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.CounterGet, m.SeatLit, m.After)
+
+
+def _strict(e: Any) -> bool:
+    """Whether an expression evaluates each of its operands every time (no ``and``/``or``/``if``)."""
+    t = type(e)
+    if t is m.BinOp:
+        return e.op not in ("and", "or")
+    return t in _STRICT
 
 
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
