@@ -454,7 +454,14 @@ class CodeGen(ExprWriter):
         if limited:
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
         names = self.var("names")
-        if len(q.zones) > 1:
+        if len(q.zones) > 1 and all(self.plain_zone(sel) for sel in q.zones):
+            # Zones found without a check that may fail: one after the other, with no tuple to go through.
+            for sel in q.zones:
+                z = self.var("s")
+                L.append((ind, f"{z} = {self.zone(sel)}", sp))
+                self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
+                               ind, sp)
+        elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
             i, z = self.var("i"), self.var("s")
@@ -597,6 +604,13 @@ class CodeGen(ExprWriter):
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
                   c: str, need: str | None, ind: int, sp: Any) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
+        if how == "all" and need is None:  # everything: the source's list is added, then emptied
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{mv} += {z}", sp))
+            L.append((ind + 1, f"{z}.clear()", sp))
+            L.append((ind + 1, f"if {lg} is not None:", sp))
+            L.append((ind + 2, f"{came}.append({name})", sp))
+            return
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
         keep = self.take(L, z, d, taken, how, test, c, need, ind, sp)

@@ -289,6 +289,8 @@ class ExprWriter:
             return slow
         if isinstance(sel.owner, m.CurrentPlayer):
             return f"Z[{z}][st.current]"
+        if isinstance(sel.owner, m.After):  # a seat by its construction: no check
+            return f"Z[{z}][{self.ex(sel.owner)}]"
         o = self.ex(sel.owner)
         if isinstance(sel.owner, m.Local):
             return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
