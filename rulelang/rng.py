@@ -77,12 +77,10 @@ class Rng:
                 self._state = state
                 raise ValueError("below() needs n >= 1")
             threshold = (0x100000000 - n) % n
-            while True:
+            while True:  # next32(), with the rotation of the 32-bit x as a shift of x written twice
                 old = state
-                state = (old * _MULT + inc) & _MASK64
-                xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
-                rot = old >> 59
-                r = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+                state = (old * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+                r = (((((old >> 18) ^ old) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
                 if r >= threshold:
                     break
             out[d] = faces[r % n]

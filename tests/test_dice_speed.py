@@ -1,0 +1,163 @@
+"""The fast paths of rolls, moves and totals give exactly what the careful paths give.
+
+- ``Rng.roll_into`` draws a roll's faces with the generator's step written out: the same
+  faces, in the same order, and the same generator state after, as ``below`` die by die
+  (rejected draws included, one-faced dice drawing nothing).
+- While playing with nothing recorded, the generated code rolls a whole roll in one call;
+  with narration on, or with the trace recorded, it rolls die by die and logs each: both
+  must play the same games to the same end.
+- A statement's totals over zones are added up in loops before it, and a repeat count the
+  checker proves whole and small is not checked again: the generated code says so, and a
+  count that may be a fraction is still checked.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+from scripted import ROOT
+
+from rulelang import load_game
+from rulelang.agents.base import RandomAgent
+from rulelang.compile.codegen import listing
+from rulelang.engine.engine import Engine
+from rulelang.play import play
+from rulelang.rng import Rng
+
+pytestmark = pytest.mark.usefixtures("at_root")
+
+DICE_GAMES = ["chicken", "chicken-eggspansion"]  # the games of games/ that roll dice (checked below)
+
+
+@functools.cache
+def engine_for(game: str) -> Engine:
+    return load_game(ROOT / "games" / f"{game}.rules")
+
+
+def careful_roll(rng: Rng, dice: list[int], faces_of: list[list[int]], out: list[int]) -> None:
+    for d in dice:
+        out[d] = faces_of[d][rng.below(len(faces_of[d]))]
+
+
+@pytest.mark.parametrize("sides", [[2], [6], [1, 6, 1], [7, 3, 12], [3 * 2**30, 2**31 + 1, 6], [1]])
+def test_roll_into_draws_what_below_draws(sides: list[int]) -> None:
+    for seed in range(40):
+        fast, slow = Rng(seed, 0), Rng(seed, 0)
+        faces_of = [list(range(100, 100 + n)) if n < 100 else _Faces(n) for n in sides]
+        dice = [i % len(sides) for i in range(seed % 9)] * 3
+        got, want = [-1] * len(sides), [-1] * len(sides)
+        for _ in range(5):
+            fast.roll_into(dice, faces_of, got)
+            careful_roll(slow, dice, faces_of, want)
+            assert got == want, (seed, sides)
+        assert fast.next32() == slow.next32()
+
+
+class _Faces:
+    """A die with very many sides (so that many draws are rejected), without a list that long."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> int:
+        assert 0 <= i < self.n
+        return i
+
+
+def test_a_long_die_rejects_draws_as_below_does() -> None:
+    """With 3 * 2**30 sides a quarter of the draws are rejected: the stream must skip them alike."""
+    n = 3 * 2**30
+    threshold = (2**32 - n) % n
+    fast, slow, raw = Rng(3, 0), Rng(3, 0), Rng(3, 0)
+    out = [0]
+    rejected = 0
+    for _ in range(200):
+        fast.roll_into([0], [_Faces(n)], out)
+        assert out[0] == slow.below(n)
+        while raw.next32() < threshold:
+            rejected += 1
+    assert fast.next32() == slow.next32() == raw.next32()
+    assert rejected > 20  # the test did go through the rejection loop
+
+
+def test_a_die_with_no_faces_is_an_error_that_keeps_the_draws_made() -> None:
+    rng, ref = Rng(9, 0), Rng(9, 0)
+    out = [0, 0]
+    with pytest.raises(ValueError):
+        rng.roll_into([0, 1], [[1, 2, 3], []], out)
+    ref.below(3)
+    assert rng.next32() == ref.next32()
+
+
+def _play(engine: Engine, players: int, seed: int, narrate: bool = False, record: bool = False) -> Any:
+    st = engine.new_state(players)
+    events: list[dict[str, Any]] = []
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, narrate=narrate,
+         on_event=(lambda e, _n: events.append(e)) if record else None)
+    return st, events
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_rolling_at_once_plays_the_games_rolled_die_by_die(game: str) -> None:
+    engine = engine_for(game)
+    for players in sorted({engine.model.min_players, engine.model.default_players}):
+        for seed in range(1, 21):
+            fast, _ = _play(engine, players, seed)
+            told, _ = _play(engine, players, seed, narrate=True)
+            recorded, events = _play(engine, players, seed, record=True)
+            assert fast.dumps() == told.dumps() == recorded.dumps(), (players, seed)
+            assert fast.step == sum(e["type"] in ("chance", "action") for e in events), (players, seed)
+
+
+def test_dice_games_are_the_games_that_roll() -> None:
+    rolling = [p.name[: -len(".rules")] for p in sorted((ROOT / "games").glob("*.rules"))
+               if any(k.cls == "die" for k in engine_for(p.name[: -len(".rules")]).model.kinds)]
+    assert sorted(rolling) == sorted(DICE_GAMES)
+
+
+def test_totals_in_statements_are_loops_and_a_proven_repeat_count_is_not_checked() -> None:
+    source = listing(engine_for("chicken").program)
+    blocks = source.split("# ---- entry points")[0]
+    turn = blocks[blocks.index("def r2_"):]
+    assert "sum([" not in "\n".join(line for line in turn.splitlines() if "st.log" not in line
+                                     and "format_number" not in line)
+    assert "whole(" not in turn  # 'repeat sum(eggs of all in middle) times' is a whole number by its attributes
+
+
+RULES = """game "T"
+players 2
+attribute n = 0
+face One: n 1
+face Two: n 2
+2 Die dice "die": One, Two
+zone pool "pool"
+counter total = 0 "total"
+counter loops = 0 "loops"
+setup:
+  move all Die from box to pool
+turn:
+  roll all in pool
+  total += sum(n of all in pool)
+  repeat sum(n of all in pool) - 1 times:
+    loops += 1
+  if total >= 6:
+    end game
+rank p by highest total
+"""
+
+
+def test_a_repeat_count_of_a_total_runs_that_many_times(tmp_path) -> None:
+    path = tmp_path / "t.rules"
+    path.write_text(RULES, encoding="utf-8")
+    engine = load_game(path)
+    for seed in range(1, 11):
+        st, events = _play(engine, 2, seed, record=True)
+        faces = [e["outcome"] for e in events if e["type"] == "chance"]
+        rolled = [sum({"One": 1, "Two": 2}[f] for f in faces[i:i + 2]) for i in range(0, len(faces), 2)]
+        assert st.counters[0] == sum(rolled)
+        assert st.counters[1] == sum(r - 1 for r in rolled)
