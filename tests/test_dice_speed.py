@@ -130,7 +130,7 @@ def test_totals_in_statements_are_loops_and_a_proven_repeat_count_is_not_checked
 
 
 RULES = """game "T"
-players 2
+players 2 to 2
 attribute n = 0
 face One: n 1
 face Two: n 2
