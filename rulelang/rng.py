@@ -70,20 +70,23 @@ class Rng:
         for d in dice:
             faces = faces_of[d]
             n = len(faces)
-            if n == 1:  # below(1) draws nothing
+            if n > 1:
+                # next32(): the output of the old state (its 32-bit rotation as one shift of the word
+                # written twice), then the step
+                r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+                state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+                if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
+                    threshold = (0x100000000 - n) % n
+                    while r < threshold:
+                        r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) \
+                            & 0xFFFFFFFF
+                        state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+                out[d] = faces[r % n]
+            elif n == 1:  # below(1) draws nothing
                 out[d] = faces[0]
-                continue
-            if n <= 0:
+            else:
                 self._state = state
                 raise ValueError("below() needs n >= 1")
-            threshold = (0x100000000 - n) % n
-            while True:  # next32(), with the rotation of the 32-bit x as a shift of x written twice
-                old = state
-                state = (old * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
-                r = (((((old >> 18) ^ old) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
-                if r >= threshold:
-                    break
-            out[d] = faces[r % n]
         self._state = state
 
     def weighted(self, weights: list[int]) -> int:
