@@ -489,11 +489,22 @@ class CodeGen(ExprWriter):
         test = f"{src}[{c}]" if how == "mask" else src
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         need = None
-        if limited:
+        one = limited and q.count_expr is None and q.count == 1 and how != "all"
+        if limited and not one:
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
-        keep = self.take(L, z, d, t, how, test, c, need, ind, sp)
+        if one:  # the top one that passes the test: looked for from the top, taken out by value
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{t} = []", sp))
+            L.append((ind + 1, f"for {c} in reversed({z}):", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{z}.remove({c})", sp))  # a component is in a zone once
+            L.append((ind + 3, f"{t}.append({c})", sp))
+            L.append((ind + 3, "break", sp))
+            keep = None
+        else:
+            keep = self.take(L, z, d, t, how, test, c, need, ind, sp)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))

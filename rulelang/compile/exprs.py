@@ -466,7 +466,11 @@ class ExprWriter:
             if how == "all":
                 each = [f"bool({z})" if is_any else f"len({z})" for z in zones]
             elif how == "mask":
-                each = [f"{'any' if is_any else 'sum'}(map({src}.__getitem__, {z}))" for z in zones]
+                if is_any:  # the components the mask takes, as a set: any of them in the zone?
+                    ids = self.const(frozenset(i for i, v in enumerate(self.consts[src]) if v))
+                    each = [f"(not {ids}.isdisjoint({z}))" for z in zones]
+                else:
+                    each = [f"sum(map({src}.__getitem__, {z}))" for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
                         for z in zones]
