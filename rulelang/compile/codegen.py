@@ -665,7 +665,7 @@ class CodeGen(ExprWriter):
             # (with triggers ``after each step``, the engine checks them at every chance decision first)
             return self.pause(L, pc, ind)
         # While playing with a chance stream: draw at once, as Engine.apply_random would.
-        rng, src, cnt, kinds, k, c, i, ev = (self.var(x) for x in ("rng", "src", "cnt", "kinds", "k", "c", "i", "ev"))
+        rng, src, kinds, k, c, i, ev = (self.var(x) for x in ("rng", "src", "kinds", "k", "c", "i", "ev"))
         how, test = self.filter(q, c)
         cond = "" if how == "all" else f"{test}[{c}]" if how == "mask" else test
         L.append((ind, f"{rng} = st.chance_rng", sp))
@@ -674,18 +674,15 @@ class CodeGen(ExprWriter):
         L.append((ind, f"while loc[{slot}] > 0:", sp))
         j = ind + 1
         L.append((j, f"{src} = {self.zone(sel)}", sp))
-        L.append((j, f"{cnt} = {{}}", sp))
-        L.append((j, f"for {c} in {src}:", sp))
+        # The kinds of the components that may be drawn, one entry per component, in kind order: the
+        # r-th entry is the kind rng.weighted(counts per kind) would give for below(total) = r.
         if cond:
-            L.append((j + 1, f"if {cond}:", sp))
-            L.append((j + 2, f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", sp))
+            L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src} if {cond}])", sp))
         else:
-            L.append((j + 1, f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", sp))
-        L.append((j, f"if not {cnt}:", sp))
+            L.append((j, f"{kinds} = sorted(map(KO.__getitem__, {src}))", sp))
+        L.append((j, f"if not {kinds}:", sp))
         L.append((j + 1, "break", sp))
-        L.append((j, f"{kinds} = sorted({cnt})", sp))
-        L.append((j, f"{k} = {kinds}[0] if len({kinds}) == 1 else {kinds}[{rng}.weighted([{cnt}[x] for x in {kinds}])]",
-                  sp))
+        L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {kinds}[{rng}.below(len({kinds}))]", sp))
         L.append((j, "st.step += 1", sp))
         L.append((j, f"{ev} = st.chance_events", sp))
         L.append((j, f"if {ev} is not None:", sp))

@@ -524,7 +524,9 @@ class ExprWriter:
             c = self.var("c")
             how, src = self.filter(q, c)
             z = self.zone(q.zones[0])
-            test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            if how == "all":  # no comprehension to call
+                return f"sorted(set(map(KO.__getitem__, {z})))"
+            test = f" if {src}[{c}]" if how == "mask" else f" if {src}"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)
         if it.kind == "kinds":
