@@ -238,7 +238,7 @@ class ExprWriter:
             return self.memoized(e, lambda: budget_emit.places(self, e), c)
         if c is not None:
             if t is m.ElemAttr:
-                return f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]" if self.face_dependent(e.attr) \
+                return self.face_value(e.attr, c) if self.face_dependent(e.attr) \
                     else f"{self.attr_values(e.attr)}[{c}]"
             if t is m.ElemIsKind:
                 return f"(KO[{c}] in {self.const(frozenset(e.kinds))})"
@@ -263,6 +263,15 @@ class ExprWriter:
     def attr_values(self, attr: str) -> str:
         kv = self.comp.kind_values[attr]
         return self.table([kv[k] for k in self.kind_of], "av")
+
+    def face_value(self, attr: str, c: str) -> str:
+        """Source of the value of a face-dependent attribute of component ``c``, by its face."""
+        kv, fv = self.comp.kind_values[attr], self.comp.face_values[attr]
+        rows = [[kv[k]] + [fv[f] if fv[f] is not None else kv[k] for f in range(len(fv))] for k in self.kind_of]
+        by_face = _by_face(rows)
+        if by_face is not None:
+            return f"{self.table(by_face, 'af')}[F[{c}]]"
+        return f"{self.attr_rows(attr)}[{c}][F[{c}] + 1]"
 
     def attr_rows(self, attr: str) -> str:
         """Per component, its attribute's value by face + 1 (the face's own value, else the kind's)."""
@@ -346,6 +355,9 @@ class ExprWriter:
         faces = self.model.kinds
         if all(len({row[0]} | {row[f + 1] for f in faces[k].faces}) == 1 for row, k in zip(rows, self.kind_of)):
             return "mask", self.table([row[0] for row in rows], "mk")
+        by_face = _by_face(rows)
+        if by_face is not None:
+            return "pred", f"{self.table(by_face, 'mf')}[F[{c}]]"
         return "pred", f"{self.table(rows, 'mr')}[{c}][F[{c}] + 1]"
 
     def selection(self, q: m.QueryIR, copy: bool = True) -> str:
@@ -439,7 +451,7 @@ class ExprWriter:
         c, total = self.var("c"), self.var("tot")
         how, src = self.filter(q, c)
         if self.face_dependent(e.attr):
-            value = f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]"
+            value = self.face_value(e.attr, c)
         else:
             value = f"{self.attr_values(e.attr)}[{c}]"
         ind = self.pre_ind
@@ -477,7 +489,7 @@ class ExprWriter:
             return each[0] if len(each) == 1 else "(" + (" or " if is_any else " + ").join(each) + ")"
         assert e.attr is not None
         if self.face_dependent(e.attr):
-            value = f"{self.attr_rows(e.attr)}[{c}][F[{c}] + 1]"
+            value = self.face_value(e.attr, c)
         else:
             value = f"{self.attr_values(e.attr)}[{c}]"
         if how == "all":
@@ -665,6 +677,14 @@ def _strict(e: Any) -> bool:
     if t is m.BinOp:
         return e.op not in ("and", "or")
     return t in _STRICT
+
+
+def _by_face(rows: list[list[Any]]) -> list[Any] | None:
+    """Rows of values by face + 1 (index 0: no face) that are the same for every component: one row
+    by face (index -1, the last: no face, as the faces list has -1 for it); None if they differ."""
+    if not rows or any(row != rows[0] for row in rows):
+        return None
+    return rows[0][1:] + rows[0][:1]
 
 
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
