@@ -161,3 +161,83 @@ def test_a_repeat_count_of_a_total_runs_that_many_times(tmp_path) -> None:
         rolled = [sum({"One": 1, "Two": 2}[f] for f in faces[i:i + 2]) for i in range(0, len(faces), 2)]
         assert st.counters[0] == sum(rolled)
         assert st.counters[1] == sum(r - 1 for r in rolled)
+
+
+def _careful(engine: Engine, players: int, seed: int) -> Any:
+    """A random game with no chance stream attached: every roll and draw pauses and is sampled through
+    ``apply_random`` (die by die with ``below``, a draw by ``weighted`` over its outcomes)."""
+    st = engine.new_state(players)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    chance = Rng(seed, stream=0)
+    paused_at_chance = 0
+    while not st.over:
+        size = engine.choice_size(st)
+        asked = engine.ask_answers(st) if size is None else None
+        if size is not None:
+            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
+        elif asked is not None:
+            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
+        else:
+            assert engine.is_chance(st)
+            paused_at_chance += 1
+            engine.apply_random(st, chance, events=False)
+    return st, paused_at_chance
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
+def test_rolls_and_draws_in_the_generated_code_are_those_the_engine_samples(game: str) -> None:
+    """Rolls (``roll_into``) and random draws (the r-th of the drawable kinds, sorted) made inside the
+    generated code: the same games as pausing at each and sampling it through the engine."""
+    engine = engine_for(game)
+    for seed in range(1, 16):
+        fast, _ = _play(engine, 4, seed)
+        careful, paused = _careful(engine, 4, seed)
+        assert paused > 0
+        assert fast.dumps() == careful.dumps(), seed
+
+
+MOVES = """game "M"
+players 2 to 2
+3 A tokens "a"
+2 B tokens "b"
+1 C tokens "c"
+zone pool "pool"
+zone out "out"
+counter seen = 0 "seen"
+setup:
+  move all from box to pool
+turn:
+  if any(B in pool):
+    move 1 A, C from pool to out
+    move 1 B from pool to out
+    seen += 1
+  elif any(C in out):
+    move all from out to pool
+  choose:
+    "go on":
+      pass
+    "stop":
+      end game
+rank p by highest seen
+"""
+
+
+def test_moving_the_top_one_and_any_of_kinds(tmp_path) -> None:
+    """'move 1 A, C' takes the top matching component (the last of the zone), 'any(B in pool)' sees Bs."""
+    path = tmp_path / "m.rules"
+    path.write_text(MOVES, encoding="utf-8")
+    engine = load_game(path)
+    labels = engine.program.component_labels
+    st = engine.new_state(2)
+
+    def where() -> tuple[list[str], list[str]]:
+        pool, out = (next(z.index for z in engine.model.zones if z.name == name) for name in ("pool", "out"))
+        return [labels[c] for c in st.zones[pool]], [labels[c] for c in st.zones[out]]
+
+    # the first turn ran up to its choice: the top of A and C is C, the top B is B#2
+    assert where() == (["A#1", "A#2", "A#3", "B#1"], ["B#2", "C"])
+    engine.apply_index(st, 0)  # go on
+    assert where() == (["A#1", "A#2"], ["A#3", "B#1", "B#2", "C"])
+    engine.apply_index(st, 0)  # no B left in the pool: everything comes back
+    assert where() == (["A#1", "A#2", "A#3", "B#1", "B#2", "C"], [])
+    assert st.counters[0] == 2
