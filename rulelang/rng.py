@@ -59,6 +59,23 @@ class Rng:
             if r >= threshold:
                 return r % n
 
+    def pick(self, n: int) -> int:
+        """``below(n)``, the same draw, with the generator's step written out (one call instead of two):
+        the pick of a random agent at every decision."""
+        if n <= 1:
+            return self.below(n)
+        state = self._state
+        inc = self._inc
+        r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+        state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
+            threshold = (0x100000000 - n) % n
+            while r < threshold:
+                r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+                state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        self._state = state
+        return r % n
+
     def roll_into(self, dice: list[int], faces_of: list[list[int]], out: list[int]) -> None:
         """Set ``out[d] = faces_of[d][self.below(len(faces_of[d]))]`` for each ``d`` of ``dice``, in order.
 

@@ -241,3 +241,24 @@ def test_moving_the_top_one_and_any_of_kinds(tmp_path) -> None:
     engine.apply_index(st, 0)  # no B left in the pool: everything comes back
     assert where() == (["A#1", "A#2", "A#3", "B#1", "B#2", "C"], [])
     assert st.counters[0] == 2
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 41, 2**31 + 1, 3 * 2**30, 2**32])
+def test_pick_draws_what_below_draws(n: int) -> None:
+    for seed in range(30):
+        fast, slow = Rng(seed, 4), Rng(seed, 4)
+        assert [fast.pick(n) for _ in range(40)] == [slow.below(n) for _ in range(40)], seed
+        assert fast.next32() == slow.next32()
+
+
+def test_pick_refuses_what_below_refuses() -> None:
+    for n in (0, -3):
+        with pytest.raises(ValueError):
+            Rng(1, 0).pick(n)
+
+
+def test_a_random_agent_picks_by_index_as_it_chooses() -> None:
+    by_index, by_label = RandomAgent(11, 2), RandomAgent(11, 2)
+    sizes = [2, 5, 1, 7, 3] * 20
+    assert [by_index.choose_index(n) for n in sizes] == \
+        [int(by_label.choose({}, [str(i) for i in range(n)])) for n in sizes]

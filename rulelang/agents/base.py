@@ -22,7 +22,7 @@ class RandomAgent:
 
     def __init__(self, seed: int, seat: int) -> None:
         self.rng = Rng(seed, stream=1 + seat)
-        self.choose_index = self.rng.below  # type: ignore[method-assign]  # the same pick, one call fewer
+        self.choose_index = self.rng.pick  # type: ignore[method-assign]  # the same pick as below, fewer calls
 
     def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
         """A uniformly random legal action."""
