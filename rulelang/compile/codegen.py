@@ -676,10 +676,7 @@ class CodeGen(ExprWriter):
         L.append((j, f"{src} = {self.zone(sel)}", sp))
         # The kinds of the components that may be drawn, one entry per component, in kind order: the
         # r-th entry is the kind rng.weighted(counts per kind) would give for below(total) = r.
-        if cond:
-            L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src} if {cond}])", sp))
-        else:
-            L.append((j, f"{kinds} = sorted(map(KO.__getitem__, {src}))", sp))
+        L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
         L.append((j, f"if not {kinds}:", sp))
         L.append((j + 1, "break", sp))
         L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {kinds}[{rng}.below(len({kinds}))]", sp))

@@ -536,9 +536,7 @@ class ExprWriter:
             c = self.var("c")
             how, src = self.filter(q, c)
             z = self.zone(q.zones[0])
-            if how == "all":  # no comprehension to call
-                return f"sorted(set(map(KO.__getitem__, {z})))"
-            test = f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)
         if it.kind == "kinds":
