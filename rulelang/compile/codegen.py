@@ -625,12 +625,11 @@ class CodeGen(ExprWriter):
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
         keep = self.take(L, z, d, taken, how, test, c, need, ind, sp)
-        if keep is not None:
-            L.append((ind + 1, f"if {taken}:", sp))
-            L.append((ind + 2, f"{z}[:] = {keep}", sp))
-        elif need is not None:
+        if need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))
+        if keep is not None:
+            L.append((ind + 2, f"{z}[:] = {keep}", sp))
         L.append((ind + 2, f"{mv} += {taken}", sp))
         L.append((ind + 2, f"if {lg} is not None:", sp))
         L.append((ind + 3, f"{came}.append({name})", sp))
