@@ -1,14 +1,15 @@
-"""The fast paths of rolls, moves and totals give exactly what the careful paths give.
+"""The fast paths of rolls, draws, moves and totals give exactly what the careful paths give.
 
-- ``Rng.roll_into`` draws a roll's faces with the generator's step written out: the same
-  faces, in the same order, and the same generator state after, as ``below`` die by die
-  (rejected draws included, one-faced dice drawing nothing).
+- ``Rng.roll_into`` draws a roll's faces with the generator's step written out, and
+  ``Rng.pick`` one agent's pick: the same values, in the same order, and the same generator
+  state after, as ``below`` (rejected draws included, one-faced dice drawing nothing).
 - While playing with nothing recorded, the generated code rolls a whole roll in one call;
-  with narration on, or with the trace recorded, it rolls die by die and logs each: both
+  with narration on, or with the trace recorded, it rolls die by die and logs each; with no
+  chance stream at all, every roll and draw pauses and the engine samples it: all three
   must play the same games to the same end.
 - A statement's totals over zones are added up in loops before it, and a repeat count the
-  checker proves whole and small is not checked again: the generated code says so, and a
-  count that may be a fraction is still checked.
+  checker proves whole and small is not checked again (the generated code says so, and a
+  repeat of a total runs that many times); ``move 1 K`` takes the top matching component.
 """
 
 from __future__ import annotations
