@@ -159,6 +159,7 @@ class Replayer:
         self.redacted: list[dict[str, Any]] = []  # the trace as ``view`` saw it
         self.public: str | None = None  # the last action's label as others saw it
         self.fast = True  # take the trace's choices and rolls inside the engine's loop (see _Feed)
+        self.doubted = False  # the fast way met something it does not take, and the careful way replayed it all
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -194,6 +195,7 @@ class Replayer:
                 try:
                     return self._run(narrate, fast=True)
                 except _Doubt:  # something the fast way does not take: replay again, the careful way
+                    self.doubted = True
                     self.state = None
                     self.public = None
                     self.current_line = None
