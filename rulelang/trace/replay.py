@@ -629,21 +629,23 @@ class _Feed:
         """The place among the ``n`` legal options (or answers) of ``seat``'s recorded action now."""
         at = self.at
         made = self.made
-        j = at + len(made)
         evs = self.evs
-        if j < self.n and evs[j]["type"] == "action" and (not made or evs[at:j] == made):
-            made.clear()  # just the chance events made since the last action: the common case
+        if made:  # the chance events made since the last action must be the trace's next ones
+            j = at + len(made)
+            if evs[at:j] != made:
+                j = self._action_after(at)
+            else:
+                made.clear()
         else:
-            while j < self.n and evs[j]["type"] != "action":
-                j += 1
-            if j >= self.n:
-                raise _Doubt()
-            self._catch_up(j)
-        event = evs[j]
+            j = at
+        event = evs[j] if j < self.n else None
+        if event is None or event["type"] != "action":
+            j = self._action_after(at)
+            event = evs[j]
         st = self.st
-        action = event.get("action")
-        if (event.get("step") != st.step + 1 or event.get("player") != self.labels[seat]
-                or type(action) is not str or len(event) != 4):
+        action = event["action"]
+        if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or len(event) != 4 \
+                or type(action) is not str:
             raise _Doubt()
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
@@ -655,6 +657,18 @@ class _Feed:
             i = self.engine._answers(st, ins[1], fr[2], seat).index(action)
         self.at = j + 1
         return i
+
+    def _action_after(self, at: int) -> int:
+        """The index of the trace's next action from ``at`` on, once the chance events the engine made
+        since the last action are matched with the trace's (and private looks on the way checked)."""
+        evs = self.evs
+        j = at
+        while j < self.n and evs[j]["type"] != "action":
+            j += 1
+        if j >= self.n:
+            raise _Doubt()
+        self._catch_up(j)
+        return j
 
 
 def _chance_asked(event: dict[str, Any]) -> bool:
