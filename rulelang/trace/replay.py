@@ -650,9 +650,20 @@ class _Feed:
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
         if ins[0] == CHOOSE:
-            i = self.engine.find_label(st, ins[1], fr[2], st.choice_cache, action)
-            if i is None:
-                raise _Doubt()
+            options = st.choice_cache
+            if n == 1:  # one legal option: it is the recorded one if its label reads as recorded
+                loc = fr[2]
+                index, values = options[0]
+                opt = ins[1].options[index]
+                for (slot, _values), value in zip(opt[1], values):
+                    loc[slot] = value
+                if opt[0](st, loc) != action:
+                    raise _Doubt()
+                i = 0
+            else:
+                i = self.engine.find_label(st, ins[1], fr[2], options, action)
+                if i is None:
+                    raise _Doubt()
         else:  # an ask: answered in seat order, as play records it
             i = self.engine._answers(st, ins[1], fr[2], seat).index(action)
         self.at = j + 1
