@@ -534,7 +534,7 @@ class _Feed:
         """Let the engine play on from the trace's event ``at``; the index of the first event it did not take."""
         st = self.st
         self.at = at
-        ahead = itertools.islice(self.evs, at, None)
+        ahead = map(self.evs.__getitem__, range(at, self.n))  # (not islice: that would step over the first ``at``)
         if self.tables.picks:
             places = map(self._place, filter(_chance_asked, ahead))
         else:  # only rolls ask the stream: look their places up without a Python call each
