@@ -4,6 +4,10 @@ Verdicts: ``compliant`` (every action legal when made, every chance outcome poss
 the recorded result matches), ``violation`` (the first event that breaks the rules,
 with the rule that forbids it), ``incomplete`` (the trace stops before the game does)
 and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
+
+A trace is replayed first the fast way (the engine's own loop takes its rolls, draws,
+picks, choices and answers, see ``_Feed``), and on any doubt again the careful way, one
+event at a time, which finds the first illegal event and says why.
 """
 
 from __future__ import annotations
