@@ -247,3 +247,21 @@ def test_private_looks_are_checked_the_fast_way() -> None:
     assert verdict.status == "malformed"
     assert verdict.line == trace.events[i][0]
     assert replayer.doubted
+
+
+def test_a_trace_from_a_position_replays_the_fast_way() -> None:
+    """A game played from a position (its header carries it) replays the fast way, as the careful way does."""
+    engine = engine_for("chicken")
+    position = {"current": "P2", "zones": {"coop": ["2 Yellow", "Orange"], "held of P2": ["4 White", "Yellow"]},
+                "counters": {"score": {"P1": 20, "P2": 24}}, "turn": 12}
+    events: list[dict[str, Any]] = []
+    st = engine.new_state(4, position=position, setup_seed=3)
+    play(engine, st, [RandomAgent(3, s) for s in range(4)], 3, on_event=lambda e, _n: events.append(e))
+    head = header(engine, "games/chicken.rules", 4, 3, ["random"] * 4, {})
+    head["position"] = position
+    head["_line"] = 1
+    lines = [*enumerate(events, start=2), (len(events) + 2, result_line(st))]
+    verdict, replayer = same_verdict(engine, Trace("<position>", head, lines))
+    assert verdict.status == "compliant", verdict.message
+    assert verdict.result == st.result
+    assert replayer.doubted is False
