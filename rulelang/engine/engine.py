@@ -685,9 +685,12 @@ class Engine:
         values, otherwise it is left as it was."""
         for index, (label, bindings, _cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
             if not bindings:
-                option = (index, ())
-                if option in options and label(st, loc) == action:
-                    return options.index(option)
+                try:
+                    i = options.index((index, ()))
+                except ValueError:  # not legal now
+                    continue
+                if label(st, loc) == action:
+                    return i
                 continue
             if parser is None:  # a label we cannot read back: render this option's legal ones
                 for i, option in enumerate(options):
