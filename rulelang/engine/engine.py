@@ -673,18 +673,32 @@ class Engine:
         options = st.choice_cache  # the legal options: listed by the generated enumerator when play paused here
         if options is None:
             options = st.choice_cache = self._options(st, spec, loc)
+        i = self.find_label(st, spec, loc, options, action)
+        if i is None:
+            return False
+        return self._take(st, fr, spec, options[i], action, chooser)
+
+    def find_label(self, st: State, spec: Any, loc: list, options: list[tuple[int, tuple]], action: str) -> int | None:
+        """The position among ``options`` (the legal options of the pending choice ``spec``) of the one
+        whose label is ``action``, reading the label back into the option's values where it can
+        instead of rendering every label; None when none is. On a match ``loc`` holds that option's
+        values, otherwise it is left as it was."""
         for index, (label, bindings, _cond, _pc, _public, parser, _hoisted) in enumerate(spec.options):
             if not bindings:
-                if (index, ()) in options and label(st, loc) == action:
-                    return self._take(st, fr, spec, (index, ()), action, chooser)
+                try:
+                    i = options.index((index, ()))
+                except ValueError:  # not legal now
+                    continue
+                if label(st, loc) == action:
+                    return i
                 continue
             if parser is None:  # a label we cannot read back: render this option's legal ones
-                for option in options:
+                for i, option in enumerate(options):
                     if option[0] == index:
                         saved = [loc[slot] for slot, _values in bindings]
                         self._bind(loc, spec, option)
                         if label(st, loc) == action:
-                            return self._take(st, fr, spec, option, action, chooser)
+                            return i
                         for (slot, _values), value in zip(bindings, saved):
                             loc[slot] = value
                 continue
@@ -699,16 +713,18 @@ class Engine:
             except (ValueError, KeyError):
                 continue
             option = (index, tuple(parsed))
-            if option not in options:
+            try:
+                i = options.index(option)
+            except ValueError:
                 continue
             saved = [loc[slot] for slot, _values in bindings]
             for (slot, _values), value in zip(bindings, parsed):
                 loc[slot] = value
             if label(st, loc) == action:  # the label read back renders as recorded
-                return self._take(st, fr, spec, option, action, chooser)
+                return i
             for (slot, _values), value in zip(bindings, saved):
                 loc[slot] = value
-        return False
+        return None
 
     def _answer_label(self, st: State, action: str, player: int) -> bool:
         """Give ``player``'s answer ``action`` to the pending ``ask`` if it is allowed; False otherwise

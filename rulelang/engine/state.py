@@ -85,8 +85,9 @@ class State:
         new.picking = None
         return new
 
-    def to_json(self) -> dict[str, Any]:
-        """The state as JSON-ready plain data (``out`` only once a player has dropped out)."""
+    def to_json(self, fresh: bool = True) -> dict[str, Any]:
+        """The state as JSON-ready plain data (``out`` only once a player has dropped out); with ``fresh``
+        False the result is the state's own (not a copy: for writing it out at once)."""
         data = {
             "format": STATE_FORMAT,
             "players": self.players,
@@ -97,7 +98,7 @@ class State:
             "stack": _plain(self.stack),
             "armed": self.armed,
             "over": self.over,
-            "result": copy.deepcopy(self.result),
+            "result": copy.deepcopy(self.result) if fresh else self.result,
             "extra_turn": self.extra_turn,
             "next_player": self.next_player,
             "step": self.step,
@@ -135,7 +136,7 @@ class State:
 
     def dumps(self) -> str:
         """Canonical JSON text of the state."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return json.dumps(self.to_json(fresh=False), sort_keys=True, separators=(",", ":"))
 
     def digest(self) -> str:
         """A stable short hash of the state, for trace checkpoints."""

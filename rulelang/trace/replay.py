@@ -4,17 +4,26 @@ Verdicts: ``compliant`` (every action legal when made, every chance outcome poss
 the recorded result matches), ``violation`` (the first event that breaks the rules,
 with the rule that forbids it), ``incomplete`` (the trace stops before the game does)
 and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
+
+A trace is replayed first the fast way (the engine's own loop takes its rolls, draws,
+picks, choices and answers, see ``_Feed``), and on any doubt again the careful way, one
+event at a time, which finds the first illegal event and says why.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
+import operator
+import weakref
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from rulelang.compile.compiler import player_label
+from rulelang.compile.program import CHOOSE, PICK
 from rulelang.engine.engine import Engine
 from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
@@ -153,6 +162,8 @@ class Replayer:
         self.narration: list[dict[str, Any]] = []
         self.redacted: list[dict[str, Any]] = []  # the trace as ``view`` saw it
         self.public: str | None = None  # the last action's label as others saw it
+        self.fast = True  # take the trace's choices and rolls inside the engine's loop (see _Feed)
+        self.doubted = False  # the fast way met something it does not take, and the careful way replayed it all
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -184,6 +195,14 @@ class Replayer:
         """Replay every event; return the verdict (a rules error met on the way is a verdict too, never raised)."""
         self.current_line: int | None = None
         try:
+            if not narrate and not self.redact and self.fast:
+                try:
+                    return self._run(narrate, fast=True)
+                except _Doubt:  # something the fast way does not take: replay again, the careful way
+                    self.doubted = True
+                    self.state = None
+                    self.public = None
+                    self.current_line = None
             return self._run(narrate)
         except RulelangError as exc:
             line = self.current_line
@@ -191,7 +210,7 @@ class Replayer:
             return Verdict("malformed", f"the rules fail{where}, so the trace cannot be checked:\n" + exc.format(),
                            line=line, steps=self.state.step if self.state else 0)
 
-    def _run(self, narrate: bool) -> Verdict:
+    def _run(self, narrate: bool, fast: bool = False) -> Verdict:
         engine = self.engine
         self.current_line = self.trace.header["_line"]  # a rules error while starting is met at the header
         try:
@@ -206,8 +225,13 @@ class Replayer:
             st.log = []
         recorded_result: tuple[int, dict[str, Any]] | None = None
         events = self.trace.events
+        feed = _Feed(self, st) if fast else None
         at = 0
         while at < len(events):
+            if feed is not None and not st.over:
+                at = feed.forward(at)
+                if at >= len(events):
+                    break
             line, event = events[at]
             at += 1
             self.current_line = line
@@ -434,6 +458,237 @@ class Replayer:
             self.public = engine.public_label(st, action)
         engine.apply(st, action)
         return None
+
+
+class _Doubt(Exception):
+    """The fast way of replay met something it does not take, or that may break the rules."""
+
+
+class _Tables:
+    """What the fast way of replay looks up, per engine: the place of each (die, face) on the die, zones by name."""
+
+    def __init__(self, engine: Engine) -> None:
+        program = engine.program
+        self.places: dict[tuple[str, str], int] = {}  # (die label, face name) -> the face's place on the die
+        for label, k in zip(program.component_labels, program.kind_of):
+            faces = engine.die_faces[k]
+            for f in reversed(faces):
+                self.places[label, engine.model.faces[f].name] = faces.index(f)
+        self.zones = {z.name: z for z in engine.model.zones}
+        # a chance pick asks the stream too (for its place among the players it picks from)
+        self.picks = any(ins[0] == PICK for block in engine.code for ins in block if ins)
+
+
+_TABLES: weakref.WeakKeyDictionary[Engine, _Tables] = weakref.WeakKeyDictionary()
+_ROLL = operator.methodcaller("get", "roll")
+_ROLLED = operator.itemgetter("roll", "outcome")
+_EVENT = operator.itemgetter(1)
+
+
+class _Chance:
+    """The recorded outcomes as a chance stream: ``below(n)`` gives the next recorded roll's (or pick's)
+    place among ``n``, ``weighted`` the next draw's place among the kinds it may draw."""
+
+    __slots__ = ("below", "weighted")
+
+
+class _Feed:
+    """The recorded trace as the engine's chance stream, trace-event list and pickers.
+
+    While attached to the state, the engine's own loop (``Engine._run`` with ``State.picking``)
+    rolls, draws and picks with the recorded outcomes and takes the recorded choices and
+    answers, instead of pausing at each one for replay to apply it. The chance events the
+    engine makes on the way are kept as play keeps them (``State.chance_events``) and must
+    be, event for event, the ones the trace records before the next action; every choice is
+    found among the legal options by its label (``Engine.find_label``), every answer among
+    the allowed ones, and every private look is checked at the point replay checks it.
+    Anything else (an event out of place or not made here, a rules error, a wrong die)
+    raises :class:`_Doubt`, and the trace is replayed again the careful way, which says
+    what is wrong.
+    """
+
+    def __init__(self, replayer: Replayer, st: State) -> None:
+        engine = replayer.engine
+        tables = _TABLES.get(engine)
+        if tables is None:
+            tables = _TABLES[engine] = _Tables(engine)
+        self.tables = tables
+        self.replayer = replayer
+        self.engine = engine
+        self.code = engine.code
+        self.st = st
+        self.lines = replayer.trace.events
+        self.evs = list(map(_EVENT, self.lines))
+        self.n = len(self.evs)
+        self.at = 0
+        self.labels = [player_label(p) for p in range(st.players)]
+        self.pickers = [functools.partial(self.pick, p) for p in range(st.players)]
+        # the engine takes no decision past the trace's last step: it stops there, and replay says what is missing
+        self.limit = st.step + self.n
+        for event in reversed(self.evs):
+            if event.get("type") in ("chance", "action"):
+                if type(event.get("step")) is int:
+                    self.limit = event["step"]
+                break
+        self.made: list[dict[str, Any]] = []  # the chance events the engine made since the last action
+        self.chance = _Chance()
+        self.chance.weighted = self.weighted
+
+    def forward(self, at: int) -> int:
+        """Let the engine play on from the trace's event ``at``; the index of the first event it did not take."""
+        st = self.st
+        self.at = at
+        ahead = map(self.evs.__getitem__, range(at, self.n))  # (not islice: that would step over the first ``at``)
+        if self.tables.picks:
+            places = map(self._place, filter(_chance_asked, ahead))
+        else:  # only rolls ask the stream: look their places up without a Python call each
+            places = map(self.tables.places.get, map(_ROLLED, filter(_ROLL, ahead)), itertools.repeat(0))
+        self.chance.below = functools.partial(next, places)  # (a die's place past its faces: an IndexError)
+        made = self.made
+        made.clear()
+        st.chance_rng = self.chance
+        st.chance_events = made
+        st.picking = (self.pickers, self.limit)
+        try:
+            self.engine._run(st)
+            self._catch_up(None)
+        except _Doubt:
+            raise
+        except Exception as exc:  # a rules error (or a wrong die rolled): the careful way tells which
+            raise _Doubt() from exc
+        finally:
+            st.chance_rng = None
+            st.chance_events = None
+            st.picking = None
+        return self.at
+
+    def _place(self, event: dict[str, Any]) -> int:
+        """The place of a recorded roll's face on its die, or of a pick's outcome among the players picked from."""
+        outcome = event.get("outcome")
+        if "roll" in event:
+            return self.tables.places.get((event["roll"], outcome), 0) if type(outcome) is str else 0
+        among = event.get("among")
+        return among.index(outcome) if type(among) is list and outcome in among else 0
+
+    def _catch_up(self, upto: int | None) -> None:
+        """Match the chance events the engine made with the trace's next ones (up to the action at
+        ``upto``, or as far as they go), checking private looks on the way."""
+        evs = self.evs
+        made = self.made
+        at = self.at
+        k = 0
+        while upto is not None and at < upto or upto is None and k < len(made):
+            if at >= self.n:
+                raise _Doubt()  # the engine made chance events the trace does not have
+            event = evs[at]
+            kind = event["type"]
+            if kind == "chance":
+                if k >= len(made) or made[k] != event:
+                    raise _Doubt()
+                k += 1
+            elif kind == "private":
+                if k < len(made):
+                    raise _Doubt()  # a look recorded before a roll made here: checked then, the careful way
+                self.at = at
+                if self.replayer._private(self.lines[at][0], event) is not None:
+                    raise _Doubt()
+            elif kind != "comment":
+                raise _Doubt()
+            at += 1
+        if k != len(made):
+            raise _Doubt()
+        made.clear()
+        self.at = at
+
+    def weighted(self, weights: list[int]) -> int:
+        """The recorded outcome of the random draw the engine makes now, as its place among the kinds
+        it may draw (in kind order, each as many times as ``weights`` says)."""
+        evs = self.evs
+        at = self.at
+        skip = len(self.made)  # the chance events made before this one
+        while True:
+            if at >= self.n:
+                raise _Doubt()
+            event = evs[at]
+            if event["type"] == "chance":
+                if not skip:
+                    break
+                skip -= 1
+            at += 1
+        name, _, owner = event["draw"].partition(" of ")
+        zone = self.tables.zones[name]
+        held = self.st.zones[zone.index]
+        if owner:
+            held = held[self.replayer.seats[owner]] if zone.per_player else None
+        kind_of = self.engine.program.kind_of
+        counts: dict[int, int] = {}
+        for c in held:
+            counts[kind_of[c]] = counts.get(kind_of[c], 0) + 1
+        kinds = sorted(counts)
+        if [counts[k] for k in kinds] != weights:
+            raise _Doubt()  # a draw of only some of the zone's components
+        return kinds.index(self.engine.kind_by_name[event["outcome"]])
+
+    def pick(self, seat: int, n: int) -> int:
+        """The place among the ``n`` legal options (or answers) of ``seat``'s recorded action now."""
+        at = self.at
+        made = self.made
+        evs = self.evs
+        if made:  # the chance events made since the last action must be the trace's next ones
+            j = at + len(made)
+            if evs[at:j] != made:
+                j = self._action_after(at)
+            else:
+                made.clear()
+        else:
+            j = at
+        event = evs[j] if j < self.n else None
+        if event is None or event["type"] != "action":
+            j = self._action_after(at)
+            event = evs[j]
+        st = self.st
+        action = event["action"]
+        if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or len(event) != 4 \
+                or type(action) is not str:
+            raise _Doubt()
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] == CHOOSE:
+            options = st.choice_cache
+            if n == 1:  # one legal option: it is the recorded one if its label reads as recorded
+                loc = fr[2]
+                index, values = options[0]
+                opt = ins[1].options[index]
+                for (slot, _values), value in zip(opt[1], values):
+                    loc[slot] = value
+                if opt[0](st, loc) != action:
+                    raise _Doubt()
+                i = 0
+            else:
+                i = self.engine.find_label(st, ins[1], fr[2], options, action)
+                if i is None:
+                    raise _Doubt()
+        else:  # an ask: answered in seat order, as play records it
+            i = self.engine._answers(st, ins[1], fr[2], seat).index(action)
+        self.at = j + 1
+        return i
+
+    def _action_after(self, at: int) -> int:
+        """The index of the trace's next action from ``at`` on, once the chance events the engine made
+        since the last action are matched with the trace's (and private looks on the way checked)."""
+        evs = self.evs
+        j = at
+        while j < self.n and evs[j]["type"] != "action":
+            j += 1
+        if j >= self.n:
+            raise _Doubt()
+        self._catch_up(j)
+        return j
+
+
+def _chance_asked(event: dict[str, Any]) -> bool:
+    """Whether a trace event is a roll or a pick (the chance outcomes the engine asks the stream for by place)."""
+    return event.get("type") == "chance" and ("roll" in event or "pick" in event)
 
 
 _ROLL_KEYS = (frozenset(("type", "step", "roll", "outcome")), frozenset(("type", "roll", "outcome")))
