@@ -8,6 +8,7 @@ so it carries its own generator: PCG32 (XSH-RR variant, O'Neill 2014).
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 _MASK64 = (1 << 64) - 1
 
@@ -75,6 +76,11 @@ class Rng:
                 state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
         self._state = state
         return r % n
+
+    def one_of(self, items: list) -> Any:
+        """``items[self.below(len(items))]``, the same draw (``items`` not empty): a random draw of one
+        component among a zone's, each listed by its kind."""
+        return items[self.pick(len(items))]
 
     def roll_into(self, dice: list[int], faces_of: list[list[int]], out: list[int]) -> None:
         """Set ``out[d] = faces_of[d][self.below(len(faces_of[d]))]`` for each ``d`` of ``dice``, in order.

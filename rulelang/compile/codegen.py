@@ -678,7 +678,7 @@ class CodeGen(ExprWriter):
         L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
         L.append((j, f"if not {kinds}:", sp))
         L.append((j + 1, "break", sp))
-        L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {kinds}[{rng}.below(len({kinds}))]", sp))
+        L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
         L.append((j, "st.step += 1", sp))
         L.append((j, f"{ev} = st.chance_events", sp))
         L.append((j, f"if {ev} is not None:", sp))

@@ -489,7 +489,7 @@ class _Chance:
     """The recorded outcomes as a chance stream: ``below(n)`` gives the next recorded roll's (or pick's)
     place among ``n``, ``weighted`` the next draw's place among the kinds it may draw."""
 
-    __slots__ = ("below", "weighted")
+    __slots__ = ("below", "weighted", "one_of")
 
 
 class _Feed:
@@ -533,6 +533,7 @@ class _Feed:
         self.made: list[dict[str, Any]] = []  # the chance events the engine made since the last action
         self.chance = _Chance()
         self.chance.weighted = self.weighted
+        self.chance.one_of = self.one_of
 
     def forward(self, at: int) -> int:
         """Let the engine play on from the trace's event ``at``; the index of the first event it did not take."""
@@ -600,9 +601,8 @@ class _Feed:
         made.clear()
         self.at = at
 
-    def weighted(self, weights: list[int]) -> int:
-        """The recorded outcome of the random draw the engine makes now, as its place among the kinds
-        it may draw (in kind order, each as many times as ``weights`` says)."""
+    def _next_chance(self) -> dict[str, Any]:
+        """The trace's chance event the engine draws now (the events it made since the last action come first)."""
         evs = self.evs
         at = self.at
         skip = len(self.made)  # the chance events made before this one
@@ -615,6 +615,22 @@ class _Feed:
                     break
                 skip -= 1
             at += 1
+        return event
+
+    def one_of(self, kinds: list[int]) -> int:
+        """The recorded outcome of the random draw the engine makes now, among ``kinds`` (the kind of
+        each component it may draw)."""
+        event = self._next_chance()
+        outcome = event.get("outcome")
+        kind = self.engine.kind_by_name.get(outcome) if "draw" in event and type(outcome) is str else None
+        if kind is None or kind not in kinds:
+            raise _Doubt()
+        return kind
+
+    def weighted(self, weights: list[int]) -> int:
+        """The recorded outcome of the random draw the engine makes now, as its place among the kinds
+        it may draw (in kind order, each as many times as ``weights`` says)."""
+        event = self._next_chance()
         name, _, owner = event["draw"].partition(" of ")
         zone = self.tables.zones[name]
         held = self.st.zones[zone.index]
