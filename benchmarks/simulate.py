@@ -15,7 +15,9 @@ which goes first; every run must give the same records (checked). Per round it p
   (this one, which plays games too, and its worker), since on two free cores they run side
   by side and the run lasts as long as the busier one.
 
-The last line is ``speed-up: WALL (CPU estimate EST)``, medians over the rounds.
+The last line is ``speed-up: WALL (CPU estimate EST)``: the median wall-clock speed-up of the
+rounds, and the estimate from the CPU seconds summed over all rounds (steadier than any
+one round: on a loaded machine the CPU time of the same games varies by 20% from run to run).
 Ray, unless ``--no-ray``: started before timing (its start-up time is printed apart).
 """
 
@@ -60,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", nargs="?", default="chicken")
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--no-ray", action="store_true")
     args = parser.parse_args()
     if args.games < 1 or args.rounds < 1:
@@ -73,7 +75,7 @@ def main() -> None:
     print(f"{args.game}: {args.games} games, {n} players, random agents, {args.rounds} rounds; "
           f"load {os.getloadavg()[0]:.2f}")
     simulate(job, min(args.games, 20), jobs=1)  # load and warm up before any timing
-    walls, estimates, ones, base = [], [], [], None
+    walls, ones, cpu1, busier, base = [], [], 0.0, 0.0, None
     for r in range(args.rounds):
         load = os.getloadavg()[0]
         runs = {}
@@ -86,12 +88,14 @@ def main() -> None:
         one, two = own1 + kids1, own2 + kids2
         walls.append(wall1 / wall2)
         ones.append(wall1)
-        estimates.append(one / max(own2, kids2))
+        cpu1, busier = cpu1 + one, busier + max(own2, kids2)
         ms = 1000 / args.games
-        print(f"  round {r + 1} (load {load:.2f} -> {os.getloadavg()[0]:.2f}): --jobs 1 {args.games / wall1:.1f} games/s, "
-              f"--jobs 2 {args.games / wall2:.1f} games/s: wall x{walls[-1]:.2f}\n"
-              f"    CPU per game: --jobs 1 {one * ms:.3f} ms, --jobs 2 {two * ms:.3f} ms ({100 * (two / one - 1):+.1f}%; "
-              f"this process {own2:.2f} s, worker {kids2:.2f} s); idle 2-core estimate x{estimates[-1]:.2f}")
+        extra = 100 * (two / one - 1)
+        print(f"  round {r + 1} (load {load:.2f} -> {os.getloadavg()[0]:.2f}): "
+              f"--jobs 1 {args.games / wall1:.1f} games/s, --jobs 2 {args.games / wall2:.1f} games/s: "
+              f"wall x{walls[-1]:.2f}\n"
+              f"    CPU per game: --jobs 1 {one * ms:.3f} ms, --jobs 2 {two * ms:.3f} ms ({extra:+.1f}%; "
+              f"this process {own2:.2f} s, worker {kids2:.2f} s); idle 2-core estimate x{one / max(own2, kids2):.2f}")
     if not args.no_ray:
         import ray
 
@@ -104,10 +108,11 @@ def main() -> None:
         records, _ = simulate(job, args.games, backend="ray")
         seconds = time.perf_counter() - start
         assert records == base, "Ray gave other records than --jobs 1"
-        print(f"  ray, 2 CPUs: {args.games / seconds:.1f} games/s (x{statistics.median(ones) / seconds:.2f} of --jobs 1)")
+        ratio = statistics.median(ones) / seconds
+        print(f"  ray, 2 CPUs: {args.games / seconds:.1f} games/s (x{ratio:.2f} of --jobs 1)")
         ray.shutdown()
     print(f"load after: {os.getloadavg()[0]:.2f}")
-    print(f"speed-up: {statistics.median(walls):.2f} (CPU estimate {statistics.median(estimates):.2f})")
+    print(f"speed-up: {statistics.median(walls):.2f} (CPU estimate {cpu1 / busier:.2f})")
 
 
 if __name__ == "__main__":

@@ -60,8 +60,8 @@ def test_chunks_cover_every_game_once_and_shrink_towards_the_end() -> None:
 
 
 def test_chunk_size_is_a_share_of_what_is_left() -> None:
-    assert pool.chunk_size(80, 2) == 10
-    assert pool.chunk_size(81, 2) == 11
+    assert pool.chunk_size(80, 2) == 80 // (2 * pool.SHARE)
+    assert pool.chunk_size(81, 2) == 80 // (2 * pool.SHARE) + 1
     assert pool.chunk_size(10_000, 2) == pool.MAX_CHUNK
     assert pool.chunk_size(3, 2) == 1
     assert pool.chunk_size(1, 8) == 1

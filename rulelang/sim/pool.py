@@ -27,7 +27,7 @@ SOLO_SECONDS = 0.05
 # Chunks hold at most this many games (progress stays live) and about 1/(SHARE x processes)
 # of the games still untaken.
 MAX_CHUNK = 50
-SHARE = 4
+SHARE = 2
 
 
 def chunk_size(untaken: int, lanes: int, largest: int = MAX_CHUNK) -> int:
