@@ -153,3 +153,30 @@ def test_a_worker_that_dies_is_an_error_not_a_gap(started: list[int], monkeypatc
     with pytest.raises(SimError, match=r"a worker process stopped \(exit code 3\)"):
         simulate(job, 40, jobs=2)
     assert started
+
+
+def test_workers_started_without_fork_load_the_game_themselves(started: list[int],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where there is no fork (macOS, Windows), a worker starts empty and loads the rules itself."""
+    import multiprocessing
+    import threading
+
+    monkeypatch.setattr(pool, "_context", lambda: multiprocessing.get_context("spawn"))
+    from_worker = threading.Event()
+    real = pool.run_batch
+
+    def waiting(job: SimJob, indices: list[int]) -> BatchResult:
+        if indices[0] > 0:  # this process waits (a minute at most) until the worker has sent a chunk
+            from_worker.wait(60)
+        return real(job, indices)
+
+    job = SimJob(CHICKEN, (), 3, tuple(seat_specs(["random"], 3)), seed=9)
+    one, _ = simulate(job, 30, jobs=1)
+
+    def seen(n: int) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            from_worker.set()
+
+    monkeypatch.setattr(pool, "run_batch", waiting)  # this process only: a spawned worker imports its own
+    two, _ = simulate(job, 30, jobs=2, batch_size=2, on_batch=seen)
+    assert started and from_worker.is_set() and one == two

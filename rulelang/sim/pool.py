@@ -12,6 +12,7 @@ process, so the records do not depend on the split.
 from __future__ import annotations
 
 import multiprocessing
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -80,9 +81,8 @@ def _worker(job: SimJob, chunks: Chunks, conn: Connection) -> None:
 
 
 def _context() -> Any:
-    """Fork where the platform has it (workers start with the loaded game), else the default."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else None)
+    """Fork on Linux (workers start with the loaded game), else the platform's default (they load it)."""
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
 
 
 def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None] | None = None,
