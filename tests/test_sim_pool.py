@@ -78,15 +78,15 @@ def test_workers_play_the_same_games_as_one_process(started: list[int]) -> None:
     engine = load_game(str(ROOT / "games/chicken-eggspansion.rules"))
     job = SimJob(str(ROOT / "games/chicken-eggspansion.rules"), (), 3,
                  (AgentSpec("greedy"), AgentSpec("random"), AgentSpec("random")), seed=11)
-    one, _ = simulate(job, 40, jobs=1)
+    one, _ = simulate(job, 24, jobs=1)
     assert started == []
     seen: list[int] = []
-    two, _ = simulate(job, 40, jobs=2, on_batch=seen.append)
-    assert started == [os.getpid()] and sum(seen) == 40 and len(seen) > 2
-    three, _ = simulate(job, 40, jobs=3, batch_size=3)
+    two, _ = simulate(job, 24, jobs=2, on_batch=seen.append)
+    assert started == [os.getpid()] and sum(seen) == 24 and len(seen) > 2
+    three, _ = simulate(job, 24, jobs=3, batch_size=3)
     assert len(started) == 3
     assert one == two == three
-    assert [r.index for r in two] == list(range(40))
+    assert [r.index for r in two] == list(range(24))
     assert summarize(engine, job, one) == summarize(engine, job, two) == summarize(engine, job, three)
 
 
