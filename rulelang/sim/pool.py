@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+import attrs
+
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.sim.runner import BatchResult, CoverageUnavailable, SimJob, batches, engines_for, run_batch
 
@@ -45,9 +47,10 @@ class Chunks:
     """The next untaken game index, shared by every process of the run (taken under a lock)."""
 
     def __init__(self, context: Any, games: int, lanes: int, fixed: int | None, start: int = 0) -> None:
+        """With ``context`` None the counter is this process's own (no shared memory or semaphore to make)."""
         self.games, self.lanes, self.fixed = games, lanes, fixed
-        self._next = context.RawValue("q", start)
-        self._lock = context.Lock()
+        self._next = context.RawValue("q", start) if context is not None else _Box(start)
+        self._lock = context.Lock() if context is not None else threading.Lock()
 
     def take(self) -> range | None:
         """The next chunk of game indices, or None when every game is taken."""
@@ -63,6 +66,13 @@ class Chunks:
         """Take every game left, so that no process starts another chunk (after an error)."""
         with self._lock:
             self._next.value = self.games
+
+
+@attrs.define
+class _Box:
+    """A counter for one process (what a shared ``RawValue`` is for several)."""
+
+    value: int
 
 
 def _worker(job: SimJob, chunks: Chunks, conn: Connection) -> None:
@@ -131,7 +141,7 @@ def run_pool(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None]
         return _in_order(done)
     fork = jobs > 1 and should_fork(time.perf_counter() - started, games - 1)
     lanes = min(jobs, games - 1) if fork else 1
-    context = _context()
+    context = _context() if lanes > 1 else None
     chunks = Chunks(context, games, lanes, batch_size, start=1)
     workers: list[Any] = []
     reader = None
