@@ -180,3 +180,18 @@ def test_workers_started_without_fork_load_the_game_themselves(started: list[int
     monkeypatch.setattr(pool, "run_batch", waiting)  # this process only: a spawned worker imports its own
     two, _ = simulate(job, 30, jobs=2, batch_size=2, on_batch=seen)
     assert started and from_worker.is_set() and one == two
+
+
+def test_a_worker_whose_parent_is_gone_takes_no_more_games() -> None:
+    """A worker left behind by a killed command stops at its next chunk instead of playing the whole run."""
+    job = SimJob(CHICKEN, (), 2, tuple(seat_specs(["random"], 2)), seed=5)
+    chunks = pool.Chunks(pool._context(), 100, 2, None)
+    mine, theirs = pool._context().Pipe(duplex=False)
+    pool._worker(job, chunks, theirs, parent=-1)  # -1: never this process's parent
+    assert chunks.take() == range(0, 25)  # nothing was taken
+    with pytest.raises(EOFError):
+        mine.recv()  # and the pipe was closed without a result
+    mine, theirs = pool._context().Pipe(duplex=False)
+    pool._worker(job, chunks, theirs, parent=os.getppid())
+    assert chunks.take() is None  # with its parent there, it plays the rest
+    assert mine.recv()[0] == 25

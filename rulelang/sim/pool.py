@@ -12,6 +12,7 @@ process, so the records do not depend on the split.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import threading
 import time
@@ -75,10 +76,10 @@ class _Box:
     value: int
 
 
-def _worker(job: SimJob, chunks: Chunks, conn: Connection) -> None:
-    """A worker process: play chunks until none is left, sending each chunk's result."""
+def _worker(job: SimJob, chunks: Chunks, conn: Connection, parent: int) -> None:
+    """A worker process: play chunks until none is left (or the process that started it is gone)."""
     try:
-        while (part := chunks.take()) is not None:
+        while os.getppid() == parent and (part := chunks.take()) is not None:
             result = run_batch(job, list(part))
             conn.send((part.start, result))
             if result.error:
@@ -186,7 +187,7 @@ def run_pool(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None]
 def _start_worker(context: Any, job: SimJob, chunks: Chunks) -> tuple[Any, Connection]:
     """Start a worker process: (the process, the end of the pipe its results arrive on)."""
     mine, theirs = context.Pipe(duplex=False)
-    process = context.Process(target=_worker, args=(job, chunks, theirs), daemon=True)
+    process = context.Process(target=_worker, args=(job, chunks, theirs, os.getpid()), daemon=True)
     process.start()
     theirs.close()
     return process, mine
