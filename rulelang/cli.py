@@ -306,13 +306,13 @@ def _sim_options(f: Any) -> Any:
         click.option("--agent", "-a", "agent_texts", multiple=True, metavar="KIND[:NAME=VALUE,...]",
                      help="Agent per seat, in seat order (one value: every seat; missing seats: random). "
                           "Kinds: random, first, greedy[:samples=N], mcts[:iters=N,c=X,depth=N]."),
-        click.option("--jobs", "-j", type=int, help="Worker processes (default: every core); with Ray: CPUs of "
-                                                    "the local Ray it starts."),
+        click.option("--jobs", "-j", type=int, help="Processes that play, this one included (default: every "
+                                                    "core); with Ray: CPUs of the local Ray it starts."),
         click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
                      help="Where games run: local processes, or a Ray cluster (pip install 'rulelang[ray]')."),
         click.option("--address", metavar="HOST:PORT", help="With --backend ray: the cluster's address "
                                                             "(default: start a local Ray)."),
-        click.option("--batch-size", type=int, help="Games per task (default: sized to the run)."),
+        click.option("--batch-size", type=int, help="Games per chunk or Ray task (default: sized to the run)."),
         click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
                      help="Stop a game that runs longer."),
         click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),

@@ -8,7 +8,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from rulelang.sim.runner import BatchResult, GameRecord, SimJob, engines_for, run_local
+from rulelang.sim.pool import run_local
+from rulelang.sim.runner import BatchResult, GameRecord, SimJob, engines_for
 
 
 class SimError(Exception):

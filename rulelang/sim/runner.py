@@ -1,4 +1,4 @@
-"""Playing many games: one game from its (seed, index), a batch of them, and local parallel runs.
+"""Playing many games: one game from its (seed, index) and a batch of them (local processes: pool.py).
 
 A simulation is a :class:`SimJob` (plain data: which rules, options, players, agents,
 first seed) and a range of game indices. Game ``i`` is played with seed ``seed + i``
@@ -9,8 +9,6 @@ on how the indices are split into batches, processes or machines.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
@@ -205,43 +203,3 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
-
-
-def run_local(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None] | None = None,
-              batch_size: int | None = None) -> Iterator[BatchResult]:
-    """Play ``games`` games on ``jobs`` processes; yield the batches in index order.
-
-    ``on_batch(n)`` is called with the number of games of each batch as it finishes
-    (in any order), for progress.
-    """
-    if batch_size is None:
-        # About 16 batches per process (at most 50 games each): with a few, the last one keeps
-        # one process busy while the others wait (9 batches on 2 processes: at most 1.6x).
-        batch_size = max(1, min(50, games // max(1, jobs * 16)))
-    parts = batches(games, batch_size)
-    jobs = min(jobs, len(parts))  # no idle workers: '-j 1000' for 3 games starts 3 processes, not 1000
-    if jobs <= 1:
-        for part in parts:
-            result = run_batch(job, part)
-            if on_batch:
-                on_batch(len(result.records))
-            yield result
-            if result.error:
-                return
-        return
-    try:
-        engines_for(job)  # loaded once here: workers forked from this process share it instead of loading it
-    except (RulelangError, ErrorList, CoverageUnavailable):
-        pass  # the workers load it again, and their batches report the error
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_batch, job, part) for part in parts]
-        if on_batch:
-            for f in futures:
-                f.add_done_callback(lambda fut: on_batch(len(fut.result().records)))
-        for f in futures:
-            result = f.result()
-            yield result
-            if result.error:
-                for other in futures:
-                    other.cancel()
-                return
