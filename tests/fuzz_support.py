@@ -353,7 +353,7 @@ def independent_check(engine: Engine, text: str) -> None:
                 engine.apply(st_, event["action"])
         else:
             assert d.kind == "chance", "a chance event where a player must choose was accepted"
-            key = next(k for k in ("roll", "draw", "shuffle", "first_player") if k in event)
+            key = next(k for k in ("roll", "draw", "shuffle", "first_player", "pick") if k in event)
             assert d.event.get(key) == event[key], "a chance event of the wrong kind was accepted"
             engine.apply(st_, event["outcome"])  # raises if the outcome is impossible
     assert st_.over, "an unfinished game was called compliant"

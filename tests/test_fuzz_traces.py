@@ -168,3 +168,13 @@ def test_tampered_traces_long(case: tuple[Path, str, dict[str, Any]]) -> None:
 @given(tampered_position())
 def test_tampered_positions_long(case: tuple[str, int, dict[str, Any], Any]) -> None:
     _check_position(case)
+
+
+@pytest.mark.parametrize("name", ["race-early-beats-late", "tie-continues"])
+def test_independent_check_knows_picks(name: str) -> None:
+    """The fuzz's own checker follows a recorded pick at random (it once stopped at one with StopIteration)."""
+    where = ROOT / "examples" / "rooster-rush" / f"{name}.jsonl"
+    text = where.read_text(encoding="utf-8")
+    assert '"pick"' in text
+    engine, _ = load_for_trace(read_trace(where), None)
+    independent_check(engine, text)
