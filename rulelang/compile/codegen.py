@@ -784,7 +784,7 @@ class CodeGen(ExprWriter):
                     lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
                     outer_at += 1
                     values_src = fixed
-                if i == last and not read:
+                if i == last and not read and (opt.cond is None or hoisted):  # no condition left to test
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))

@@ -1,0 +1,143 @@
+"""The generated option enumerators and fast pickers list what the careful path lists.
+
+A ``choose``'s legal options are listed by a generated function (``ChooseSpec.enum``);
+the compiler's closures (the spec's ``for`` ranges and conditions, walked by
+``Engine._options`` when there is no generated enumerator) are the careful path that
+says what the language means. Both must give the same options, in the same order, at
+every choice of every game, and for options of every shape (conditions that read the
+outer, the inner or none of the ``for`` variables, ranges that depend on earlier ones).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import attrs
+import pytest
+from scripted import ROOT
+
+from rulelang import load_game
+from rulelang.agents.base import RandomAgent
+from rulelang.compile.program import CHOOSE
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+from rulelang.rng import Rng
+
+GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
+
+pytestmark = pytest.mark.usefixtures("at_root")
+
+
+@functools.cache
+def engine_for(game: str) -> Engine:
+    """games/GAME.rules, loaded once."""
+    return load_game(ROOT / "games" / f"{game}.rules")
+
+
+def careful_options(engine: Engine, st: State) -> list[tuple[int, tuple]]:
+    """The pending choice's options as the compiler's closures list them (no generated code)."""
+    fr = st.stack[-1]
+    spec = engine.code[fr[0]][fr[1]][1]
+    return engine._options(st, attrs.evolve(spec, enum=None), list(fr[2]))
+
+
+def generated_options(engine: Engine, st: State) -> list[tuple[int, tuple]]:
+    """The pending choice's options as its generated enumerator lists them."""
+    fr = st.stack[-1]
+    spec = engine.code[fr[0]][fr[1]][1]
+    return spec.enum(st, list(fr[2]))
+
+
+def play_checking(engine: Engine, players: int, seed: int) -> int:
+    """Play a random game decision by decision, comparing both listings at every choice; the choices seen."""
+    st = engine.new_state(players)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    chance = Rng(seed, stream=0)
+    st.chance_rng = chance
+    seen = 0
+    while not st.over:
+        fr = st.stack[-1]
+        size = engine.choice_size(st)
+        if size is not None:
+            assert engine.code[fr[0]][fr[1]][0] == CHOOSE
+            want = careful_options(engine, st)
+            assert generated_options(engine, st) == want, (seed, st.step)
+            assert size[1] == len(want)
+            seen += 1
+            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
+            continue
+        asked = engine.ask_answers(st)
+        if asked is not None:
+            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
+        else:
+            engine.apply_random(st, chance, events=False)
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_choice_of_every_game_lists_the_careful_options(game: str) -> None:
+    engine = engine_for(game)
+    seen = sum(play_checking(engine, engine.model.default_players, seed) for seed in range(1, 6))
+    assert seen > 0
+
+
+SHAPES = {
+    # a condition that reads an outer variable only (it was once dropped by the generator)
+    "outer": '"take {n} then {m}" for n in 1 to 3 for m in 1 to 2 if n > 1',
+    "inner": '"take {n} then {m}" for n in 1 to 3 for m in 1 to 2 if m > 1',
+    "both": '"take {n} then {m}" for n in 1 to 3 for m in 1 to 3 if m != n',
+    "none": '"take {n} then {m}" for n in 1 to 3 for m in 1 to 2 if total == 0',
+    "dependent": '"take {n} then {m}" for n in 0 to 3 for m in 1 to n',
+    "dependent_cond": '"take {n} then {m}" for n in 0 to 3 for m in 1 to n if n + m != 4',
+    "three": '"take {n} then {m} to {q}" for n in 1 to 2 for q in other players for m in 1 to n',
+    "three_outer_cond": '"take {n} then {m} to {q}" for n in 1 to 3 for q in players for m in 1 to 2 if seat(q) != n',
+    "kinds": '"take {n} {k}" for k in kinds(all in pot of current) for n in 1 to count(k in pot of current)',
+    "kinds_cond": '"take {n} {k} to {q}" for k in kinds(all in pot of current) for n in 1 to count(k in pot of current)'
+                  ' for q in other players if n < 3',
+}
+
+
+def small_game(tmp_path: Path, option: str) -> Engine:
+    """A one-choice game whose choice has ``option`` beside a plain option."""
+    path = tmp_path / "t.rules"
+    path.write_text(f"""game "T"
+players 2 to 3 default 3
+
+3 Bean tokens
+2 Pea tokens
+
+zone pot: per player
+
+counter total = 0
+
+setup:
+  move all from box to pot of P1
+
+turn:
+  choose:
+    {option}:
+      set total to total + 1
+    "pass":
+      set total to total + 2
+  end game
+
+rank p by highest total
+""", encoding="utf-8")
+    return load_game(path)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_options_of_every_shape_are_the_careful_ones(shape: str, tmp_path: Path) -> None:
+    engine = small_game(tmp_path, SHAPES[shape])
+    st = engine.new_state(3)
+    want = careful_options(engine, st)
+    assert len(want) > 1
+    assert generated_options(engine, st) == want
+    assert engine.choice_size(st) == (st.current, len(want))
+
+
+def test_a_condition_on_an_outer_variable_is_applied(tmp_path: Path) -> None:
+    engine = small_game(tmp_path, SHAPES["outer"])
+    st = engine.new_state(3)
+    assert engine.legal_actions(st) == ["take 2 then 1", "take 2 then 2", "take 3 then 1", "take 3 then 2", "pass"]
