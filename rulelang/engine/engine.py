@@ -851,13 +851,19 @@ class Engine:
 
         Each block runs from its entry point to the next pause and says where play resumes
         (the top frame's pc); a decision's entry point is handled here. While
-        ``st.picking`` is set, choices and asks are taken here too (see :meth:`_pick`).
+        ``st.picking`` is set, choices and asks are taken here too, and chance other than
+        rolls is drawn here (see :meth:`_chance`): the same as :meth:`apply_index`,
+        :meth:`answer` and :meth:`apply_random` with the same picks, without building a
+        Decision or leaving this loop.
         """
         code = self.code
         stack = st.stack
         left = self.budget
         after_step = self.after_step
+        check_after = self._checks[after_step] if after_step else None
         picking = st.picking
+        if picking is not None:
+            picks, limit = picking
         try:
             while True:
                 fr = stack[-1]
@@ -872,20 +878,76 @@ class Engine:
                     continue
                 if op == CHOOSE:
                     spec = ins[1]
-                    options = spec.enum(st, fr[2])
+                    loc = fr[2]
+                    options = spec.enum(st, loc)
                     if not options:  # nothing to choose: skip the choice
                         st.pending_cache = st.choice_cache = None
                         fr[1] = spec.end
                         continue
-                    st.choice_cache = options
-                elif op == ASK:
-                    if not fr[2][ins[1].pending_slot]:  # no one is asked
+                    if check_after is not None and check_after(st):
+                        # ``when ... after each step``: checked now that play would wait for a decision
+                        st.pending_cache = st.choice_cache = None
+                        left -= 1
+                        if left < 0:
+                            raise Runaway("loop", ins[4])
+                        continue
+                    if picking is None or st.step >= limit:
+                        st.choice_cache = options
+                        return
+                    n = len(options)
+                    i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
+                    if not 0 <= i < n:
+                        raise IllegalAction(f"there is no option {i} here", ins[4])
+                    index, values = options[i]
+                    opt = spec.options[index]
+                    if values:
+                        for (slot, _fn), value in zip(opt[1], values):
+                            loc[slot] = value
+                    fr[1] = opt[3]
+                    st.step += 1
+                    st.pending_cache = st.choice_cache = None
+                    left = self.budget  # a decision was taken: the next stretch has a budget of its own
+                    continue
+                if op == ASK:
+                    spec = ins[1]
+                    loc = fr[2]
+                    slot = spec.pending_slot
+                    waiting = loc[slot]
+                    if not waiting:  # no one is asked
                         fr[1] += 1
                         continue
-                elif self._skip_empty(st, fr, ins):
+                    if check_after is not None and check_after(st):
+                        st.pending_cache = st.choice_cache = None
+                        left -= 1
+                        if left < 0:
+                            raise Runaway("loop", ins[4])
+                        continue
+                    if picking is None:
+                        return
+                    # Everyone asked answers in turn (with after-step triggers, one answer a round of the loop).
+                    while True:
+                        if st.step >= limit:
+                            return
+                        who = waiting[0]
+                        loc[spec.var] = who
+                        allowed = spec.enum(st, loc) if spec.enum is not None else self._answers(st, spec, loc, who)
+                        i = picks[who](len(allowed))
+                        if not 0 <= i < len(allowed):
+                            raise IllegalAction(f"there is no answer {i} here", ins[4])
+                        st.answers[who] = allowed[i]
+                        waiting = loc[slot] = waiting[1:]
+                        st.step += 1
+                        st.pending_cache = st.choice_cache = None
+                        left = self.budget
+                        if not waiting:
+                            fr[1] += 1
+                            break
+                        if check_after is not None:  # checked at the top of the loop before the next answer
+                            break
                     continue
-                if after_step and self._checks[after_step](st):
-                    # ``when ... after each step``: checked now that play would wait for a decision
+                if self._skip_empty(st, fr, ins):
+                    continue
+                if check_after is not None and check_after(st):
                     st.pending_cache = st.choice_cache = None
                     left -= 1
                     if left < 0:
@@ -896,9 +958,9 @@ class Engine:
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                if picking is None or st.step >= picking[1] or not self._pick(st, fr, ins, picking[0]):
+                if picking is None or st.step >= limit or not self._chance(st, fr, ins):
                     return
-                left = self.budget  # a decision was taken: the next stretch has a budget of its own
+                left = self.budget
         except Runaway as exc:
             tb = sys.exc_info()[2]
             span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
@@ -915,39 +977,51 @@ class Engine:
                 exc.add_note(f"raised by the code generated for {span}")
             raise
 
-    def _pick(self, st: State, fr: list, ins: tuple, picks: list) -> bool:
-        """Take the pending choice or ask with ``picks[seat](n)`` (an index among n); False at chance.
+    def _chance(self, st: State, fr: list, ins: tuple) -> bool:
+        """Draw the pending chance (not a roll) from ``st.chance_rng`` and apply it; False if it cannot here.
 
-        The same as :meth:`apply_index` and :meth:`answer` with the index ``picks`` gives,
-        without building a Decision or leaving the loop of :meth:`_run`.
+        The same random numbers and the same state as ``apply_random`` (sampling the
+        Decision, then ``apply`` of its outcome), without the Decision and its labels;
+        only while nothing is recorded or narrated.
         """
+        rng = st.chance_rng
+        if rng is None or st.log is not None or st.chance_events is not None:
+            return False
         op = ins[0]
         loc = fr[2]
-        if op == CHOOSE:
+        if op == SHUFFLE:
+            src = ins[1](st, loc)
+            kind_of = self.program.kind_of
+            order = [kind_of[c] for c in src]
+            rng.shuffle(order)  # as Decision.sample shuffles the kinds' names
+            by_kind: dict[int, list[int]] = {}
+            for c in sorted(src):
+                by_kind.setdefault(kind_of[c], []).append(c)
+            for lst in by_kind.values():
+                lst.reverse()
+            src[:] = [by_kind[k].pop() for k in order]
+            fr[1] += 1
+            if ins[3]:
+                self._check_triggers(st, ins[3])
+        elif op == DRAW:
             spec = ins[1]
-            options = st.choice_cache
-            n = len(options)
-            i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
-            if not 0 <= i < n:
-                raise IllegalAction(f"there is no option {i} here", ins[4])
-            index, values = options[i]
-            opt = spec.options[index]
-            if values:
-                for (slot, _fn), value in zip(opt[1], values):
-                    loc[slot] = value
-            fr[1] = opt[3]
-        elif op == ASK:
-            spec = ins[1]
-            waiting = loc[spec.pending_slot]
-            who = waiting[0]
-            allowed = self._answers(st, spec, loc, who)
-            i = picks[who](len(allowed))
-            if not 0 <= i < len(allowed):
-                raise IllegalAction(f"there is no answer {i} here", ins[4])
-            st.answers[who] = allowed[i]
-            waiting = loc[spec.pending_slot] = waiting[1:]
-            if not waiting:
-                fr[1] += 1
+            pred = spec.pred(st, loc)
+            kind_of = self.program.kind_of
+            counts = Counter(kind_of[c] for c in spec.source(st, loc) if pred is None or pred(c))
+            kinds = sorted(counts)
+            if not kinds:
+                return False
+            k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
+            self._drawn(st, fr, ins, k)
+        elif op == RANDFIRST:
+            st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
+            fr[1] += 1
+        elif op == PICK:
+            among = loc[ins[1].among_slot]
+            if not among:
+                return False
+            loc[ins[1].var] = among[rng.below(len(among))]
+            fr[1] += 1
         else:
             return False
         st.step += 1
