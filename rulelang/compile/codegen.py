@@ -75,6 +75,7 @@ class Generated:
     sheet_fns: list[list[str]]
     ncounters: int
     code_object: Any = None
+    pickers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its lazy enumerator (see pick)
 
 
 class CodeGen(ExprWriter):
@@ -743,6 +744,9 @@ class CodeGen(ExprWriter):
                                             in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
             self.enums[id(spec)] = self.enumerator(s)
+            if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
+                    opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
@@ -756,14 +760,29 @@ class CodeGen(ExprWriter):
             L.append((ind + 1, f"raise out_error({who}, {self.const(sp)})", sp))
         return self.pause(L, pc, ind)
 
-    def enumerator(self, s: m.ChooseS) -> str:
-        """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s)."""
+    def enumerator(self, s: m.ChooseS, lazy: bool = False) -> str:
+        """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
+
+        With ``lazy``, the function a picker uses instead: it returns ``(total, ends, parts)``,
+        where ``parts[j] = (option index, values of the outer ranges, lists)`` stands for the
+        options ``ends[j-1]`` to ``ends[j] - 1`` of the same listing: the outer values followed
+        by each combination of the ``lists`` (the innermost ranges that neither a later range
+        nor the condition reads), last list fastest. The same ranges are evaluated, in the
+        same order, with the same tries counted and the same locals set; only the options of
+        those innermost ranges are not written out one by one (see ``pick_option``).
+        """
         name = f"o{next(self.names)}"
         lines: list = [(1, "out = []", None), (1, "tries = 0", None)]
+        if lazy:
+            total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
+            lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None),
+                     (1, "tries = 0", None)]
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
             slots = {slot for slot, _ in opt.bindings}
             hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+            bulk = _unread_suffix(opt, hoisted) if lazy else len(opt.bindings)
+            lists: list[str] = []
             ind = 1
             if hoisted:
                 lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
@@ -784,6 +803,23 @@ class CodeGen(ExprWriter):
                     lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
                     outer_at += 1
                     values_src = fixed
+                if i >= bulk:  # lazy: this range's values are kept as a list, not written out per option
+                    lst = self.var("l")
+                    lines.append((ind, f"{lst} = {values_src}", opt.span))
+                    lines.append((ind, f"if {lst}:", opt.span))
+                    ind += 1
+                    lists.append(lst)
+                    size = " * ".join(f"len({x})" for x in lists)
+                    if i < last:  # the combinations this range's loop would have tried
+                        lines.append((ind, f"tries += {size}", opt.span))
+                        lines.append((ind, f"if tries > MAXO: too_many_options({where})", opt.span))
+                        continue
+                    tup = f"({', '.join(values)},)" if values else "()"
+                    lines.append((ind, f"{total} += {size}", opt.span))
+                    lines.append((ind, f"{ends}.append({total})", opt.span))
+                    lines.append((ind, f"{parts}.append(({n}, {tup}, ({', '.join(lists)},)))", opt.span))
+                    lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
+                    break
                 if i == last and not read and (opt.cond is None or hoisted):  # no condition left to test
                     values.append(v)
                     tup = f"({', '.join(values)},)"
@@ -810,7 +846,12 @@ class CodeGen(ExprWriter):
                     lines.append((ind, f"if {cond}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
-                lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+                if lazy:
+                    lines.append((ind, f"{total} += 1", opt.span))
+                    lines.append((ind, f"{ends}.append({total})", opt.span))
+                    lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
+                else:
+                    lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
             boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
@@ -818,8 +859,12 @@ class CodeGen(ExprWriter):
                 lind, text, _sp = lines[at]
                 if isinstance(text, _ResetAt):
                     lines[at:at + 1] = [(lind, f"{name} = [None]", opt.span) for name in boxes[text.level]]
-        lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
-        lines.append((1, "return out", None))
+        if lazy:
+            lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
+            lines.append((1, f"return {total}, {ends}, {parts}", None))
+        else:
+            lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
+            lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
 
@@ -992,8 +1037,22 @@ class CodeGen(ExprWriter):
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
             fallbacks=self.fallbacks, constructs=self.constructs, fallback_runs=self.fallback_runs,
             fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
-            ncounters=len(model.counters),
+            ncounters=len(model.counters), pickers=self.pickers,
         )
+
+
+def _unread_suffix(opt: Any, hoisted: bool) -> int:
+    """Where the innermost ranges of a ``choose`` option that nothing reads begin (their number: none).
+
+    A range's variable is read if a later range or the option's condition (unless the
+    condition is tested before the ranges) reads it; an option whose condition is tested
+    per combination has no such ranges."""
+    if opt.cond is not None and not hoisted:
+        return len(opt.bindings)
+    at = len(opt.bindings)
+    while at > 0 and opt.bindings[at - 1][0] not in _slots_read([it for _s, it in opt.bindings[at:]]):
+        at -= 1
+    return at
 
 
 @attrs.frozen
@@ -1068,6 +1127,8 @@ def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
         for ins in rule:
             if ins[0] in (CHOOSE, ASK) and ins[1].enum is None:
                 ins[1].enum = ns[gen.enums[id(ins[1])]]
+            if ins[0] == CHOOSE and ins[1].pick is None and id(ins[1]) in gen.pickers:
+                ins[1].pick = ns[gen.pickers[id(ins[1])]]
     return Loaded(
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],

@@ -50,6 +50,7 @@ class ExprWriter:
         self.is_die = [bool(model.kinds[k].faces) for k in comp.kind_of]  # dice, and components with sides
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
+        self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
         self.memo: dict[Any, str] | None = None  # while writing standings: canonical node -> memo function
         # While writing an option's condition inside its ranges: the local slots each range binds, and

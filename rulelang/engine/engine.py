@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from bisect import bisect_right
 from collections import Counter
 from typing import Any
 
@@ -879,7 +880,14 @@ class Engine:
                 if op == CHOOSE:
                     spec = ins[1]
                     loc = fr[2]
-                    options = spec.enum(st, loc)
+                    if picking is not None and spec.pick is not None:
+                        # A picker needs only how many options there are, then the one picked.
+                        n, ends, options = spec.pick(st, loc)
+                        if n and st.step >= limit:
+                            options = spec.enum(st, loc)
+                    else:
+                        options = spec.enum(st, loc)
+                        ends = None
                     if not options:  # nothing to choose: skip the choice
                         st.pending_cache = st.choice_cache = None
                         fr[1] = spec.end
@@ -894,11 +902,12 @@ class Engine:
                     if picking is None or st.step >= limit:
                         st.choice_cache = options
                         return
-                    n = len(options)
+                    if ends is None:
+                        n = len(options)
                     i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
                     if not 0 <= i < n:
                         raise IllegalAction(f"there is no option {i} here", ins[4])
-                    index, values = options[i]
+                    index, values = options[i] if ends is None else pick_option(ends, options, i)
                     opt = spec.options[index]
                     if values:
                         for (slot, _fn), value in zip(opt[1], values):
@@ -1239,6 +1248,22 @@ class Engine:
             return None
         fr = st.stack[-1]
         return self.code[fr[0]][fr[1]][4]
+
+
+def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple]:
+    """Option ``i`` of a choice listed lazily (see ``ChooseSpec.pick``): (option index, values of its ``for``s)."""
+    j = bisect_right(ends, i)
+    index, values, lists = parts[j]
+    if not lists:
+        return index, values
+    at = i - ends[j - 1] if j else i
+    if len(lists) == 1:
+        return index, (*values, lists[0][at])
+    tail = []
+    for values_of in reversed(lists):  # the last range varies fastest
+        at, r = divmod(at, len(values_of))
+        tail.append(values_of[r])
+    return index, (*values, *reversed(tail))
 
 
 def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple, cond: Any, index: int,
