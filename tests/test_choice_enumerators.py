@@ -28,6 +28,7 @@ from rulelang.compile.program import CHOOSE
 from rulelang.engine.engine import Engine, pick_option
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.play import play
 from rulelang.rng import Rng
 
 GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
@@ -197,3 +198,35 @@ def test_too_many_options_is_the_same_error_when_listed_lazily(tmp_path: Path) -
         spec.pick(st, list(fr[2]))
     assert str(lazy.value) == str(eager.value)
     assert "more than 100000 options" in str(lazy.value)
+
+
+def careful_game(engine: Engine, players: int, seed: int) -> State:
+    """A random game played through Decisions: every chance outcome sampled from the pending Decision."""
+    st = engine.new_state(players)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    chance = Rng(seed, stream=0)
+    st.chance_rng = chance
+    while not st.over:
+        size = engine.choice_size(st)
+        asked = engine.ask_answers(st) if size is None else None
+        if size is not None:
+            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
+        elif asked is not None:
+            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
+        else:
+            assert engine.apply_random(st, chance, events=True)  # a Decision sampled and applied
+    st.chance_rng = None
+    return st
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_chance_taken_without_a_decision_is_the_decisions_outcome(game: str) -> None:
+    """Shuffles, draws, first players and picks drawn in the driver loop (``Engine._chance``) while
+    playing: the same games as sampling each pending chance Decision and applying its outcome."""
+    engine = engine_for(game)
+    players = engine.model.default_players
+    for seed in range(1, 9):
+        want = careful_game(engine, players, seed)
+        st = engine.new_state(players)
+        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+        assert st.dumps() == want.dumps(), seed

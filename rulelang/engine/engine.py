@@ -406,6 +406,9 @@ class Engine:
             st.pending_cache = st.choice_cache = None
             self._run(st)
             return out or []
+        if not events and self._chance(st, fr, ins, rng):  # nothing to record: no Decision needed
+            self._run(st)
+            return []
         d = self.pending(st)
         assert d is not None and d.kind == "chance"
         outcome = d.sample(rng)
@@ -967,7 +970,7 @@ class Engine:
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                if picking is None or st.step >= limit or not self._chance(st, fr, ins):
+                if picking is None or st.step >= limit or not self._chance(st, fr, ins, st.chance_rng):
                     return
                 left = self.budget
         except Runaway as exc:
@@ -986,15 +989,14 @@ class Engine:
                 exc.add_note(f"raised by the code generated for {span}")
             raise
 
-    def _chance(self, st: State, fr: list, ins: tuple) -> bool:
-        """Draw the pending chance (not a roll) from ``st.chance_rng`` and apply it; False if it cannot here.
+    def _chance(self, st: State, fr: list, ins: tuple, rng: Any) -> bool:
+        """Draw the pending chance (not a roll) from ``rng`` and apply it; False if it cannot here.
 
         The same random numbers and the same state as ``apply_random`` (sampling the
         Decision, then ``apply`` of its outcome), without the Decision and its labels;
         only while nothing is recorded or narrated.
         """
-        rng = st.chance_rng
-        if rng is None or st.log is not None or st.chance_events is not None:
+        if rng is None or st.over or st.log is not None or st.chance_events is not None:
             return False
         op = ins[0]
         loc = fr[2]
