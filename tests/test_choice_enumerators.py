@@ -133,6 +133,10 @@ SHAPES = {
     "lazy_after_read": '"take {n} then {m} to {q}" for n in 0 to 3 for m in 1 to n for q in other players',
     "lazy_empty_middle": '"take {n} {k} to {q}" for n in 1 to 2 for k in kinds(all in pot of P2) for q in players',
     "lazy_hoisted": '"take {n} then {m} to {q}" for n in 1 to 3 for q in players for m in 1 to 2 if total == 0',
+    "kinds_where": '"take {n} {k} to {q}" for k in kinds(all in pot of current where big)'
+                   ' for n in 1 to count(k in pot of current where big) for q in other players',
+    "kinds_other_where": '"take {n} {k}" for k in kinds(all in pot of current)'
+                         ' for n in 1 to count(k in pot of current where big)',
     "kinds_cond": '"take {n} {k} to {q}" for k in kinds(all in pot of current) for n in 1 to count(k in pot of current)'
                   ' for q in other players if n < 3',
 }
@@ -144,8 +148,11 @@ def small_game(tmp_path: Path, option: str) -> Engine:
     path.write_text(f"""game "T"
 players 2 to 3 default 3
 
+attribute big = false
+
 3 Bean tokens
-2 Pea tokens
+2 Pea tokens: big true
+1 Nut token: big true
 
 zone pot: per player
 

@@ -33,7 +33,7 @@ import attrs
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
-from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, last_n
+from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, kind_count_pattern, last_n
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
     ASK,
@@ -791,11 +791,16 @@ class CodeGen(ExprWriter):
             last = len(opt.bindings) - 1
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
+            kind_counts: list[tuple[m.Agg, str]] = []  # count(k in Q) of a range 'for k in kinds(Q)': its source
             for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
+                fixed_here = False
                 later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
                 read = slot in _slots_read(later)  # a later range or the condition reads this variable
                 values_src = self.iterable(it, copy=False)
+                counted = [src for pattern, src in kind_counts if it.kind == "range" and _same(it.high, pattern)]
+                if counted:  # 'for n in 1 to count(k in Q)' inside 'for k in kinds(Q)': Q was counted by kind
+                    values_src = self.number_range(it, self.ex(it.low), counted[0])
                 if i == 0:
                     outer_at, outer_ind = len(lines), ind
                 elif not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}:
@@ -803,6 +808,21 @@ class CodeGen(ExprWriter):
                     lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
                     outer_at += 1
                     values_src = fixed
+                    fixed_here = True
+                pattern = kind_count_pattern(it, slot)
+                if pattern is not None and not fixed_here and any(
+                        it2.kind == "range" and _same(it2.high, pattern) for _s, it2 in opt.bindings[i + 1:]):
+                    # a later range counts this range's kinds one by one: count them all in one pass
+                    cnt, c = self.var("n"), self.var("c")
+                    how, test = self.filter(it.query, c)
+                    cond = "" if how == "all" else f"{test}[{c}]" if how == "mask" else test
+                    lines.append((ind, f"{cnt} = {{}}", opt.span))
+                    lines.append((ind, f"for {c} in {self.zone(it.query.zones[0])}:", opt.span))
+                    if cond:
+                        lines.append((ind + 1, f"if {cond}:", opt.span))
+                    lines.append((ind + 1 + bool(cond), f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", opt.span))
+                    values_src = f"sorted({cnt})"
+                    kind_counts.append((pattern, f"{cnt}[{v}]"))
                 if i >= bulk:  # lazy: this range's values are kept as a list, not written out per option
                     lst = self.var("l")
                     lines.append((ind, f"{lst} = {values_src}", opt.span))

@@ -416,8 +416,7 @@ class ExprWriter:
                                     None) from None
             return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
         if it.kind == "range":
-            sp = self.const(it.span)
-            rng = f"number_range({self.ex(it.low)}, {self.ex(it.high)}, {sp})"
+            rng = self.number_range(it, self.ex(it.low), self.ex(it.high))
             return f"list({rng})" if copy else rng
         assert it.query is not None
         q = it.query
@@ -435,6 +434,13 @@ class ExprWriter:
         if not copy and sel.endswith("[:]"):
             return sel[:-3]
         return sel
+
+    def number_range(self, it: m.IterIR, low: str, high: str) -> str:
+        """Source of the numbers ``low to high`` of a range (given the sources of both ends)."""
+        if type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and _is_count(it.high):
+            # 'N to count(...)': a count is a whole number of at most MAX_COMPONENTS (< MAX_RANGE + N)
+            return f"range({it.low.value}, {high} + 1)"
+        return f"number_range({low}, {high}, {self.const(it.span)})"
 
     def gen(self, e: m.Gen) -> str:
         """A max/min/total over values: a module-level function (its variable lives in ``loc``)."""
@@ -599,6 +605,21 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
         return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def _is_count(e: Any) -> bool:
+    """Whether an expression is a count of components (a whole number from 0 to the components' number)."""
+    return type(e) is m.Agg and e.func == "count"
+
+
+def kind_count_pattern(it: m.IterIR, slot: int) -> m.Agg | None:
+    """For ``for k in kinds(Q)`` (one zone, no kinds named) binding ``slot``: the IR of ``count(k in Q)``,
+    which a count of Q's components by kind answers for each ``k`` (None: no such count here)."""
+    q = it.query
+    if it.kind != "kinds" or q is None or len(q.zones) != 1 or q.quantity != "all" or q.kinds is not None \
+            or q.kind_locals or q.exclude or q.count is not None or q.count_expr is not None:
+        return None
+    return m.Agg("count", None, attrs.evolve(q, quantity="default", kind_locals=(slot,)), m.INT)
 
 
 def _slots_read(exprs: list[Any]) -> set[int]:
