@@ -202,6 +202,8 @@ class ExprWriter:
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
             if e.op in ("/", "%"):
+                if _whole(e.left) and type(e.right) is m.Const and type(e.right.value) is int and e.right.value > 0:
+                    return f"({a} {'//' if e.op == '/' else '%'} {b})"  # what div/mod do with whole numbers
                 fn = "div" if e.op == "/" else "mod"
                 return f"{fn}({a}, {b}, {self.const(e.span)})"
         if t is m.IfElseIR:
@@ -605,6 +607,19 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
         return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def _whole(e: Any) -> bool:
+    """Whether an expression is always a whole number (never a fraction): counts, whole constants, the
+    number of players, and sums, differences and products of those."""
+    t = type(e)
+    if t is m.Const:
+        return type(e.value) is int
+    if t is m.BinOp:
+        return e.op in ("+", "-", "*") and _whole(e.left) and _whole(e.right)
+    if t is m.Builtin:
+        return e.func == "players"
+    return _is_count(e)
 
 
 def _is_count(e: Any) -> bool:
