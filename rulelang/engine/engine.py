@@ -937,25 +937,27 @@ class Engine:
                     if picking is None:
                         return
                     # Everyone asked answers in turn (with after-step triggers, one answer a round of the loop).
+                    enum, var, answers = spec.enum, spec.var, st.answers
                     while True:
                         if st.step >= limit:
                             return
                         who = waiting[0]
-                        loc[spec.var] = who
-                        allowed = spec.enum(st, loc) if spec.enum is not None else self._answers(st, spec, loc, who)
-                        i = picks[who](len(allowed))
-                        if not 0 <= i < len(allowed):
+                        loc[var] = who
+                        allowed = enum(st, loc) if enum is not None else self._answers(st, spec, loc, who)
+                        n = len(allowed)
+                        i = picks[who](n)
+                        if not 0 <= i < n:
                             raise IllegalAction(f"there is no answer {i} here", ins[4])
-                        st.answers[who] = allowed[i]
+                        answers[who] = allowed[i]
                         waiting = loc[slot] = waiting[1:]
                         st.step += 1
                         st.pending_cache = st.choice_cache = None
-                        left = self.budget
                         if not waiting:
                             fr[1] += 1
                             break
                         if check_after is not None:  # checked at the top of the loop before the next answer
                             break
+                    left = self.budget  # decisions were taken: the next stretch has a budget of its own
                     continue
                 if self._skip_empty(st, fr, ins):
                     continue
