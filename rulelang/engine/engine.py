@@ -910,7 +910,12 @@ class Engine:
                     i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
                     if not 0 <= i < n:
                         raise IllegalAction(f"there is no option {i} here", ins[4])
-                    index, values = options[i] if ends is None else pick_option(ends, options, i)
+                    if ends is None:
+                        index, values = options[i]
+                    else:
+                        index, values, lists = options[bisect_right(ends, i)]
+                        if lists:  # one of the combinations of the innermost ranges
+                            index, values = pick_option(ends, options, i)
                     opt = spec.options[index]
                     if values:
                         for (slot, _fn), value in zip(opt[1], values):
