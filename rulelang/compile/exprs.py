@@ -409,7 +409,15 @@ class ExprWriter:
                    f"if not st.out[(st.current + {i}) % st.players]]"
         if it.kind == "others":
             i = self.var("i")
-            return f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
+            listed = f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
+            if copy:
+                return listed
+            # only gone through: the table of the others of each seat, for each number of players the game takes
+            most = self.model.max_players
+            if "OTHERS" not in self.consts:
+                self.consts["OTHERS"] = [[[(c + j) % n for j in range(1, n)] for c in range(n)]
+                                         for n in range(most + 1)]
+            return f"(OTHERS[st.players][st.current] if st.players <= {most} else {listed})"
         if it.kind == "kinds_where":
             try:
                 chosen = [k.index for k in self.model.kinds if self.comp.static_value(it.cond, k.index, -1)]
