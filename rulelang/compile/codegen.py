@@ -190,17 +190,23 @@ class CodeGen(ExprWriter):
         L.append((ind, "return left", None))
         return True
 
-    def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int) -> bool:
-        """After a statement that may make a trigger's condition true: check, and leave if one fired."""
-        chk = self.check_fn(which)
+    def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int,
+             owners: list[str] | None = None) -> bool:
+        """After a statement that may make a trigger's condition true: check, and leave if one fired.
+
+        With ``owners`` (sources of seats), the statement changed only what those players own
+        among what the triggers read: a trigger watched per player whose condition reads only
+        that player's zones and counters (besides shared ones) is checked for those players."""
+        chk = f"{self.check_fn(which, owners=True)}(st, ({', '.join(owners)},))" if owners else \
+            f"{self.check_fn(which)}(st)"
         pc = self.site_pc(None, 1, ("soft", id(after[1]), after[2]))
         self.resume(pc, after, span)
         self.nsoft += 1
         if self.nsoft > SOFT_LIMIT:
-            L.append((ind, f"if {chk}(st):", span))
+            L.append((ind, f"if {chk}:", span))
             self.fired(L, ind + 1, span)
             return self.pause(L, pc, ind)
-        L.append((ind, f"if {chk}(st):", span))
+        L.append((ind, f"if {chk}:", span))
         self.fired(L, ind + 1, span)
         self.pause(L, pc, ind + 1)
         return False
@@ -234,11 +240,17 @@ class CodeGen(ExprWriter):
                 return self.emit_draw(L, s, after, ind)
             self.emit_move(L, s, ind)
             which = self.move_triggers(s)
-            return self.soft(L, which, after, sp, ind) if which else False
+            owners = self.changed_owners(which, [*s.query.zones, s.dest])
+            return self.soft(L, which, after, sp, ind, owners) if which else False
         if t is m.AssignS:
-            self.emit_assign(L, s, ind)
+            who = self.emit_assign(L, s, ind)
             which = self.comp.trigger_for_counter.get(s.counter, ())
-            return self.soft(L, which, after, sp, ind) if which else False
+            owners = None
+            watched = [self.model.triggers[t] for t in which if self.model.triggers[t].each]
+            if who is not None and self.model.counters[s.counter].per_player and watched \
+                    and all(_owner_local(trig) for trig in watched):
+                owners = [who]
+            return self.soft(L, which, after, sp, ind, owners) if which else False
         if t is m.LetS:
             L.append((ind, f"loc[{s.slot + self.off}] = {self.stored(s.value, sp)}", sp))
             return False
@@ -394,7 +406,8 @@ class CodeGen(ExprWriter):
         """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
         raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
 
-    def emit_assign(self, L: list, s: m.AssignS, ind: int) -> None:
+    def emit_assign(self, L: list, s: m.AssignS, ind: int) -> str | None:
+        """Write ``set``/``add`` of a counter; the variable holding the seat whose counter changed (or None)."""
         sp = s.span
         i = s.counter
         counter = self.model.counters[i]
@@ -416,6 +429,7 @@ class CodeGen(ExprWriter):
             L.append((ind, f"if st.log is not None and {new} != {old}:", sp))
             L.append((ind + 1, f"log_counter(st.log, {self.const(counter.name)}, {who}, {old}, {new}, "
                                f"{counter.type == m.PLAYER}, {secret})", sp))
+        return None if s.owner is None else who
 
     def put(self, L: list, zone: m.Zone, place: str | None, d: str, mv: str, ind: int, sp: Any) -> None:
         if not zone.ordered:
@@ -889,13 +903,38 @@ class CodeGen(ExprWriter):
         return name
 
     # ------------------------------------------------------------------ triggers
-    def check_fn(self, which: tuple[int, ...]) -> str:
-        """The generated function that checks these triggers (and fires those that became true)."""
+    def changed_owners(self, which: tuple[int, ...], sels: list[m.ZoneSel]) -> list[str] | None:
+        """Sources of the seats whose zones a move changed, when that is all it changed of what the
+        per-player triggers among ``which`` read (see ``soft``); None: check every player."""
+        owners = []
+        for t in which:
+            trig = self.model.triggers[t]
+            if not trig.each:
+                continue
+            if not _owner_local(trig):
+                return None
+            for sel in sels:
+                if sel.zone not in trig.reads_zones:
+                    continue
+                zone = self.model.zones[sel.zone]
+                if sel.owner is None or zone.per_kind is not None or zone.per_class is not None \
+                        or type(sel.owner) not in (m.Local, m.CurrentPlayer):
+                    return None
+                owners.append(self.ex(sel.owner))
+        return list(dict.fromkeys(owners)) or None
+
+    def check_fn(self, which: tuple[int, ...], owners: bool = False) -> str:
+        """The generated function that checks these triggers (and fires those that became true).
+
+        With ``owners``, ``chk(st, seats)``: the triggers watched per player whose condition
+        reads only that player's own zones and counters are checked for those seats only, in
+        seat order (the others' conditions read nothing that changed: their flags stay)."""
         which = tuple(which)
-        name = self.checks.get(which)
+        key = (which, "owners") if owners else which
+        name = self.checks.get(key)
         if name is not None:
             return name
-        name = self.checks[which] = f"chk{len(self.checks)}"
+        name = self.checks[key] = f"chk{len(self.checks)}"
         lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None),
                        (1, "fired = []", None)]
         saved = self.off
@@ -906,7 +945,11 @@ class CodeGen(ExprWriter):
                 lines.append((1, f"loc = TL[{t}]", trig.span))
                 if trig.each:
                     lines.append((1, f"flags = armed[{t}]", trig.span))
-                    lines.append((1, "for p in range(st.players):", trig.span))
+                    if owners and _owner_local(trig):
+                        seats = "(sorted(set(_seats0)) if len(_seats0) > 1 else _seats0)"  # in seat order
+                        lines.append((1, f"for p in {seats}:", trig.span))
+                    else:
+                        lines.append((1, "for p in range(st.players):", trig.span))
                     lines.append((2, "loc[0] = p", trig.span))
                     lines.append((2, f"now = bool({self.ex(trig.cond)})", trig.span))
                     lines.append((2, "if now and not flags[p]:", trig.span))
@@ -922,7 +965,7 @@ class CodeGen(ExprWriter):
         lines.append((1, "if fired:", None))
         lines.append((2, "return fire(st, fired, TR, NL, TT)", None))
         lines.append((1, "return False", None))
-        self.helper(name, "st", lines)
+        self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
 
     # ------------------------------------------------------------------ rules and the module
@@ -1059,6 +1102,40 @@ class CodeGen(ExprWriter):
             fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
             ncounters=len(model.counters), pickers=self.pickers,
         )
+
+
+_OWNER_LOCAL_NODES = (m.Const, m.BinOp, m.UnOp, m.IfElseIR, m.KindAttr, m.ElemAttr, m.ElemIsKind, m.Agg, m.QueryIR,
+                      m.ZoneSel, m.CounterGet, m.Local)
+
+
+def _owner_local(trig: m.Trigger) -> bool:
+    """Whether a trigger watched per player reads, of what players own, only its player's (local
+    slot 0): zones and counters of that player, shared zones and counters, the components'
+    kinds and attributes, and arithmetic on those; nothing else of the state (not the
+    current player, answers, who is out, dice faces)."""
+    if not trig.each:
+        return False
+
+    def ok(e: Any) -> bool:
+        if e is None or isinstance(e, (int, str, bool, frozenset)):
+            return True
+        if isinstance(e, tuple):
+            return all(ok(x) for x in e)
+        if type(e) is m.Builtin:
+            return e.func in ("players", "min", "max", "abs") and ok(e.args)
+        if type(e) not in _OWNER_LOCAL_NODES:
+            return False
+        if type(e) is m.Local:
+            return e.slot == 0
+        if type(e) is m.QueryIR:
+            return not e.kind_locals and e.count_expr is None and ok(e.zones) and ok(e.where) and ok(e.kinds)
+        if type(e) in (m.ZoneSel, m.CounterGet):
+            return e.owner is None or (type(e.owner) is m.Local and e.owner.slot == 0)
+        if type(e) is m.ElemAttr:
+            return True
+        return all(ok(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name not in ("span", "type"))
+
+    return ok(trig.cond)
 
 
 def _unread_suffix(opt: Any, hoisted: bool) -> int:
