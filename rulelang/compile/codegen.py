@@ -33,7 +33,7 @@ import attrs
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
-from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, last_n
+from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, kind_count_pattern, last_n
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
     ASK,
@@ -76,6 +76,7 @@ class Generated:
     sheet_fns: list[list[str]]
     ncounters: int
     code_object: Any = None
+    pickers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its lazy enumerator (see pick)
 
 
 class CodeGen(ExprWriter):
@@ -190,17 +191,23 @@ class CodeGen(ExprWriter):
         L.append((ind, "return left", None))
         return True
 
-    def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int) -> bool:
-        """After a statement that may make a trigger's condition true: check, and leave if one fired."""
-        chk = self.check_fn(which)
+    def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int,
+             owners: list[str] | None = None) -> bool:
+        """After a statement that may make a trigger's condition true: check, and leave if one fired.
+
+        With ``owners`` (sources of seats), the statement changed only what those players own
+        among what the triggers read: a trigger watched per player whose condition reads only
+        that player's zones and counters (besides shared ones) is checked for those players."""
+        chk = f"{self.check_fn(which, owners=True)}(st, ({', '.join(owners)},))" if owners else \
+            f"{self.check_fn(which)}(st)"
         pc = self.site_pc(None, 1, ("soft", id(after[1]), after[2]))
         self.resume(pc, after, span)
         self.nsoft += 1
         if self.nsoft > SOFT_LIMIT:
-            L.append((ind, f"if {chk}(st):", span))
+            L.append((ind, f"if {chk}:", span))
             self.fired(L, ind + 1, span)
             return self.pause(L, pc, ind)
-        L.append((ind, f"if {chk}(st):", span))
+        L.append((ind, f"if {chk}:", span))
         self.fired(L, ind + 1, span)
         self.pause(L, pc, ind + 1)
         return False
@@ -234,11 +241,17 @@ class CodeGen(ExprWriter):
                 return self.emit_draw(L, s, after, ind)
             self.emit_move(L, s, ind)
             which = self.move_triggers(s)
-            return self.soft(L, which, after, sp, ind) if which else False
+            owners = self.changed_owners(which, [*s.query.zones, s.dest])
+            return self.soft(L, which, after, sp, ind, owners) if which else False
         if t is m.AssignS:
-            self.emit_assign(L, s, ind)
+            who = self.emit_assign(L, s, ind)
             which = self.comp.trigger_for_counter.get(s.counter, ())
-            return self.soft(L, which, after, sp, ind) if which else False
+            owners = None
+            watched = [self.model.triggers[t] for t in which if self.model.triggers[t].each]
+            if who is not None and self.model.counters[s.counter].per_player and watched \
+                    and all(_owner_local(trig) for trig in watched):
+                owners = [who]
+            return self.soft(L, which, after, sp, ind, owners) if which else False
         if t is m.LetS:
             L.append((ind, f"loc[{s.slot + self.off}] = {self.stored(s.value, sp)}", sp))
             return False
@@ -399,7 +412,8 @@ class CodeGen(ExprWriter):
         """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
         raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
 
-    def emit_assign(self, L: list, s: m.AssignS, ind: int) -> None:
+    def emit_assign(self, L: list, s: m.AssignS, ind: int) -> str | None:
+        """Write ``set``/``add`` of a counter; the variable holding the seat whose counter changed (or None)."""
         sp = s.span
         i = s.counter
         counter = self.model.counters[i]
@@ -421,6 +435,7 @@ class CodeGen(ExprWriter):
             L.append((ind, f"if st.log is not None and {new} != {old}:", sp))
             L.append((ind + 1, f"log_counter(st.log, {self.const(counter.name)}, {who}, {old}, {new}, "
                                f"{counter.type == m.PLAYER}, {secret})", sp))
+        return None if s.owner is None else who
 
     def put(self, L: list, zone: m.Zone, place: str | None, d: str, mv: str, ind: int, sp: Any) -> None:
         if not zone.ordered:
@@ -775,6 +790,9 @@ class CodeGen(ExprWriter):
                                             in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
             self.enums[id(spec)] = self.enumerator(s)
+            if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
+                    opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
@@ -788,14 +806,29 @@ class CodeGen(ExprWriter):
             L.append((ind + 1, f"raise out_error({who}, {self.const(sp)})", sp))
         return self.pause(L, pc, ind)
 
-    def enumerator(self, s: m.ChooseS) -> str:
-        """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s)."""
+    def enumerator(self, s: m.ChooseS, lazy: bool = False) -> str:
+        """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
+
+        With ``lazy``, the function a picker uses instead: it returns ``(total, ends, parts)``,
+        where ``parts[j] = (option index, values of the outer ranges, lists)`` stands for the
+        options ``ends[j-1]`` to ``ends[j] - 1`` of the same listing: the outer values followed
+        by each combination of the ``lists`` (the innermost ranges that neither a later range
+        nor the condition reads), last list fastest. The same ranges are evaluated, in the
+        same order, with the same tries counted and the same locals set; only the options of
+        those innermost ranges are not written out one by one (see ``pick_option``).
+        """
         name = f"o{next(self.names)}"
         lines: list = [(1, "out = []", None), (1, "tries = 0", None)]
+        if lazy:
+            total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
+            lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None),
+                     (1, "tries = 0", None)]
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
             slots = {slot for slot, _ in opt.bindings}
             hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+            bulk = _unread_suffix(opt, hoisted) if lazy else len(opt.bindings)
+            lists: list[str] = []
             ind = 1
             if hoisted:
                 lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
@@ -804,11 +837,16 @@ class CodeGen(ExprWriter):
             last = len(opt.bindings) - 1
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
+            kind_counts: list[tuple[m.Agg, str]] = []  # count(k in Q) of a range 'for k in kinds(Q)': its source
             for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
+                fixed_here = False
                 later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
                 read = slot in _slots_read(later)  # a later range or the condition reads this variable
                 values_src = self.iterable(it, copy=False)
+                counted = [src for pattern, src in kind_counts if it.kind == "range" and _same(it.high, pattern)]
+                if counted:  # 'for n in 1 to count(k in Q)' inside 'for k in kinds(Q)': Q was counted by kind
+                    values_src = self.number_range(it, self.ex(it.low), counted[0])
                 if i == 0:
                     outer_at, outer_ind = len(lines), ind
                 elif not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}:
@@ -816,7 +854,39 @@ class CodeGen(ExprWriter):
                     lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
                     outer_at += 1
                     values_src = fixed
-                if i == last and not read:
+                    fixed_here = True
+                pattern = kind_count_pattern(it, slot)
+                if pattern is not None and not fixed_here and any(
+                        it2.kind == "range" and _same(it2.high, pattern) for _s, it2 in opt.bindings[i + 1:]):
+                    # a later range counts this range's kinds one by one: count them all in one pass
+                    cnt, c = self.var("n"), self.var("c")
+                    how, test = self.filter(it.query, c)
+                    cond = "" if how == "all" else f"{test}[{c}]" if how == "mask" else test
+                    lines.append((ind, f"{cnt} = {{}}", opt.span))
+                    lines.append((ind, f"for {c} in {self.zone(it.query.zones[0])}:", opt.span))
+                    if cond:
+                        lines.append((ind + 1, f"if {cond}:", opt.span))
+                    lines.append((ind + 1 + bool(cond), f"{cnt}[KO[{c}]] = {cnt}.get(KO[{c}], 0) + 1", opt.span))
+                    values_src = f"sorted({cnt})"
+                    kind_counts.append((pattern, f"{cnt}[{v}]"))
+                if i >= bulk:  # lazy: this range's values are kept as a list, not written out per option
+                    lst = self.var("l")
+                    lines.append((ind, f"{lst} = {values_src}", opt.span))
+                    lines.append((ind, f"if {lst}:", opt.span))
+                    ind += 1
+                    lists.append(lst)
+                    size = " * ".join(f"len({x})" for x in lists)
+                    if i < last:  # the combinations this range's loop would have tried
+                        lines.append((ind, f"tries += {size}", opt.span))
+                        lines.append((ind, f"if tries > MAXO: too_many_options({where})", opt.span))
+                        continue
+                    tup = f"({', '.join(values)},)" if values else "()"
+                    lines.append((ind, f"{total} += {size}", opt.span))
+                    lines.append((ind, f"{ends}.append({total})", opt.span))
+                    lines.append((ind, f"{parts}.append(({n}, {tup}, ({', '.join(lists)},)))", opt.span))
+                    lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
+                    break
+                if i == last and not read and (opt.cond is None or hoisted):  # no condition left to test
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
@@ -842,7 +912,12 @@ class CodeGen(ExprWriter):
                     lines.append((ind, f"if {cond}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
-                lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+                if lazy:
+                    lines.append((ind, f"{total} += 1", opt.span))
+                    lines.append((ind, f"{ends}.append({total})", opt.span))
+                    lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
+                else:
+                    lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
             boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
@@ -850,19 +925,48 @@ class CodeGen(ExprWriter):
                 lind, text, _sp = lines[at]
                 if isinstance(text, _ResetAt):
                     lines[at:at + 1] = [(lind, f"{name} = [None]", opt.span) for name in boxes[text.level]]
-        lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
-        lines.append((1, "return out", None))
+        if lazy:
+            lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
+            lines.append((1, f"return {total}, {ends}, {parts}", None))
+        else:
+            lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
+            lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
 
     # ------------------------------------------------------------------ triggers
-    def check_fn(self, which: tuple[int, ...]) -> str:
-        """The generated function that checks these triggers (and fires those that became true)."""
+    def changed_owners(self, which: tuple[int, ...], sels: list[m.ZoneSel]) -> list[str] | None:
+        """Sources of the seats whose zones a move changed, when that is all it changed of what the
+        per-player triggers among ``which`` read (see ``soft``); None: check every player."""
+        owners = []
+        for t in which:
+            trig = self.model.triggers[t]
+            if not trig.each:
+                continue
+            if not _owner_local(trig):
+                return None
+            for sel in sels:
+                if sel.zone not in trig.reads_zones:
+                    continue
+                zone = self.model.zones[sel.zone]
+                if sel.owner is None or zone.per_kind is not None or zone.per_class is not None \
+                        or type(sel.owner) not in (m.Local, m.CurrentPlayer):
+                    return None
+                owners.append(self.ex(sel.owner))
+        return list(dict.fromkeys(owners)) or None
+
+    def check_fn(self, which: tuple[int, ...], owners: bool = False) -> str:
+        """The generated function that checks these triggers (and fires those that became true).
+
+        With ``owners``, ``chk(st, seats)``: the triggers watched per player whose condition
+        reads only that player's own zones and counters are checked for those seats only, in
+        seat order (the others' conditions read nothing that changed: their flags stay)."""
         which = tuple(which)
-        name = self.checks.get(which)
+        key = (which, "owners") if owners else which
+        name = self.checks.get(key)
         if name is not None:
             return name
-        name = self.checks[which] = f"chk{len(self.checks)}"
+        name = self.checks[key] = f"chk{len(self.checks)}"
         lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None),
                        (1, "fired = []", None)]
         saved = self.off
@@ -873,7 +977,11 @@ class CodeGen(ExprWriter):
                 lines.append((1, f"loc = TL[{t}]", trig.span))
                 if trig.each:
                     lines.append((1, f"flags = armed[{t}]", trig.span))
-                    lines.append((1, "for p in range(st.players):", trig.span))
+                    if owners and _owner_local(trig):
+                        seats = "(sorted(set(_seats0)) if len(_seats0) > 1 else _seats0)"  # in seat order
+                        lines.append((1, f"for p in {seats}:", trig.span))
+                    else:
+                        lines.append((1, "for p in range(st.players):", trig.span))
                     lines.append((2, "loc[0] = p", trig.span))
                     lines.append((2, f"now = bool({self.ex(trig.cond)})", trig.span))
                     lines.append((2, "if now and not flags[p]:", trig.span))
@@ -889,7 +997,7 @@ class CodeGen(ExprWriter):
         lines.append((1, "if fired:", None))
         lines.append((2, "return fire(st, fired, TR, NL, TT)", None))
         lines.append((1, "return False", None))
-        self.helper(name, "st", lines)
+        self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
 
     # ------------------------------------------------------------------ rules and the module
@@ -1024,8 +1132,56 @@ class CodeGen(ExprWriter):
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
             fallbacks=self.fallbacks, constructs=self.constructs, fallback_runs=self.fallback_runs,
             fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
-            ncounters=len(model.counters),
+            ncounters=len(model.counters), pickers=self.pickers,
         )
+
+
+_OWNER_LOCAL_NODES = (m.Const, m.BinOp, m.UnOp, m.IfElseIR, m.KindAttr, m.ElemAttr, m.ElemIsKind, m.Agg, m.QueryIR,
+                      m.ZoneSel, m.CounterGet, m.Local)
+
+
+def _owner_local(trig: m.Trigger) -> bool:
+    """Whether a trigger watched per player reads, of what players own, only its player's (local
+    slot 0): zones and counters of that player, shared zones and counters, the components'
+    kinds and attributes, and arithmetic on those; nothing else of the state (not the
+    current player, answers, who is out, dice faces)."""
+    if not trig.each:
+        return False
+
+    def ok(e: Any) -> bool:
+        if e is None or isinstance(e, (int, str, bool, frozenset)):
+            return True
+        if isinstance(e, tuple):
+            return all(ok(x) for x in e)
+        if type(e) is m.Builtin:
+            return e.func in ("players", "min", "max", "abs") and ok(e.args)
+        if type(e) not in _OWNER_LOCAL_NODES:
+            return False
+        if type(e) is m.Local:
+            return e.slot == 0
+        if type(e) is m.QueryIR:
+            return not e.kind_locals and e.count_expr is None and ok(e.zones) and ok(e.where) and ok(e.kinds)
+        if type(e) in (m.ZoneSel, m.CounterGet):
+            return e.owner is None or (type(e.owner) is m.Local and e.owner.slot == 0)
+        if type(e) is m.ElemAttr:
+            return True
+        return all(ok(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name not in ("span", "type"))
+
+    return ok(trig.cond)
+
+
+def _unread_suffix(opt: Any, hoisted: bool) -> int:
+    """Where the innermost ranges of a ``choose`` option that nothing reads begin (their number: none).
+
+    A range's variable is read if a later range or the option's condition (unless the
+    condition is tested before the ranges) reads it; an option whose condition is tested
+    per combination has no such ranges."""
+    if opt.cond is not None and not hoisted:
+        return len(opt.bindings)
+    at = len(opt.bindings)
+    while at > 0 and opt.bindings[at - 1][0] not in _slots_read([it for _s, it in opt.bindings[at:]]):
+        at -= 1
+    return at
 
 
 @attrs.frozen
@@ -1100,6 +1256,8 @@ def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
         for ins in rule:
             if ins[0] in (CHOOSE, ASK) and ins[1].enum is None:
                 ins[1].enum = ns[gen.enums[id(ins[1])]]
+            if ins[0] == CHOOSE and ins[1].pick is None and id(ins[1]) in gen.pickers:
+                ins[1].pick = ns[gen.pickers[id(ins[1])]]
     return Loaded(
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],

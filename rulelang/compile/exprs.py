@@ -50,6 +50,7 @@ class ExprWriter:
         self.is_die = [bool(model.kinds[k].faces) for k in comp.kind_of]  # dice, and components with sides
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
+        self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
         self.memo: dict[Any, str] | None = None  # while writing standings: canonical node -> memo function
         # While writing an option's condition inside its ranges: the local slots each range binds, and
@@ -207,6 +208,8 @@ class ExprWriter:
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
             if e.op in ("/", "%"):
+                if _whole(e.left) and type(e.right) is m.Const and type(e.right.value) is int and e.right.value > 0:
+                    return f"({a} {'//' if e.op == '/' else '%'} {b})"  # what div/mod do with whole numbers
                 fn = "div" if e.op == "/" else "mod"
                 return f"{fn}({a}, {b}, {self.const(e.span)})"
         if t is m.IfElseIR:
@@ -519,7 +522,15 @@ class ExprWriter:
                    f"if not st.out[(st.current + {i}) % st.players]]"
         if it.kind == "others":
             i = self.var("i")
-            return f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
+            listed = f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
+            if copy:
+                return listed
+            # only gone through: the table of the others of each seat, for each number of players the game takes
+            most = self.model.max_players
+            if "OTHERS" not in self.consts:
+                self.consts["OTHERS"] = [[[(c + j) % n for j in range(1, n)] for c in range(n)]
+                                         for n in range(most + 1)]
+            return f"(OTHERS[st.players][st.current] if st.players <= {most} else {listed})"
         if it.kind == "kinds_where":
             try:
                 chosen = [k.index for k in self.model.kinds if self.comp.static_value(it.cond, k.index, -1)]
@@ -528,8 +539,7 @@ class ExprWriter:
                                     None) from None
             return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
         if it.kind == "range":
-            sp = self.const(it.span)
-            rng = f"number_range({self.ex(it.low)}, {self.ex(it.high)}, {sp})"
+            rng = self.number_range(it, self.ex(it.low), self.ex(it.high))
             return f"list({rng})" if copy else rng
         assert it.query is not None
         q = it.query
@@ -547,6 +557,13 @@ class ExprWriter:
         if not copy and sel.endswith("[:]"):
             return sel[:-3]
         return sel
+
+    def number_range(self, it: m.IterIR, low: str, high: str) -> str:
+        """Source of the numbers ``low to high`` of a range (given the sources of both ends)."""
+        if type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and _is_count(it.high):
+            # 'N to count(...)': a count is a whole number of at most MAX_COMPONENTS (< MAX_RANGE + N)
+            return f"range({it.low.value}, {high} + 1)"
+        return f"number_range({low}, {high}, {self.const(it.span)})"
 
     def gen(self, e: m.Gen) -> str:
         """A max/min/total over values: a module-level function (its variable lives in ``loc``)."""
@@ -730,6 +747,34 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
         return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def _whole(e: Any) -> bool:
+    """Whether an expression is always a whole number (never a fraction): counts, whole constants, the
+    number of players, and sums, differences and products of those."""
+    t = type(e)
+    if t is m.Const:
+        return type(e.value) is int
+    if t is m.BinOp:
+        return e.op in ("+", "-", "*") and _whole(e.left) and _whole(e.right)
+    if t is m.Builtin:
+        return e.func == "players"
+    return _is_count(e)
+
+
+def _is_count(e: Any) -> bool:
+    """Whether an expression is a count of components (a whole number from 0 to the components' number)."""
+    return type(e) is m.Agg and e.func == "count"
+
+
+def kind_count_pattern(it: m.IterIR, slot: int) -> m.Agg | None:
+    """For ``for k in kinds(Q)`` (one zone, no kinds named) binding ``slot``: the IR of ``count(k in Q)``,
+    which a count of Q's components by kind answers for each ``k`` (None: no such count here)."""
+    q = it.query
+    if it.kind != "kinds" or q is None or len(q.zones) != 1 or q.quantity != "all" or q.kinds is not None \
+            or q.kind_locals or q.exclude or q.count is not None or q.count_expr is not None:
+        return None
+    return m.Agg("count", None, attrs.evolve(q, quantity="default", kind_locals=(slot,)), m.INT)
 
 
 def _slots_read(exprs: list[Any]) -> set[int]:

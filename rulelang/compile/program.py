@@ -32,6 +32,7 @@ class ChooseSpec:
     spans: list = attrs.field(factory=list)  # per option: (option span, condition span or None)
     shown: list = attrs.field(factory=list)  # per option: ((name, value -> text), ...) of its ``for`` variables
     enum: Fn | None = None  # generated: (st, loc) -> the legal options, as Engine._options lists them
+    pick: Fn | None = None  # generated: (st, loc) -> the same options, lazily (codegen's enumerator, lazy)
 
 
 @attrs.define

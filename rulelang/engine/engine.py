@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from bisect import bisect_right
 from collections import Counter
 from typing import Any
 
@@ -405,6 +406,9 @@ class Engine:
             st.pending_cache = st.choice_cache = None
             self._run(st)
             return out or []
+        if not events and self._chance(st, fr, ins, rng):  # nothing to record: no Decision needed
+            self._run(st)
+            return []
         d = self.pending(st)
         assert d is not None and d.kind == "chance"
         outcome = d.sample(rng)
@@ -867,13 +871,19 @@ class Engine:
 
         Each block runs from its entry point to the next pause and says where play resumes
         (the top frame's pc); a decision's entry point is handled here. While
-        ``st.picking`` is set, choices and asks are taken here too (see :meth:`_pick`).
+        ``st.picking`` is set, choices and asks are taken here too, and chance other than
+        rolls is drawn here (see :meth:`_chance`): the same as :meth:`apply_index`,
+        :meth:`answer` and :meth:`apply_random` with the same picks, without building a
+        Decision or leaving this loop.
         """
         code = self.code
         stack = st.stack
         left = self.budget
         after_step = self.after_step
+        check_after = self._checks[after_step] if after_step else None
         picking = st.picking
+        if picking is not None:
+            picks, limit = picking
         try:
             while True:
                 fr = stack[-1]
@@ -888,20 +898,91 @@ class Engine:
                     continue
                 if op == CHOOSE:
                     spec = ins[1]
-                    options = spec.enum(st, fr[2])
+                    loc = fr[2]
+                    if picking is not None and spec.pick is not None:
+                        # A picker needs only how many options there are, then the one picked.
+                        n, ends, options = spec.pick(st, loc)
+                        if n and st.step >= limit:
+                            options = spec.enum(st, loc)
+                    else:
+                        options = spec.enum(st, loc)
+                        ends = None
                     if not options:  # nothing to choose: skip the choice
                         st.pending_cache = st.choice_cache = None
                         fr[1] = spec.end
                         continue
-                    st.choice_cache = options
-                elif op == ASK:
-                    if not fr[2][ins[1].pending_slot]:  # no one is asked
+                    if check_after is not None and check_after(st):
+                        # ``when ... after each step``: checked now that play would wait for a decision
+                        st.pending_cache = st.choice_cache = None
+                        left -= 1
+                        if left < 0:
+                            raise Runaway("loop", ins[4])
+                        continue
+                    if picking is None or st.step >= limit:
+                        st.choice_cache = options
+                        return
+                    if ends is None:
+                        n = len(options)
+                    i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
+                    if not 0 <= i < n:
+                        raise IllegalAction(f"there is no option {i} here", ins[4])
+                    if ends is None:
+                        index, values = options[i]
+                    else:
+                        index, values, lists = options[bisect_right(ends, i)]
+                        if lists:  # one of the combinations of the innermost ranges
+                            index, values = pick_option(ends, options, i)
+                    opt = spec.options[index]
+                    if values:
+                        for (slot, _fn), value in zip(opt[1], values):
+                            loc[slot] = value
+                    fr[1] = opt[3]
+                    st.step += 1
+                    st.pending_cache = st.choice_cache = None
+                    left = self.budget  # a decision was taken: the next stretch has a budget of its own
+                    continue
+                if op == ASK:
+                    spec = ins[1]
+                    loc = fr[2]
+                    slot = spec.pending_slot
+                    waiting = loc[slot]
+                    if not waiting:  # no one is asked
                         fr[1] += 1
                         continue
-                elif self._skip_empty(st, fr, ins):
+                    if check_after is not None and check_after(st):
+                        st.pending_cache = st.choice_cache = None
+                        left -= 1
+                        if left < 0:
+                            raise Runaway("loop", ins[4])
+                        continue
+                    if picking is None:
+                        return
+                    # Everyone asked answers in turn (with after-step triggers, one answer a round of the loop).
+                    enum, var, answers = spec.enum, spec.var, st.answers
+                    while True:
+                        if st.step >= limit:
+                            return
+                        who = waiting[0]
+                        loc[var] = who
+                        allowed = enum(st, loc) if enum is not None else self._answers(st, spec, loc, who)
+                        n = len(allowed)
+                        i = picks[who](n)
+                        if not 0 <= i < n:
+                            raise IllegalAction(f"there is no answer {i} here", ins[4])
+                        answers[who] = allowed[i]
+                        waiting = loc[slot] = waiting[1:]
+                        st.step += 1
+                        st.pending_cache = st.choice_cache = None
+                        if not waiting:
+                            fr[1] += 1
+                            break
+                        if check_after is not None:  # checked at the top of the loop before the next answer
+                            break
+                    left = self.budget  # decisions were taken: the next stretch has a budget of its own
                     continue
-                if after_step and self._checks[after_step](st):
-                    # ``when ... after each step``: checked now that play would wait for a decision
+                if self._skip_empty(st, fr, ins):
+                    continue
+                if check_after is not None and check_after(st):
                     st.pending_cache = st.choice_cache = None
                     left -= 1
                     if left < 0:
@@ -912,9 +993,9 @@ class Engine:
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                if picking is None or st.step >= picking[1] or not self._pick(st, fr, ins, picking[0]):
+                if picking is None or st.step >= limit or not self._chance(st, fr, ins, st.chance_rng):
                     return
-                left = self.budget  # a decision was taken: the next stretch has a budget of its own
+                left = self.budget
         except Runaway as exc:
             tb = sys.exc_info()[2]
             span = exc.span if exc.span is not None else self.run.lines.span_of(tb)
@@ -931,39 +1012,50 @@ class Engine:
                 exc.add_note(f"raised by the code generated for {span}")
             raise
 
-    def _pick(self, st: State, fr: list, ins: tuple, picks: list) -> bool:
-        """Take the pending choice or ask with ``picks[seat](n)`` (an index among n); False at chance.
+    def _chance(self, st: State, fr: list, ins: tuple, rng: Any) -> bool:
+        """Draw the pending chance (not a roll) from ``rng`` and apply it; False if it cannot here.
 
-        The same as :meth:`apply_index` and :meth:`answer` with the index ``picks`` gives,
-        without building a Decision or leaving the loop of :meth:`_run`.
+        The same random numbers and the same state as ``apply_random`` (sampling the
+        Decision, then ``apply`` of its outcome), without the Decision and its labels;
+        only while nothing is recorded or narrated.
         """
+        if rng is None or st.over or st.log is not None or st.chance_events is not None:
+            return False
         op = ins[0]
         loc = fr[2]
-        if op == CHOOSE:
+        if op == SHUFFLE:
+            src = ins[1](st, loc)
+            kind_of = self.program.kind_of
+            order = [kind_of[c] for c in src]
+            rng.shuffle(order)  # as Decision.sample shuffles the kinds' names
+            by_kind: dict[int, list[int]] = {}
+            for c in sorted(src):
+                by_kind.setdefault(kind_of[c], []).append(c)
+            for lst in by_kind.values():
+                lst.reverse()
+            src[:] = [by_kind[k].pop() for k in order]
+            fr[1] += 1
+            if ins[3]:
+                self._check_triggers(st, ins[3])
+        elif op == DRAW:
             spec = ins[1]
-            options = st.choice_cache
-            n = len(options)
-            i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
-            if not 0 <= i < n:
-                raise IllegalAction(f"there is no option {i} here", ins[4])
-            index, values = options[i]
-            opt = spec.options[index]
-            if values:
-                for (slot, _fn), value in zip(opt[1], values):
-                    loc[slot] = value
-            fr[1] = opt[3]
-        elif op == ASK:
-            spec = ins[1]
-            waiting = loc[spec.pending_slot]
-            who = waiting[0]
-            allowed = self._answers(st, spec, loc, who)
-            i = picks[who](len(allowed))
-            if not 0 <= i < len(allowed):
-                raise IllegalAction(f"there is no answer {i} here", ins[4])
-            st.answers[who] = allowed[i]
-            waiting = loc[spec.pending_slot] = waiting[1:]
-            if not waiting:
-                fr[1] += 1
+            pred = spec.pred(st, loc)
+            kind_of = self.program.kind_of
+            counts = Counter(kind_of[c] for c in spec.source(st, loc) if pred is None or pred(c))
+            kinds = sorted(counts)
+            if not kinds:
+                return False
+            k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
+            self._drawn(st, fr, ins, k)
+        elif op == RANDFIRST:
+            st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
+            fr[1] += 1
+        elif op == PICK:
+            among = loc[ins[1].among_slot]
+            if not among:
+                return False
+            loc[ins[1].var] = among[rng.below(len(among))]
+            fr[1] += 1
         else:
             return False
         st.step += 1
@@ -1181,6 +1273,22 @@ class Engine:
             return None
         fr = st.stack[-1]
         return self.code[fr[0]][fr[1]][4]
+
+
+def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple]:
+    """Option ``i`` of a choice listed lazily (see ``ChooseSpec.pick``): (option index, values of its ``for``s)."""
+    j = bisect_right(ends, i)
+    index, values, lists = parts[j]
+    if not lists:
+        return index, values
+    at = i - ends[j - 1] if j else i
+    if len(lists) == 1:
+        return index, (*values, lists[0][at])
+    tail = []
+    for values_of in reversed(lists):  # the last range varies fastest
+        at, r = divmod(at, len(values_of))
+        tail.append(values_of[r])
+    return index, (*values, *reversed(tail))
 
 
 def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple, cond: Any, index: int,
