@@ -56,6 +56,10 @@ class ExprWriter:
         # the boxes of counts/totals computed once per values of the outer ranges: (node, level) -> name.
         self.once_levels: list[set[int]] | None = None
         self.once_boxes: dict[Any, str] = {}
+        # While writing an option's condition inside its ranges: the Python variable holding each range's
+        # value (IR slot -> name), and the piles on those values read once per value: (zone, slot) -> name.
+        self.cse_vars: dict[int, str] | None = None
+        self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
         self._list_constructs()
@@ -159,7 +163,7 @@ class ExprWriter:
         if t is m.Const:
             return self.const(e.value)
         if t is m.Local:
-            return f"loc[{e.slot + self.off}]"
+            return self.local(e.slot)
         if t is m.CurrentPlayer:
             return "st.current"
         if t is m.CounterGet:
@@ -197,6 +201,8 @@ class ExprWriter:
             x = self.ex(e.operand, c)
             return f"(not {x})" if e.op == "not" else f"(-{x})"
         if t is m.BinOp:
+            if e.op in ("and", "or") and type(e.left) is m.Const:  # the constant decides: write what runs
+                return self.ex(fold(e), c)
             a, b = self.ex(e.left, c), self.ex(e.right, c)
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
@@ -204,6 +210,8 @@ class ExprWriter:
                 fn = "div" if e.op == "/" else "mod"
                 return f"{fn}({a}, {b}, {self.const(e.span)})"
         if t is m.IfElseIR:
+            if type(e.cond) is m.Const:
+                return self.ex(e.then if e.cond.value else e.orelse, c)
             return f"({self.ex(e.then, c)} if {self.ex(e.cond, c)} else {self.ex(e.orelse, c)})"
         if t is m.KindAttr:
             values = self.comp.kind_values[e.attr]
@@ -250,6 +258,18 @@ class ExprWriter:
         finally:
             self.comp.offset = saved
         return f"{fn}(st, loc)"
+
+    def local(self, slot: int) -> str:
+        """Source reading a local slot: the range's own variable inside an option's condition, else ``loc``."""
+        if self.cse_vars is not None:
+            name = self.cse_vars.get(slot)
+            if name is not None:
+                return name
+        return f"loc[{slot + self.off}]"
+
+    def own_scope(self) -> _OwnScope:
+        """Context manager: write a helper function's lines (no variables of the enclosing enumerator)."""
+        return _OwnScope(self)
 
     def face_dependent(self, attr: str) -> bool:
         return any(v is not None for v in self.comp.face_values[attr])
@@ -313,7 +333,7 @@ class ExprWriter:
             return self._table_filter(tbl, c)
         parts = []
         if q.kind_locals:
-            slots = [f"loc[{s + self.off}]" for s in q.kind_locals]
+            slots = [self.local(s) for s in q.kind_locals]
             if q.kinds is None and len(slots) == 1:
                 parts.append(f"(KO[{c}] {'!=' if q.exclude else '=='} {slots[0]})")
             else:
@@ -441,14 +461,15 @@ class ExprWriter:
         lines: list[tuple[int, str, Span | None]] = []
         var = e.var + self.off
         v = self.var("v")
-        lines.append((1, "out = []", None))
-        lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
-        lines.append((2, f"loc[{var}] = {v}", None))
-        if e.cond is not None:
-            lines.append((2, f"if {self.ex(e.cond)}:", None))
-            lines.append((3, f"out.append({self.ex(e.expr)})", None))
-        else:
-            lines.append((2, f"out.append({self.ex(e.expr)})", None))
+        with self.own_scope():
+            lines.append((1, "out = []", None))
+            lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
+            lines.append((2, f"loc[{var}] = {v}", None))
+            if e.cond is not None:
+                lines.append((2, f"if {self.ex(e.cond)}:", None))
+                lines.append((3, f"out.append({self.ex(e.expr)})", None))
+            else:
+                lines.append((2, f"out.append({self.ex(e.expr)})", None))
         func = {"max": "max", "min": "min", "total": "sum"}[e.func]
         lines.append((1, f"return {func}(out) if out else 0", None))
         self.helper(name, "st, loc", lines)
@@ -462,21 +483,31 @@ class ExprWriter:
 
     # ------------------------------------------------------------------ memo (standings)
     def memoized(self, e: Any, build: Callable[[], str], c: str | None) -> str:
-        """Within a standings computation, a pure Gen/Agg is computed once per values of its free locals."""
+        """Within a standings computation, a pure Gen/Agg is computed once per values of its free locals.
+
+        Copies of one definition inlined on other slots share one memo table (the same values of the
+        free locals give the same value); a count or ``any`` of one zone that needs no per-component
+        test is cheaper than a memo and is written as it is."""
         if self.memo is None or c is not None:
+            return build()
+        if type(e) is m.Agg and self._cheap(e):
             return build()
         free: list[int] = []
         canon = _canonical(e, frozenset(), free)
         name = self.memo.get(canon)
         slots = [f"loc[{s + self.off}]" for s in free]
-        key = f"({', '.join(slots)},)" if slots else "()"
+        key = slots[0] if len(slots) == 1 else f"({', '.join(slots)},)" if slots else "()"
         if name is None:
             name = f"m{next(self.names)}"
             self.memo[canon] = name
-            self.consts[f"{name}_memo"] = {}
+            alpha = ("alpha", _canonical(e, frozenset(), [], {}))
+            table = self.memo.get(alpha)
+            if table is None:
+                table = self.memo[alpha] = f"{name}_memo"
+                self.consts[table] = {}
             inner = build()
             self.helper(name, "st, loc", [
-                (1, f"memo = {name}_memo", None),
+                (1, f"memo = {table}", None),
                 (1, f"key = {key}", None),
                 (1, "v = memo.get(key)", None),
                 (1, "if v is None:", None),
@@ -486,6 +517,22 @@ class ExprWriter:
                 (1, "return v", None),
             ])
         return f"{name}(st, loc)"
+
+    def _cheap(self, e: m.Agg) -> bool:
+        """A count or ``any`` of one zone whose filter is a table lookup, or none (C-speed, no memo needed)."""
+        q = e.query
+        if e.func not in ("count", "any") or len(q.zones) != 1:
+            return False
+        if q.kinds is None and q.where is None and not q.kind_locals:
+            return True
+        if q.kind_locals:
+            return False
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return False
+        faces = self.model.kinds
+        return all(len({bool(tbl[k][0])} | {bool(tbl[k][f + 1]) for f in faces[k].faces}) == 1
+                   for k in self.kind_of)
 
     def once(self, e: Any, c: str | None) -> str | None:
         """In an option's condition, a count or total that reads none of the innermost ranges' values:
@@ -555,6 +602,20 @@ class ExprWriter:
         return parts[0] if len(parts) == 1 and isinstance(t.parts[0], str) else f"''.join(({', '.join(parts)},))"
 
 
+class _OwnScope:
+    """Context manager: no range variables or piles of an enclosing option's condition are visible."""
+
+    def __init__(self, gen: ExprWriter) -> None:
+        self.gen = gen
+
+    def __enter__(self) -> None:
+        self.saved = self.gen.cse_vars
+        self.gen.cse_vars = None
+
+    def __exit__(self, *exc: Any) -> None:
+        self.gen.cse_vars = self.saved
+
+
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
     """Local names for the state's tables, for those the body uses."""
     text = "\n".join(t for _i, t, _s in lines)
@@ -568,36 +629,69 @@ def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, st
     return out
 
 
-def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
+def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, int] | None = None) -> Any:
     """A hashable form of an IR expression, ignoring spans; ``free`` collects the local slots it reads
-    that it does not bind itself. Slots are kept as they are: two nodes share a memo only when
-    they read and write the same slots."""
+    that it does not bind itself. Without ``names``, slots are kept as they are: two nodes share a memo
+    only when they read and write the same slots. With ``names`` (filled here), every slot is numbered
+    in the order it first appears, so that copies of one definition inlined on other slots agree."""
     if isinstance(e, m.Local):
         if e.slot not in bound and e.slot not in free:
             free.append(e.slot)
-        return ("Local", e.slot)
+        return ("Local", e.slot if names is None else names.setdefault(e.slot, len(names)))
     if isinstance(e, m.Gen):
         inner = bound | {e.var}
-        return ("Gen", e.func, e.var, _canonical(e.iterable, bound, free), _canonical(e.expr, inner, free),
-                _canonical(e.cond, inner, free))
+        var = e.var if names is None else names.setdefault(e.var, len(names))
+        return ("Gen", e.func, var, _canonical(e.iterable, bound, free, names),
+                _canonical(e.expr, inner, free, names), _canonical(e.cond, inner, free, names))
     if isinstance(e, m.PlacesIR):  # its variable is bound in the key and the condition
         inner = bound | {e.var}
-        return ("Places", _canonical(e.points, bound, free), _canonical(e.player, bound, free), e.highest, e.var,
-                _canonical(e.iterable, bound, free), _canonical(e.key, inner, free), _canonical(e.cond, inner, free),
-                e.share)
+        points = _canonical(e.points, bound, free, names)
+        player = _canonical(e.player, bound, free, names)
+        var = e.var if names is None else names.setdefault(e.var, len(names))
+        return ("Places", points, player, e.highest, var, _canonical(e.iterable, bound, free, names),
+                _canonical(e.key, inner, free, names), _canonical(e.cond, inner, free, names), e.share)
     if isinstance(e, m.QueryIR):  # its kind_locals are local slots too
         return ("Query",) + tuple(
-            tuple(_canonical(m.Local(s, m.KIND), bound, free) for s in e.kind_locals) if f.name == "kind_locals"
-            else _canonical(getattr(e, f.name), bound, free)
+            tuple(_canonical(m.Local(s, m.KIND), bound, free, names) for s in e.kind_locals)
+            if f.name == "kind_locals" else _canonical(getattr(e, f.name), bound, free, names)
             for f in attrs.fields(m.QueryIR) if f.name != "span")
     if isinstance(e, (tuple, list)):
-        return tuple(_canonical(x, bound, free) for x in e)
+        return tuple(_canonical(x, bound, free, names) for x in e)
     if isinstance(e, frozenset):
         return ("set", tuple(sorted(e)))
     if attrs.has(type(e)):
-        return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
+        return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free, names)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def fold(e: Any) -> Any:
+    """An ``and``/``or``/``not``/if-else whose deciding operand is a constant, reduced as Python evaluates it
+    (``True or X`` is True and never runs X; ``False or X`` is X); anything else as it is."""
+    t = type(e)
+    if t is m.BinOp and e.op in ("and", "or"):
+        left = fold(e.left)
+        if type(left) is m.Const:
+            return left if bool(left.value) == (e.op == "or") else fold(e.right)
+        right = fold(e.right)
+        return e if left is e.left and right is e.right else attrs.evolve(e, left=left, right=right)
+    if t is m.UnOp and e.op == "not":
+        x = fold(e.operand)
+        if type(x) is m.Const:
+            return m.Const(not x.value, e.type)
+        return e if x is e.operand else attrs.evolve(e, operand=x)
+    if t is m.IfElseIR:
+        cond = fold(e.cond)
+        if type(cond) is m.Const:
+            return fold(e.then if cond.value else e.orelse)
+    return e
+
+
+def conjuncts(e: Any) -> list[Any]:
+    """The operands of a chain of ``and``s, in the order they are evaluated."""
+    if type(e) is m.BinOp and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
 
 
 def _slots_read(exprs: list[Any]) -> set[int]:
