@@ -100,7 +100,8 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
     if type(s) is m.MoveMarkerS:
         zone = gen.model.zones[s.dest.zone]
         c = gen.comp.first_of_kind[s.kind]
-        L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {gen.zone_name(s.dest)}, LB, "
+        to = f"({gen.zone_name(s.dest)} if st.log is not None else None)"  # named only when narrated
+        L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {to}, LB, "
                        f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))})", sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False
