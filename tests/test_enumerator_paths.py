@@ -155,6 +155,18 @@ def test_piles_game_lists_the_careful_options(tmp_path: Path) -> None:
         assert compare_every_choice(engine, 2, seed) > 0
 
 
+def test_a_count_inside_a_total_in_a_condition_is_counted_per_value(tmp_path: Path) -> None:
+    """``any(k in up of d)`` inside a total over d reads the outer k and the total's own d: it is
+    counted for each d (it once was kept per k, in a name its helper function did not have)."""
+    path = tmp_path / "piles.rules"
+    path.write_text(PILES.replace("if early and not gilt(c) and room(k, c) and late:",
+                                  "if total(1 for d in all in row if any(k in up of d) and d != c) < 2:"),
+                    encoding="utf-8")
+    engine = rulelang.load_game(path)
+    for seed in range(1, 11):
+        assert compare_every_choice(engine, 2, seed) > 0
+
+
 def test_a_pile_on_a_component_without_one_is_the_careful_error(tmp_path: Path) -> None:
     """The stone has no 'up' pile: both paths stop with the same error at the same place."""
     engine = piles_engine(tmp_path)

@@ -392,6 +392,9 @@ class ExprWriter:
                 each = [f"bool({z})" if is_any else f"len({z})" for z in zones]
             elif how == "mask":
                 each = [f"{'any' if is_any else 'sum'}(map({src}.__getitem__, {z}))" for z in zones]
+            elif is_any and len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
+                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: a search of the zone's kinds
+                each = [f"({kind} in map(KO.__getitem__, {z}))" for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
                         for z in zones]
@@ -465,11 +468,16 @@ class ExprWriter:
             lines.append((1, "out = []", None))
             lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
             lines.append((2, f"loc[{var}] = {v}", None))
+            self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
             if e.cond is not None:
-                lines.append((2, f"if {self.ex(e.cond)}:", None))
-                lines.append((3, f"out.append({self.ex(e.expr)})", None))
+                cond, value = self.ex(e.cond), self.ex(e.expr)
+                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
+                lines.append((2, f"if {cond}:", None))
+                lines.append((3, f"out.append({value})", None))
             else:
-                lines.append((2, f"out.append({self.ex(e.expr)})", None))
+                value = self.ex(e.expr)
+                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
+                lines.append((2, f"out.append({value})", None))
         func = {"max": "max", "min": "min", "total": "sum"}[e.func]
         lines.append((1, f"return {func}(out) if out else 0", None))
         self.helper(name, "st, loc", lines)
@@ -505,7 +513,8 @@ class ExprWriter:
             if table is None:
                 table = self.memo[alpha] = f"{name}_memo"
                 self.consts[table] = {}
-            inner = build()
+            with self.own_scope():
+                inner = build()
             self.helper(name, "st, loc", [
                 (1, f"memo = {table}", None),
                 (1, f"key = {key}", None),
@@ -603,17 +612,19 @@ class ExprWriter:
 
 
 class _OwnScope:
-    """Context manager: no range variables or piles of an enclosing option's condition are visible."""
+    """Context manager: no range variables, piles or kept counts of an enclosing option's condition are
+    visible (a helper function has its own scope, and its own variables the counts may read)."""
 
     def __init__(self, gen: ExprWriter) -> None:
         self.gen = gen
 
     def __enter__(self) -> None:
-        self.saved = self.gen.cse_vars
-        self.gen.cse_vars = None
+        gen = self.gen
+        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels)
+        gen.cse_vars, gen.cse_piles, gen.once_levels = None, {}, None
 
     def __exit__(self, *exc: Any) -> None:
-        self.gen.cse_vars = self.saved
+        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels = self.saved
 
 
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
