@@ -57,8 +57,8 @@ def class_zone(gen: Any, sel: m.ZoneSel) -> str:
         # the error is raised where it is read, as before)
         key = (sel.zone, sel.owner.slot)
         if key not in gen.cse_piles:
-            gen.cse_piles[key] = (gen.var("p"), f"Z[{sel.zone}][{o}] if {o} is not None and {o} >= 0 and {mask}[{o}] "
-                                                f"else None")
+            owns = f"{mask}[{o}]" if o in gen.cse_ids else f"{o} is not None and {o} >= 0 and {mask}[{o}]"
+            gen.cse_piles[key] = (gen.var("p"), f"Z[{sel.zone}][{o}] if {owns} else None")
         pile = gen.cse_piles[key][0]
         return f"({pile} if {pile} is not None else {slow})"
     if isinstance(sel.owner, m.Local):  # a component held in a local: look it up once, check it inline

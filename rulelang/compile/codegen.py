@@ -763,6 +763,7 @@ class CodeGen(ExprWriter):
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
             last = len(opt.bindings) - 1
+            self.loc_reads = set()
             placed, inner = _place_conjuncts(opt)
             hoisted = opt.cond is not None and not inner and set(placed) <= {-1}
             ind = 1
@@ -795,8 +796,10 @@ class CodeGen(ExprWriter):
                 # Every combination tried counts: nested ranges may try far more than they keep.
                 lines.append((ind + 1, "tries += 1", opt.span))
                 lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
-                if read:
-                    lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
+                if read:  # kept only if something reads it through ``loc`` (see below)
+                    lines.append((ind + 1, _LocAt(slot, v), opt.span))
+                if it.type == m.COMPONENT and it.query is not None:
+                    self.cse_ids.add(v)
                 lines.append((ind + 1, _ResetAt(i), None))
                 lines.append((ind + 1, _PilesAt(slot), None))
                 values.append(v)
@@ -822,6 +825,9 @@ class CodeGen(ExprWriter):
                 elif isinstance(text, _PilesAt):  # the piles on this range's value, looked up once per value
                     lines[at:at + 1] = [(lind, f"{name} = {src}", opt.span)
                                         for (_z, sl), (name, src) in piles.items() if sl == text.slot]
+                elif isinstance(text, _LocAt):  # a helper, a later range or a closure reads it from ``loc``
+                    keep = text.slot in self.loc_reads or -1 in self.loc_reads
+                    lines[at:at + 1] = [(lind, f"loc[{text.slot + self.off}] = {text.var}", opt.span)] if keep else []
         lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
         lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
@@ -1043,6 +1049,14 @@ class _ResetAt:
     """A place in an enumerator where the kept counts of one range level start afresh (-1: the option's)."""
 
     level: int
+
+
+@attrs.frozen
+class _LocAt:
+    """A place in an enumerator where a range's value may be stored in its local slot."""
+
+    slot: int
+    var: str
 
 
 @attrs.frozen

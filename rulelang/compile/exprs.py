@@ -60,6 +60,8 @@ class ExprWriter:
         # value (IR slot -> name), and the piles on those values read once per value: (zone, slot) -> name.
         self.cse_vars: dict[int, str] | None = None
         self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
+        self.cse_ids: set[str] = set()  # variables that hold a component of a zone (never None or < 0)
+        self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any, by a compiler closure)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
         self._list_constructs()
@@ -244,6 +246,7 @@ class ExprWriter:
                     else f"{self.attr_values(e.attr)}[{c}]"
             if t is m.ElemIsKind:
                 return f"(KO[{c}] in {self.const(frozenset(e.kinds))})"
+            self.loc_reads.add(-1)
             saved = self.comp.offset
             self.comp.offset = self.off
             try:
@@ -251,6 +254,7 @@ class ExprWriter:
             finally:
                 self.comp.offset = saved
             return f"{fn}(st, loc, {c})"
+        self.loc_reads.add(-1)
         saved = self.comp.offset
         self.comp.offset = self.off
         try:
@@ -265,6 +269,7 @@ class ExprWriter:
             name = self.cse_vars.get(slot)
             if name is not None:
                 return name
+        self.loc_reads.add(slot)
         return f"loc[{slot + self.off}]"
 
     def own_scope(self) -> _OwnScope:
@@ -469,6 +474,8 @@ class ExprWriter:
             lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
             lines.append((2, f"loc[{var}] = {v}", None))
             self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
+            if e.iterable.type == m.COMPONENT and e.iterable.query is not None:
+                self.cse_ids.add(v)
             if e.cond is not None:
                 cond, value = self.ex(e.cond), self.ex(e.expr)
                 lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
