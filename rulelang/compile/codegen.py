@@ -50,6 +50,7 @@ from rulelang.compile.program import (
     Program,
 )
 from rulelang.errors import RulelangError
+from rulelang.numbers import too_big
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -214,6 +215,8 @@ class CodeGen(ExprWriter):
         """Source of a value kept in the state (a ``let``, a rule's argument): numbers and texts are bounded."""
         x = self.ex(e)
         if e.type == m.INT:
+            if type(e) is m.Const and type(e.value) is int and not too_big(e.value):  # a number written there
+                return x
             return f"bounded({x}, {self.const(span)})"
         if e.type == m.STR:
             return f"bounded_text({x}, {self.const(span)})"
