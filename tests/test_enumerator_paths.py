@@ -102,6 +102,7 @@ option strict = false "a stricter test"
 3 Plain cards "plain"
 2 Gold cards "gold"
 1 Stone token "stone"
+1 Flag marker "the flag"
 
 zone row "the row": ordered
 zone up "the cards on": per card, ordered
@@ -112,6 +113,7 @@ counter moves per player = 0 "moves"
 setup:
   move all Plain from box to row
   move all Gold from box to spare
+  move Flag to spare
 
 define early = strict or moves of current < 9
 define room(k: kind, c: component) = count(all in up of c) < 2 or k == Gold
@@ -125,6 +127,8 @@ turn:
       moves of current += 1
     "take {c} back" for c in all in row if moves of current > 0 and moves of current < 5 and any(all in up of c):
       move all from up of c to spare
+    "flag {c}" for c in all in row if any(Flag in spare) and moves of current < 5 and count(Flag in up of c) == 0:
+      move Flag to up of c
     "pass":
       pass
   if moves of current + moves of next player >= 6:

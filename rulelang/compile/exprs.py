@@ -389,6 +389,13 @@ class ExprWriter:
     def aggregate(self, e: m.Agg) -> str:
         q = e.query
         c = self.var("c")
+        if e.func in ("count", "any") and q.kinds is not None and not q.exclude and q.where is None \
+                and not q.kind_locals:
+            ids = [i for i, k in enumerate(self.kind_of) if k in q.kinds]
+            if len(ids) == 1:  # a kind of one component (a marker): look for it
+                each = [f"({ids[0]} in {self.zone(sel)})" if e.func == "any" else f"{self.zone(sel)}.count({ids[0]})"
+                        for sel in q.zones]
+                return each[0] if len(each) == 1 else "(" + (" or " if e.func == "any" else " + ").join(each) + ")"
         how, src = self.filter(q, c)
         zones = [self.zone(sel) for sel in q.zones]
         if e.func in ("count", "any"):
