@@ -33,7 +33,7 @@ import attrs
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
-from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, conjuncts, fold, last_n
+from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, conjuncts, fold, last_n, never_negative
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
     ASK,
@@ -801,7 +801,7 @@ class CodeGen(ExprWriter):
                 lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
                 if read:  # kept only if something reads it through ``loc`` (see below)
                     lines.append((ind + 1, _LocAt(slot, v), opt.span))
-                if it.type == m.COMPONENT and it.query is not None:
+                if never_negative(it):
                     self.cse_ids.add(v)
                 lines.append((ind + 1, _ResetAt(i), None))
                 lines.append((ind + 1, _PilesAt(slot), None))

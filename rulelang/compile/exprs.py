@@ -60,7 +60,7 @@ class ExprWriter:
         # value (IR slot -> name), and the piles on those values read once per value: (zone, slot) -> name.
         self.cse_vars: dict[int, str] | None = None
         self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
-        self.cse_ids: set[str] = set()  # variables that hold a component of a zone (never None or < 0)
+        self.cse_ids: set[str] = set()  # variables that hold a component of a zone or a seat (never None or < 0)
         self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any, by a compiler closure)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
@@ -178,6 +178,8 @@ class ExprWriter:
             o = self.ex(e.owner, c)
             sp = self.const(e.span)
             if isinstance(e.owner, m.Local):
+                if o in self.cse_ids:
+                    return f"C[{i}][{o}]"
                 return f"(C[{i}][{o}] if {o} >= 0 else nobody_has({name}, {sp}))"
             return f"counter_of(C[{i}], {o}, {name}, {sp})"
         if t is m.After:
@@ -310,6 +312,8 @@ class ExprWriter:
             return f"Z[{z}][st.current]"
         o = self.ex(sel.owner)
         if isinstance(sel.owner, m.Local):
+            if o in self.cse_ids:
+                return f"Z[{z}][{o}]"
             return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
         return f"zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)})"
 
@@ -471,29 +475,41 @@ class ExprWriter:
         return sel
 
     def gen(self, e: m.Gen) -> str:
-        """A max/min/total over values: a module-level function (its variable lives in ``loc``)."""
+        """A max/min/total over values: a module-level function (its variable lives in ``loc`` when
+        something reads it there)."""
         name = f"g{next(self.names)}"
         lines: list[tuple[int, str, Span | None]] = []
         var = e.var + self.off
         v = self.var("v")
+        # total(N for ...) with N a number written there: a running sum instead of a list
+        count = e.func == "total" and type(e.expr) is m.Const and type(e.expr.value) is int
+        total = self.var("n")
+        outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
-            lines.append((1, "out = []", None))
+            lines.append((1, f"{total} = 0" if count else "out = []", None))
             lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
-            lines.append((2, f"loc[{var}] = {v}", None))
+            at = len(lines)
             self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
-            if e.iterable.type == m.COMPONENT and e.iterable.query is not None:
+            if never_negative(e.iterable):
                 self.cse_ids.add(v)
+            value = self.ex(e.expr)
+            add = f"{total} += {value}" if count else f"out.append({value})"
             if e.cond is not None:
-                cond, value = self.ex(e.cond), self.ex(e.expr)
+                cond = self.ex(e.cond)
                 lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
                 lines.append((2, f"if {cond}:", None))
-                lines.append((3, f"out.append({value})", None))
+                lines.append((3, add, None))
             else:
-                value = self.ex(e.expr)
                 lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
-                lines.append((2, f"out.append({value})", None))
-        func = {"max": "max", "min": "min", "total": "sum"}[e.func]
-        lines.append((1, f"return {func}(out) if out else 0", None))
+                lines.append((2, add, None))
+        reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
+        if e.var in reads or -1 in reads:  # a helper, a memo's key or a closure reads it from ``loc``
+            lines.insert(at, (2, f"loc[{var}] = {v}", None))
+        if count:
+            lines.append((1, f"return {total}", None))
+        else:
+            func = {"max": "max", "min": "min", "total": "sum"}[e.func]
+            lines.append((1, f"return {func}(out) if out else 0", None))
         self.helper(name, "st, loc", lines)
         return f"{name}(st, loc)"
 
@@ -517,6 +533,7 @@ class ExprWriter:
         free: list[int] = []
         canon = _canonical(e, frozenset(), free)
         name = self.memo.get(canon)
+        self.loc_reads.update(free)  # its key is read from ``loc``
         slots = [f"loc[{s + self.off}]" for s in free]
         key = slots[0] if len(slots) == 1 else f"({', '.join(slots)},)" if slots else "()"
         if name is None:
@@ -588,6 +605,8 @@ class ExprWriter:
         if type(e) in (m.CurrentPlayer, m.After, m.SeatLit):  # always a seat: nothing to check
             return x
         if type(e) is m.Local:  # read twice: cheaper than a call when it is a seat, as it nearly always is
+            if x in self.cse_ids:  # a value of a range of players
+                return x
             return f"({x} if {x} >= 0 else seat({x}, {self.const(what)}, {self.const(span)}))"
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
@@ -688,6 +707,12 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, 
         return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free, names)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def never_negative(it: m.IterIR) -> bool:
+    """Whether every value of a range is a seat or a component of a zone (never nobody, nothing or < 0)."""
+    return it.kind in ("players", "players_in", "others", "others_in") or (
+        it.type == m.COMPONENT and it.query is not None)
 
 
 def fold(e: Any) -> Any:
