@@ -208,6 +208,11 @@ def test_constant_tests_are_decided_when_the_code_is_written() -> None:
     assert fold(m.BinOp("or", x, true, m.BOOL, None)).left is x  # X runs first: kept
     assert fold(m.UnOp("not", true, m.BOOL)) == false
     assert fold(m.IfElseIR(false, x, true, m.BOOL)) is true
+    same = m.BinOp("==", m.Const("a", m.STR), m.Const("a", m.STR), m.BOOL, None)
+    other = m.BinOp("!=", m.Const("a", m.STR), m.Const("b", m.STR), m.BOOL, None)
+    assert fold(same) == true and fold(other) == true
+    assert fold(m.IfElseIR(m.BinOp("==", m.Const(1, m.INT), m.Const(2, m.INT), m.BOOL, None), x, false,
+                           m.BOOL)) is false
 
 
 def test_a_marker_is_found_where_it_is() -> None:

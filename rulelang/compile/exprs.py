@@ -207,6 +207,8 @@ class ExprWriter:
         if t is m.BinOp:
             if e.op in ("and", "or") and type(e.left) is m.Const:  # the constant decides: write what runs
                 return self.ex(fold(e), c)
+            if e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
+                return self.ex(fold(e), c)
             a, b = self.ex(e.left, c), self.ex(e.right, c)
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
@@ -214,8 +216,9 @@ class ExprWriter:
                 fn = "div" if e.op == "/" else "mod"
                 return f"{fn}({a}, {b}, {self.const(e.span)})"
         if t is m.IfElseIR:
-            if type(e.cond) is m.Const:
-                return self.ex(e.then if e.cond.value else e.orelse, c)
+            cond = fold(e.cond)
+            if type(cond) is m.Const:  # an option's value decides: only that branch is written
+                return self.ex(e.then if cond.value else e.orelse, c)
             return f"({self.ex(e.then, c)} if {self.ex(e.cond, c)} else {self.ex(e.orelse, c)})"
         if t is m.KindAttr:
             values = self.comp.kind_values[e.attr]
@@ -719,6 +722,8 @@ def fold(e: Any) -> Any:
     """An ``and``/``or``/``not``/if-else whose deciding operand is a constant, reduced as Python evaluates it
     (``True or X`` is True and never runs X; ``False or X`` is X); anything else as it is."""
     t = type(e)
+    if t is m.BinOp and e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
+        return m.Const((e.left.value == e.right.value) == (e.op == "=="), m.BOOL)  # two option values
     if t is m.BinOp and e.op in ("and", "or"):
         left = fold(e.left)
         if type(left) is m.Const:
