@@ -52,6 +52,15 @@ def class_zone(gen: Any, sel: m.ZoneSel) -> str:
     mask = owners_mask(gen, zone)
     slow = (f"zone_of_class(Z[{sel.zone}], {o}, {mask}, LB, {gen.const(zone.name)}, "
             f"{gen.const(cls)}, {gen.const(sel.span)})")
+    if isinstance(sel.owner, m.Local) and gen.cse_vars is not None and sel.owner.slot in gen.cse_vars:
+        # In an option's condition, on a range's value: looked up once per value (``None``: no such pile,
+        # the error is raised where it is read, as before)
+        key = (sel.zone, sel.owner.slot)
+        if key not in gen.cse_piles:
+            owns = f"{mask}[{o}]" if o in gen.cse_ids else f"{o} is not None and {o} >= 0 and {mask}[{o}]"
+            gen.cse_piles[key] = (gen.var("p"), f"Z[{sel.zone}][{o}] if {owns} else None")
+        pile = gen.cse_piles[key][0]
+        return f"({pile} if {pile} is not None else {slow})"
     if isinstance(sel.owner, m.Local):  # a component held in a local: look it up once, check it inline
         return f"(Z[{sel.zone}][{o}] if {o} is not None and {o} >= 0 and {mask}[{o}] else {slow})"
     return slow
@@ -91,7 +100,8 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
     if type(s) is m.MoveMarkerS:
         zone = gen.model.zones[s.dest.zone]
         c = gen.comp.first_of_kind[s.kind]
-        L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {gen.zone_name(s.dest)}, LB, "
+        to = f"({gen.zone_name(s.dest)} if st.log is not None else None)"  # named only when narrated
+        L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {to}, LB, "
                        f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))})", sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False
@@ -126,6 +136,13 @@ def places(gen: Any, e: m.PlacesIR) -> str:
     lines: list = []
     var = e.var + gen.off
     v = gen.var("v")
+    with gen.own_scope():
+        _places_lines(gen, e, lines, var, v)
+    gen.helper(name, "st, loc", lines)
+    return f"{name}(st, loc)"
+
+
+def _places_lines(gen: Any, e: m.PlacesIR, lines: list, var: int, v: str) -> None:
     lines.append((1, f"me = {gen.ex(e.player)}", e.span))
     lines.append((1, f"pts = ({', '.join(gen.ex(p) for p in e.points)},)", e.span))
     lines.append((1, "out = []", None))
@@ -137,5 +154,3 @@ def places(gen: Any, e: m.PlacesIR) -> str:
     else:
         lines.append((2, f"out.append(({v}, {gen.ex(e.key)}))", e.span))
     lines.append((1, f"return places_points(pts, out, me, {e.highest}, {e.share})", e.span))
-    gen.helper(name, "st, loc", lines)
-    return f"{name}(st, loc)"

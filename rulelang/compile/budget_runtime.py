@@ -42,17 +42,19 @@ def find(st: Any, c: int, first: tuple[int, ...]) -> list[int]:
     for z in first:
         content = st.zones[z]
         if content and isinstance(content[0], list):
-            for p, lst in enumerate(content):
-                if lst and c in lst:
-                    return [z, p]
+            for lst in filter(None, content):  # the non-empty piles only
+                if c in lst:
+                    # the one list holding c: any list equal to it would hold c too
+                    return [z, content.index(lst)]
         elif c in content:
             return [z, -1]
     return place_of(st, c)
 
 
-def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[int]], labels: list[str],
+def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[int]] | None, labels: list[str],
                 places: list[tuple[str, str, int]], first: tuple[int, ...] = ()) -> None:
-    """Move the one component ``c`` from wherever it is to ``dest`` (narrated as a move)."""
+    """Move the one component ``c`` from wherever it is to ``dest`` (narrated as a move to ``to``, which
+    is None only when nothing is narrated)."""
     z, owner = find(st, c, first)
     source = st.zones[z] if owner < 0 else st.zones[z][owner]
     source.remove(c)
@@ -60,7 +62,7 @@ def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[
         dest.append(c)
     else:
         insort(dest, c)
-    if st.log is not None:
+    if st.log is not None and to is not None:
         st.log.append({"type": "move", "components": [labels[c]], "from": place_text(places, labels, z, owner),
                        "to": to[0], "places": [[z, owner], to[1]]})
 

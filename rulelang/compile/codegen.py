@@ -33,7 +33,16 @@ import attrs
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
-from rulelang.compile.exprs import ExprWriter, _prologue, _slots_read, kind_count_pattern, last_n
+from rulelang.compile.exprs import (
+    ExprWriter,
+    _prologue,
+    _slots_read,
+    conjuncts,
+    fold,
+    kind_count_pattern,
+    last_n,
+    never_negative,
+)
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
     ASK,
@@ -50,7 +59,7 @@ from rulelang.compile.program import (
     Program,
 )
 from rulelang.errors import RulelangError
-from rulelang.numbers import MAX_NUMBER
+from rulelang.numbers import MAX_NUMBER, too_big
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -222,6 +231,8 @@ class CodeGen(ExprWriter):
         """Source of a value kept in the state (a ``let``, a rule's argument): numbers and texts are bounded."""
         x = self.ex(e)
         if e.type == m.INT:
+            if type(e) is m.Const and type(e.value) is int and not too_big(e.value):  # a number written there
+                return x
             return f"bounded({x}, {self.const(span)})"
         if e.type == m.STR:
             return f"bounded_text({x}, {self.const(span)})"
@@ -825,16 +836,17 @@ class CodeGen(ExprWriter):
                      (1, "tries = 0", None)]
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
-            slots = {slot for slot, _ in opt.bindings}
-            hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+            last = len(opt.bindings) - 1
+            self.loc_reads = set()
+            placed, inner = _place_conjuncts(opt)
+            hoisted = opt.cond is not None and not inner and set(placed) <= {-1}
             bulk = _unread_suffix(opt, hoisted) if lazy else len(opt.bindings)
             lists: list[str] = []
             ind = 1
-            if hoisted:
-                lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
+            if -1 in placed:  # what reads none of the ranges' values: tested once, before them
+                lines.append((ind, f"if {' and '.join(self.ex(x) for x in placed[-1])}:", opt.span))
                 ind += 1
             values = []
-            last = len(opt.bindings) - 1
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
             kind_counts: list[tuple[m.Agg, str]] = []  # count(k in Q) of a range 'for k in kinds(Q)': its source
@@ -897,19 +909,21 @@ class CodeGen(ExprWriter):
                 # Every combination tried counts: nested ranges may try far more than they keep.
                 lines.append((ind + 1, "tries += 1", opt.span))
                 lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
-                if read:
-                    lines.append((ind + 1, f"loc[{slot + self.off}] = {v}", opt.span))
+                if read:  # kept only if something reads it through ``loc`` (see below)
+                    lines.append((ind + 1, _LocAt(slot, v), opt.span))
+                if never_negative(it):
+                    self.cse_ids.add(v)
                 lines.append((ind + 1, _ResetAt(i), None))
+                lines.append((ind + 1, _PilesAt(slot), None))
                 values.append(v)
                 ind += 1
+                if i < last and i in placed:  # what reads this range's value and no inner one: tested here
+                    lines.append((ind, f"if {self.option_cond(opt, placed[i], values, i)}:",
+                                  opt.cond_span or opt.span))
+                    ind += 1
             else:
-                if opt.cond is not None and not hoisted:
-                    self.once_levels, self.once_boxes = [{sl} for sl, _ in opt.bindings], {}
-                    try:
-                        cond = self.ex(opt.cond)
-                    finally:
-                        self.once_levels = None
-                    lines.append((ind, f"if {cond}:", opt.cond_span or opt.span))
+                if inner:
+                    lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
                 if lazy:
@@ -921,10 +935,17 @@ class CodeGen(ExprWriter):
             boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
+            piles, self.cse_piles = self.cse_piles, {}
             for at in range(len(lines) - 1, first - 1, -1):
                 lind, text, _sp = lines[at]
                 if isinstance(text, _ResetAt):
                     lines[at:at + 1] = [(lind, f"{name} = [None]", opt.span) for name in boxes[text.level]]
+                elif isinstance(text, _PilesAt):  # the piles on this range's value, looked up once per value
+                    lines[at:at + 1] = [(lind, f"{name} = {src}", opt.span)
+                                        for (_z, sl), (name, src) in piles.items() if sl == text.slot]
+                elif isinstance(text, _LocAt):  # a helper, a later range or a closure reads it from ``loc``
+                    keep = text.slot in self.loc_reads or -1 in self.loc_reads
+                    lines[at:at + 1] = [(lind, f"loc[{text.slot + self.off}] = {text.var}", opt.span)] if keep else []
         if lazy:
             lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
             lines.append((1, f"return {total}, {ends}, {parts}", None))
@@ -933,6 +954,17 @@ class CodeGen(ExprWriter):
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def option_cond(self, opt: m.OptionIR, parts: list, values: list[str], level: int) -> str:
+        """Source of the conjuncts ``parts`` of an option's condition, tested inside the ranges 0..``level``
+        (whose values are in the variables ``values``)."""
+        bindings = opt.bindings[:level + 1]
+        self.once_levels = [{sl} for sl, _ in bindings]
+        self.cse_vars = {sl: name for (sl, _it), name in zip(bindings, values)}
+        try:
+            return " and ".join(self.ex(x) for x in parts)
+        finally:
+            self.once_levels = self.cse_vars = None
 
     # ------------------------------------------------------------------ triggers
     def changed_owners(self, which: tuple[int, ...], sels: list[m.ZoneSel]) -> list[str] | None:
@@ -1184,11 +1216,53 @@ def _unread_suffix(opt: Any, hoisted: bool) -> int:
     return at
 
 
+def _place_conjuncts(opt: m.OptionIR) -> tuple[dict[int, list], list]:
+    """Where each conjunct of an option's condition is tested: {range level: conjuncts} for those that
+    read no inner range's value (-1: none), in their order, and the rest, tested for each combination.
+
+    A conjunct moves out only as far as the conjuncts before it allow (the order of evaluation, and so
+    of any error, stays as written); one that reads the innermost value keeps the rest inside."""
+    if opt.cond is None:
+        return {}, []
+    order = [slot for slot, _it in opt.bindings]
+    last = len(order) - 1
+    placed: dict[int, list] = {}
+    inner: list = []
+    at = -1
+    for part in conjuncts(fold(opt.cond)):
+        if type(part) is m.Const and part.value is True:  # 'True and X' is X
+            continue
+        if not inner:
+            read = _slots_read([part])
+            level = max((i for i, slot in enumerate(order) if slot in read), default=-1)
+            if level < last or last < 0:
+                at = max(at, level)
+                placed.setdefault(at, []).append(part)
+                continue
+        inner.append(part)
+    return placed, inner
+
+
 @attrs.frozen
 class _ResetAt:
     """A place in an enumerator where the kept counts of one range level start afresh (-1: the option's)."""
 
     level: int
+
+
+@attrs.frozen
+class _LocAt:
+    """A place in an enumerator where a range's value may be stored in its local slot."""
+
+    slot: int
+    var: str
+
+
+@attrs.frozen
+class _PilesAt:
+    """A place in an enumerator where the piles on one range's value (local ``slot``) are looked up."""
+
+    slot: int
 
 
 class _Offset:

@@ -61,6 +61,12 @@ class ExprWriter:
         # statement, where totals over zones are added up in plain loops; None elsewhere.
         self.pre: list[tuple[int, str, Span | None]] | None = None
         self.pre_ind = 0
+        # While writing an option's condition inside its ranges: the Python variable holding each range's
+        # value (IR slot -> name), and the piles on those values read once per value: (zone, slot) -> name.
+        self.cse_vars: dict[int, str] | None = None
+        self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
+        self.cse_ids: set[str] = set()  # variables that hold a component of a zone or a seat (never None or < 0)
+        self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any, by a compiler closure)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
         self._list_constructs()
@@ -166,7 +172,7 @@ class ExprWriter:
         if t is m.Const:
             return self.const(e.value)
         if t is m.Local:
-            return f"loc[{e.slot + self.off}]"
+            return self.local(e.slot)
         if t is m.CurrentPlayer:
             return "st.current"
         if t is m.CounterGet:
@@ -179,6 +185,8 @@ class ExprWriter:
             o = self.ex(e.owner, c)
             sp = self.const(e.span)
             if isinstance(e.owner, m.Local):
+                if o in self.cse_ids:
+                    return f"C[{i}][{o}]"
                 return f"(C[{i}][{o}] if {o} >= 0 else nobody_has({name}, {sp}))"
             return f"counter_of(C[{i}], {o}, {name}, {sp})"
         if t is m.After:
@@ -204,6 +212,10 @@ class ExprWriter:
             x = self.ex(e.operand, c)
             return f"(not {x})" if e.op == "not" else f"(-{x})"
         if t is m.BinOp:
+            if e.op in ("and", "or") and type(e.left) is m.Const:  # the constant decides: write what runs
+                return self.ex(fold(e), c)
+            if e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
+                return self.ex(fold(e), c)
             a, b = self.ex(e.left, c), self.ex(e.right, c)
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
@@ -213,6 +225,9 @@ class ExprWriter:
                 fn = "div" if e.op == "/" else "mod"
                 return f"{fn}({a}, {b}, {self.const(e.span)})"
         if t is m.IfElseIR:
+            cond = fold(e.cond)
+            if type(cond) is m.Const:  # an option's value decides: only that branch is written
+                return self.ex(e.then if cond.value else e.orelse, c)
             return f"({self.ex(e.then, c)} if {self.ex(e.cond, c)} else {self.ex(e.orelse, c)})"
         if t is m.KindAttr:
             values = self.comp.kind_values[e.attr]
@@ -245,6 +260,7 @@ class ExprWriter:
                     else f"{self.attr_values(e.attr)}[{c}]"
             if t is m.ElemIsKind:
                 return f"(KO[{c}] in {self.const(frozenset(e.kinds))})"
+            self.loc_reads.add(-1)
             saved = self.comp.offset
             self.comp.offset = self.off
             try:
@@ -252,6 +268,7 @@ class ExprWriter:
             finally:
                 self.comp.offset = saved
             return f"{fn}(st, loc, {c})"
+        self.loc_reads.add(-1)
         saved = self.comp.offset
         self.comp.offset = self.off
         try:
@@ -259,6 +276,19 @@ class ExprWriter:
         finally:
             self.comp.offset = saved
         return f"{fn}(st, loc)"
+
+    def local(self, slot: int) -> str:
+        """Source reading a local slot: the range's own variable inside an option's condition, else ``loc``."""
+        if self.cse_vars is not None:
+            name = self.cse_vars.get(slot)
+            if name is not None:
+                return name
+        self.loc_reads.add(slot)
+        return f"loc[{slot + self.off}]"
+
+    def own_scope(self) -> _OwnScope:
+        """Context manager: write a helper function's lines (no variables of the enclosing enumerator)."""
+        return _OwnScope(self)
 
     def face_dependent(self, attr: str) -> bool:
         return any(v is not None for v in self.comp.face_values[attr])
@@ -305,6 +335,8 @@ class ExprWriter:
             return f"Z[{z}][{self.ex(sel.owner)}]"
         o = self.ex(sel.owner)
         if isinstance(sel.owner, m.Local):
+            if o in self.cse_ids:
+                return f"Z[{z}][{o}]"
             return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
         return f"zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)})"
 
@@ -333,7 +365,7 @@ class ExprWriter:
             return self._table_filter(tbl, c)
         parts = []
         if q.kind_locals:
-            slots = [f"loc[{s + self.off}]" for s in q.kind_locals]
+            slots = [self.local(s) for s in q.kind_locals]
             if q.kinds is None and len(slots) == 1:
                 parts.append(f"(KO[{c}] {'!=' if q.exclude else '=='} {slots[0]})")
             else:
@@ -476,6 +508,13 @@ class ExprWriter:
             return hoisted
         q = e.query
         c = self.var("c")
+        if e.func in ("count", "any") and q.kinds is not None and not q.exclude and q.where is None \
+                and not q.kind_locals:
+            ids = [i for i, k in enumerate(self.kind_of) if k in q.kinds]
+            if len(ids) == 1:  # a kind of one component (a marker): look for it
+                each = [f"({ids[0]} in {self.zone(sel)})" if e.func == "any" else f"{self.zone(sel)}.count({ids[0]})"
+                        for sel in q.zones]
+                return each[0] if len(each) == 1 else "(" + (" or " if e.func == "any" else " + ").join(each) + ")"
         how, src = self.filter(q, c)
         zones = [self.zone(sel) for sel in q.zones]
         if e.func in ("count", "any"):
@@ -488,6 +527,9 @@ class ExprWriter:
                     each = [f"(not {ids}.isdisjoint({z}))" for z in zones]
                 else:
                     each = [f"sum(map({src}.__getitem__, {z}))" for z in zones]
+            elif is_any and len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
+                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: a search of the zone's kinds
+                each = [f"({kind} in map(KO.__getitem__, {z}))" for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
                         for z in zones]
@@ -566,21 +608,41 @@ class ExprWriter:
         return f"number_range({low}, {high}, {self.const(it.span)})"
 
     def gen(self, e: m.Gen) -> str:
-        """A max/min/total over values: a module-level function (its variable lives in ``loc``)."""
+        """A max/min/total over values: a module-level function (its variable lives in ``loc`` when
+        something reads it there)."""
         name = f"g{next(self.names)}"
         lines: list[tuple[int, str, Span | None]] = []
         var = e.var + self.off
         v = self.var("v")
-        lines.append((1, "out = []", None))
-        lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
-        lines.append((2, f"loc[{var}] = {v}", None))
-        if e.cond is not None:
-            lines.append((2, f"if {self.ex(e.cond)}:", None))
-            lines.append((3, f"out.append({self.ex(e.expr)})", None))
+        # total(N for ...) with N a number written there: a running sum instead of a list
+        count = e.func == "total" and type(e.expr) is m.Const and type(e.expr.value) is int
+        total = self.var("n")
+        outer_reads, self.loc_reads = self.loc_reads, set()
+        with self.own_scope():
+            lines.append((1, f"{total} = 0" if count else "out = []", None))
+            lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
+            at = len(lines)
+            self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
+            if never_negative(e.iterable):
+                self.cse_ids.add(v)
+            value = self.ex(e.expr)
+            add = f"{total} += {value}" if count else f"out.append({value})"
+            if e.cond is not None:
+                cond = self.ex(e.cond)
+                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
+                lines.append((2, f"if {cond}:", None))
+                lines.append((3, add, None))
+            else:
+                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
+                lines.append((2, add, None))
+        reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
+        if e.var in reads or -1 in reads:  # a helper, a memo's key or a closure reads it from ``loc``
+            lines.insert(at, (2, f"loc[{var}] = {v}", None))
+        if count:
+            lines.append((1, f"return {total}", None))
         else:
-            lines.append((2, f"out.append({self.ex(e.expr)})", None))
-        func = {"max": "max", "min": "min", "total": "sum"}[e.func]
-        lines.append((1, f"return {func}(out) if out else 0", None))
+            func = {"max": "max", "min": "min", "total": "sum"}[e.func]
+            lines.append((1, f"return {func}(out) if out else 0", None))
         self.helper(name, "st, loc", lines)
         return f"{name}(st, loc)"
 
@@ -592,21 +654,33 @@ class ExprWriter:
 
     # ------------------------------------------------------------------ memo (standings)
     def memoized(self, e: Any, build: Callable[[], str], c: str | None) -> str:
-        """Within a standings computation, a pure Gen/Agg is computed once per values of its free locals."""
+        """Within a standings computation, a pure Gen/Agg is computed once per values of its free locals.
+
+        Copies of one definition inlined on other slots share one memo table (the same values of the
+        free locals give the same value); a count or ``any`` of one zone that needs no per-component
+        test is cheaper than a memo and is written as it is."""
         if self.memo is None or c is not None:
+            return build()
+        if type(e) is m.Agg and self._cheap(e):
             return build()
         free: list[int] = []
         canon = _canonical(e, frozenset(), free)
         name = self.memo.get(canon)
+        self.loc_reads.update(free)  # its key is read from ``loc``
         slots = [f"loc[{s + self.off}]" for s in free]
-        key = f"({', '.join(slots)},)" if slots else "()"
+        key = slots[0] if len(slots) == 1 else f"({', '.join(slots)},)" if slots else "()"
         if name is None:
             name = f"m{next(self.names)}"
             self.memo[canon] = name
-            self.consts[f"{name}_memo"] = {}
-            inner = build()
+            alpha = ("alpha", _canonical(e, frozenset(), [], {}))
+            table = self.memo.get(alpha)
+            if table is None:
+                table = self.memo[alpha] = f"{name}_memo"
+                self.consts[table] = {}
+            with self.own_scope():
+                inner = build()
             self.helper(name, "st, loc", [
-                (1, f"memo = {name}_memo", None),
+                (1, f"memo = {table}", None),
                 (1, f"key = {key}", None),
                 (1, "v = memo.get(key)", None),
                 (1, "if v is None:", None),
@@ -616,6 +690,22 @@ class ExprWriter:
                 (1, "return v", None),
             ])
         return f"{name}(st, loc)"
+
+    def _cheap(self, e: m.Agg) -> bool:
+        """A count or ``any`` of one zone whose filter is a table lookup, or none (C-speed, no memo needed)."""
+        q = e.query
+        if e.func not in ("count", "any") or len(q.zones) != 1:
+            return False
+        if q.kinds is None and q.where is None and not q.kind_locals:
+            return True
+        if q.kind_locals:
+            return False
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return False
+        faces = self.model.kinds
+        return all(len({bool(tbl[k][0])} | {bool(tbl[k][f + 1]) for f in faces[k].faces}) == 1
+                   for k in self.kind_of)
 
     def once(self, e: Any, c: str | None) -> str | None:
         """In an option's condition, a count or total that reads none of the innermost ranges' values:
@@ -648,6 +738,8 @@ class ExprWriter:
         if type(e) in (m.CurrentPlayer, m.After, m.SeatLit):  # always a seat: nothing to check
             return x
         if type(e) is m.Local:  # read twice: cheaper than a call when it is a seat, as it nearly always is
+            if x in self.cse_ids:  # a value of a range of players
+                return x
             return f"({x} if {x} >= 0 else seat({x}, {self.const(what)}, {self.const(span)}))"
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
@@ -704,6 +796,22 @@ def _by_face(rows: list[list[Any]]) -> list[Any] | None:
     return rows[0][1:] + rows[0][:1]
 
 
+class _OwnScope:
+    """Context manager: no range variables, piles or kept counts of an enclosing option's condition are
+    visible (a helper function has its own scope, and its own variables the counts may read)."""
+
+    def __init__(self, gen: ExprWriter) -> None:
+        self.gen = gen
+
+    def __enter__(self) -> None:
+        gen = self.gen
+        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels)
+        gen.cse_vars, gen.cse_piles, gen.once_levels = None, {}, None
+
+    def __exit__(self, *exc: Any) -> None:
+        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels = self.saved
+
+
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
     """Local names for the state's tables, for those the body uses."""
     text = "\n".join(t for _i, t, _s in lines)
@@ -717,34 +825,38 @@ def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, st
     return out
 
 
-def _canonical(e: Any, bound: frozenset[int], free: list[int]) -> Any:
+def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, int] | None = None) -> Any:
     """A hashable form of an IR expression, ignoring spans; ``free`` collects the local slots it reads
-    that it does not bind itself. Slots are kept as they are: two nodes share a memo only when
-    they read and write the same slots."""
+    that it does not bind itself. Without ``names``, slots are kept as they are: two nodes share a memo
+    only when they read and write the same slots. With ``names`` (filled here), every slot is numbered
+    in the order it first appears, so that copies of one definition inlined on other slots agree."""
     if isinstance(e, m.Local):
         if e.slot not in bound and e.slot not in free:
             free.append(e.slot)
-        return ("Local", e.slot)
+        return ("Local", e.slot if names is None else names.setdefault(e.slot, len(names)))
     if isinstance(e, m.Gen):
         inner = bound | {e.var}
-        return ("Gen", e.func, e.var, _canonical(e.iterable, bound, free), _canonical(e.expr, inner, free),
-                _canonical(e.cond, inner, free))
+        var = e.var if names is None else names.setdefault(e.var, len(names))
+        return ("Gen", e.func, var, _canonical(e.iterable, bound, free, names),
+                _canonical(e.expr, inner, free, names), _canonical(e.cond, inner, free, names))
     if isinstance(e, m.PlacesIR):  # its variable is bound in the key and the condition
         inner = bound | {e.var}
-        return ("Places", _canonical(e.points, bound, free), _canonical(e.player, bound, free), e.highest, e.var,
-                _canonical(e.iterable, bound, free), _canonical(e.key, inner, free), _canonical(e.cond, inner, free),
-                e.share)
+        points = _canonical(e.points, bound, free, names)
+        player = _canonical(e.player, bound, free, names)
+        var = e.var if names is None else names.setdefault(e.var, len(names))
+        return ("Places", points, player, e.highest, var, _canonical(e.iterable, bound, free, names),
+                _canonical(e.key, inner, free, names), _canonical(e.cond, inner, free, names), e.share)
     if isinstance(e, m.QueryIR):  # its kind_locals are local slots too
         return ("Query",) + tuple(
-            tuple(_canonical(m.Local(s, m.KIND), bound, free) for s in e.kind_locals) if f.name == "kind_locals"
-            else _canonical(getattr(e, f.name), bound, free)
+            tuple(_canonical(m.Local(s, m.KIND), bound, free, names) for s in e.kind_locals)
+            if f.name == "kind_locals" else _canonical(getattr(e, f.name), bound, free, names)
             for f in attrs.fields(m.QueryIR) if f.name != "span")
     if isinstance(e, (tuple, list)):
-        return tuple(_canonical(x, bound, free) for x in e)
+        return tuple(_canonical(x, bound, free, names) for x in e)
     if isinstance(e, frozenset):
         return ("set", tuple(sorted(e)))
     if attrs.has(type(e)):
-        return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free)
+        return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free, names)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
 
@@ -775,6 +887,43 @@ def kind_count_pattern(it: m.IterIR, slot: int) -> m.Agg | None:
             or q.kind_locals or q.exclude or q.count is not None or q.count_expr is not None:
         return None
     return m.Agg("count", None, attrs.evolve(q, quantity="default", kind_locals=(slot,)), m.INT)
+
+
+def never_negative(it: m.IterIR) -> bool:
+    """Whether every value of a range is a seat or a component of a zone (never nobody, nothing or < 0)."""
+    return it.kind in ("players", "players_in", "others", "others_in") or (
+        it.type == m.COMPONENT and it.query is not None)
+
+
+def fold(e: Any) -> Any:
+    """An ``and``/``or``/``not``/if-else whose deciding operand is a constant, reduced as Python evaluates it
+    (``True or X`` is True and never runs X; ``False or X`` is X); anything else as it is."""
+    t = type(e)
+    if t is m.BinOp and e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
+        return m.Const((e.left.value == e.right.value) == (e.op == "=="), m.BOOL)  # two option values
+    if t is m.BinOp and e.op in ("and", "or"):
+        left = fold(e.left)
+        if type(left) is m.Const:
+            return left if bool(left.value) == (e.op == "or") else fold(e.right)
+        right = fold(e.right)
+        return e if left is e.left and right is e.right else attrs.evolve(e, left=left, right=right)
+    if t is m.UnOp and e.op == "not":
+        x = fold(e.operand)
+        if type(x) is m.Const:
+            return m.Const(not x.value, e.type)
+        return e if x is e.operand else attrs.evolve(e, operand=x)
+    if t is m.IfElseIR:
+        cond = fold(e.cond)
+        if type(cond) is m.Const:
+            return fold(e.then if cond.value else e.orelse)
+    return e
+
+
+def conjuncts(e: Any) -> list[Any]:
+    """The operands of a chain of ``and``s, in the order they are evaluated."""
+    if type(e) is m.BinOp and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
 
 
 def _slots_read(exprs: list[Any]) -> set[int]:
