@@ -883,7 +883,8 @@ class Engine:
         check_after = self._checks[after_step] if after_step else None
         picking = st.picking
         if picking is not None:
-            picks, limit = picking
+            picks, limit = picking[0], picking[1]
+            lazy = len(picking) == 2  # pickers by position need only how many options there are
         try:
             while True:
                 fr = stack[-1]
@@ -899,7 +900,7 @@ class Engine:
                 if op == CHOOSE:
                     spec = ins[1]
                     loc = fr[2]
-                    if picking is not None and spec.pick is not None:
+                    if picking is not None and lazy and spec.pick is not None:
                         # A picker needs only how many options there are, then the one picked.
                         n, ends, options = spec.pick(st, loc)
                         if n and st.step >= limit:
@@ -923,6 +924,8 @@ class Engine:
                         return
                     if ends is None:
                         n = len(options)
+                        if not lazy:  # a picker by label finds the option among the listed ones
+                            st.choice_cache = options
                     i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
                     if not 0 <= i < n:
                         raise IllegalAction(f"there is no option {i} here", ins[4])

@@ -53,8 +53,10 @@ class State:
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
         # While playing with agents that pick by index and see nothing: (picks[seat](n) -> index,
-        # the step limit); the engine then takes choices and asks itself without pausing.
-        self.picking: tuple[list[Any], int] | None = None
+        # the step limit); the engine then takes choices and asks itself without pausing. A third
+        # entry (True) says the pickers read the pending choice's listed options (``choice_cache``),
+        # as replay's pickers by label do: then no choice is listed lazily.
+        self.picking: tuple[Any, ...] | None = None
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""

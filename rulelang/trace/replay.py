@@ -549,7 +549,7 @@ class _Feed:
         made.clear()
         st.chance_rng = self.chance
         st.chance_events = made
-        st.picking = (self.pickers, self.limit)
+        st.picking = (self.pickers, self.limit, True)  # pickers by label: they read the listed options
         try:
             self.engine._run(st)
             self._catch_up(None)
