@@ -198,6 +198,49 @@ def test_a_false_first_conjunct_keeps_the_pile_from_being_read(tmp_path: Path) -
     assert not any(index == 0 for index, _values in want)  # no 'lay' option at all
 
 
+NUMBERS = """\
+game "Numbers"
+players 2 to 2 default 2
+
+counter score per player = 0 "points"
+
+setup:
+  pass
+
+turn:
+  choose:
+    OPTION:
+      score of current += 1
+    "stop":
+      pass
+  if score of current > 3:
+    end game
+
+rank p by highest score of p
+"""
+
+
+@pytest.mark.parametrize("option", [
+    '"take {a} {b}" for a in 1 to 3 for b in 1 to 3 if a > 2',  # the test reads only the outer value
+    '"take {a} {b}" for a in 1 to 3 for b in 1 to a if a > 2',  # ... and the inner range depends on it
+    '"take {a} {b}" for a in 1 to 3 for b in 1 to 3 if score of current < 9 and a + b > 3',
+    '"take {a} {b}" for a in 1 to 3 for b in 1 to a if a > 1 and b < a',
+])
+def test_a_test_of_the_outer_values_only_is_applied(option: str, tmp_path: Path) -> None:
+    """A condition that reads no inner value was once dropped (every combination listed)."""
+    path = tmp_path / "numbers.rules"
+    path.write_text(NUMBERS.replace("OPTION", option), encoding="utf-8")
+    engine = rulelang.load_game(path)
+    st = engine.new_state(2)
+    fr = st.stack[-1]
+    spec = engine.code[fr[0]][fr[1]][1]
+    want = careful_options(engine, st, spec, fr[2])
+    assert want[0] != "error" and len(want) < 1 + 9
+    assert generated_options(spec, st, fr[2]) == want
+    for seed in range(1, 6):
+        assert compare_every_choice(engine, 2, seed) > 0
+
+
 def test_constant_tests_are_decided_when_the_code_is_written() -> None:
     x = m.BinOp("<", m.Local(3, m.INT), m.Const(2, m.INT), m.BOOL, None)
     true, false = m.Const(True, m.BOOL), m.Const(False, m.BOOL)

@@ -827,6 +827,9 @@ class CodeGen(ExprWriter):
         nor the condition reads), last list fastest. The same ranges are evaluated, in the
         same order, with the same tries counted and the same locals set; only the options of
         those innermost ranges are not written out one by one (see ``pick_option``).
+
+        Both list what ``Engine._options`` lists from the compiler's closures, in the same order,
+        with the same errors, trying (and counting against the limit) the same combinations.
         """
         name = f"o{next(self.names)}"
         lines: list = [(1, "out = []", None), (1, "tries = 0", None)]
@@ -838,37 +841,45 @@ class CodeGen(ExprWriter):
         for n, opt in enumerate(s.options):
             last = len(opt.bindings) - 1
             self.loc_reads = set()
-            placed, inner = _place_conjuncts(opt)
-            hoisted = opt.cond is not None and not inner and set(placed) <= {-1}
+            slots = {slot for slot, _ in opt.bindings}
+            # as the engine does: a condition reading none of the option's values is tested first, alone
+            hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+            srcs = [self.iterable(it, copy=False) for _slot, it in opt.bindings]
+            # a range that reads none of the outer variables: listed once, before the outer range
+            fixed = [i == 0 or not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}
+                     for i, (_slot, it) in enumerate(opt.bindings)]
+            lowest = max((i for i in range(last + 1) if not fixed[i]), default=-1)
+            placed, inner = ({}, []) if hoisted else _place_conjuncts(opt, lowest)
+            rnames = {i: self.var("r") for i in range(1, last + 1) if fixed[i]}
+            if -1 in placed:
+                rnames[0] = self.var("r")
             bulk = _unread_suffix(opt, hoisted) if lazy else len(opt.bindings)
             lists: list[str] = []
             ind = 1
-            if -1 in placed:  # what reads none of the ranges' values: tested once, before them
-                lines.append((ind, f"if {' and '.join(self.ex(x) for x in placed[-1])}:", opt.span))
+            if hoisted:
+                lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
                 ind += 1
             values = []
+            elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
             kind_counts: list[tuple[m.Agg, str]] = []  # count(k in Q) of a range 'for k in kinds(Q)': its source
+            for i in sorted(rnames):
+                if i > 0:
+                    lines.append((ind, f"{rnames[i]} = {srcs[i]}", opt.span))
+            if -1 in placed:  # what reads none of the ranges' values: tested once, before them
+                lines.append((ind, f"{rnames[0]} = {srcs[0]}", opt.span))
+                ind = self.placed_test(lines, opt, placed[-1], values, -1, rnames, elses, ind)
             for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
-                fixed_here = False
                 later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
                 read = slot in _slots_read(later)  # a later range or the condition reads this variable
-                values_src = self.iterable(it, copy=False)
+                values_src = rnames.get(i, srcs[i])
                 counted = [src for pattern, src in kind_counts if it.kind == "range" and _same(it.high, pattern)]
                 if counted:  # 'for n in 1 to count(k in Q)' inside 'for k in kinds(Q)': Q was counted by kind
                     values_src = self.number_range(it, self.ex(it.low), counted[0])
-                if i == 0:
-                    outer_at, outer_ind = len(lines), ind
-                elif not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}:
-                    fixed = self.var("r")  # a range that reads none of the outer variables: listed once
-                    lines.insert(outer_at, (outer_ind, f"{fixed} = {values_src}", opt.span))
-                    outer_at += 1
-                    values_src = fixed
-                    fixed_here = True
                 pattern = kind_count_pattern(it, slot)
-                if pattern is not None and not fixed_here and any(
+                if pattern is not None and i not in rnames and any(
                         it2.kind == "range" and _same(it2.high, pattern) for _s, it2 in opt.bindings[i + 1:]):
                     # a later range counts this range's kinds one by one: count them all in one pass
                     cnt, c = self.var("n"), self.var("c")
@@ -898,7 +909,7 @@ class CodeGen(ExprWriter):
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ({', '.join(lists)},)))", opt.span))
                     lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
                     break
-                if i == last and not read and (opt.cond is None or hoisted):  # no condition left to test
+                if i == last and not read and not inner:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
@@ -918,9 +929,7 @@ class CodeGen(ExprWriter):
                 values.append(v)
                 ind += 1
                 if i < last and i in placed:  # what reads this range's value and no inner one: tested here
-                    lines.append((ind, f"if {self.option_cond(opt, placed[i], values, i)}:",
-                                  opt.cond_span or opt.span))
-                    ind += 1
+                    ind = self.placed_test(lines, opt, placed[i], values, i, rnames, elses, ind)
             else:
                 if inner:
                     lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
@@ -932,6 +941,10 @@ class CodeGen(ExprWriter):
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
                 else:
                     lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+            for eind, skipped in reversed(elses):  # a test failed: its combinations were tried all the same
+                lines.append((eind, "else:", opt.span))
+                lines.append((eind + 1, f"tries += {skipped}", opt.span))
+                lines.append((eind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
             boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
@@ -954,6 +967,19 @@ class CodeGen(ExprWriter):
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def placed_test(self, lines: list, opt: m.OptionIR, parts: list, values: list[str], level: int,
+                    rnames: dict[int, str], elses: list, ind: int) -> int:
+        """Test ``parts`` once for the values of the ranges 0..``level``, instead of once per combination of
+        the inner ranges (all listed once, in ``rnames``): tested only if there is a combination, as the
+        engine tests it at the first one; when it fails, the combinations count as tried (see ``elses``)."""
+        inner = [f"len({rnames[j]})" for j in range(level + 1, len(opt.bindings))]
+        skipped = " + ".join(" * ".join(inner[:d + 1]) for d in range(len(inner)))
+        test = self.option_cond(opt, parts, values, level) if level >= 0 else \
+            " and ".join(self.ex(x) for x in parts)
+        lines.append((ind, f"if {' * '.join(inner)} and {test}:", opt.cond_span or opt.span))
+        elses.append((ind, f"({skipped})"))
+        return ind + 1
 
     def option_cond(self, opt: m.OptionIR, parts: list, values: list[str], level: int) -> str:
         """Source of the conjuncts ``parts`` of an option's condition, tested inside the ranges 0..``level``
@@ -1216,12 +1242,14 @@ def _unread_suffix(opt: Any, hoisted: bool) -> int:
     return at
 
 
-def _place_conjuncts(opt: m.OptionIR) -> tuple[dict[int, list], list]:
+def _place_conjuncts(opt: m.OptionIR, lowest: int) -> tuple[dict[int, list], list]:
     """Where each conjunct of an option's condition is tested: {range level: conjuncts} for those that
     read no inner range's value (-1: none), in their order, and the rest, tested for each combination.
 
     A conjunct moves out only as far as the conjuncts before it allow (the order of evaluation, and so
-    of any error, stays as written); one that reads the innermost value keeps the rest inside."""
+    of any error, stays as written), and no further out than ``lowest``, the level below which every
+    range is listed once (so that the combinations a failed test skips can be counted as tried); one
+    that must stay with the innermost value keeps the rest inside."""
     if opt.cond is None:
         return {}, []
     order = [slot for slot, _it in opt.bindings]
@@ -1235,8 +1263,8 @@ def _place_conjuncts(opt: m.OptionIR) -> tuple[dict[int, list], list]:
         if not inner:
             read = _slots_read([part])
             level = max((i for i, slot in enumerate(order) if slot in read), default=-1)
-            if level < last or last < 0:
-                at = max(at, level)
+            if max(at, level, lowest) < last:
+                at = max(at, level, lowest)
                 placed.setdefault(at, []).append(part)
                 continue
         inner.append(part)
