@@ -21,6 +21,7 @@ from pathlib import Path
 import attrs
 import pytest
 from scripted import ROOT
+from step_support import take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -214,14 +215,8 @@ def careful_game(engine: Engine, players: int, seed: int) -> State:
     chance = Rng(seed, stream=0)
     st.chance_rng = chance
     while not st.over:
-        size = engine.choice_size(st)
-        asked = engine.ask_answers(st) if size is None else None
-        if size is not None:
-            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
-        elif asked is not None:
-            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
-        else:
-            assert engine.apply_random(st, chance, events=True)  # a Decision sampled and applied
+        taken = take_step(engine, st, agents, chance, events=True)
+        assert taken is None or taken  # chance: a Decision sampled and applied (its events)
     st.chance_rng = None
     return st
 

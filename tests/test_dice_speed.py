@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
+from step_support import take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -172,16 +173,8 @@ def _careful(engine: Engine, players: int, seed: int) -> Any:
     chance = Rng(seed, stream=0)
     paused_at_chance = 0
     while not st.over:
-        size = engine.choice_size(st)
-        asked = engine.ask_answers(st) if size is None else None
-        if size is not None:
-            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
-        elif asked is not None:
-            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
-        else:
-            assert engine.is_chance(st)
+        if take_step(engine, st, agents, chance) is not None:
             paused_at_chance += 1
-            engine.apply_random(st, chance, events=False)
     return st, paused_at_chance
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from step_support import take_step
 
 import rulelang
 from rulelang.agents.base import RandomAgent
@@ -75,14 +76,7 @@ def compare_every_choice(engine: Engine, players: int, seed: int) -> int:
             want = careful_options(engine, st, ins[1], fr[2])
             assert generated_options(ins[1], st, fr[2]) == want, (seed, st.step)
             compared += 1
-        size = engine.choice_size(st)
-        asked = engine.ask_answers(st) if size is None else None
-        if size is not None:
-            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
-        elif asked is not None:
-            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
-        else:
-            engine.apply_random(st, st.chance_rng, events=False)
+        take_step(engine, st, agents, st.chance_rng)
     return compared
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
+from step_support import take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -59,15 +60,7 @@ def step_by_step(engine: Engine, players: int, seed: int, firsts: list[int | Non
     chance = Rng(seed, stream=0)
     st.chance_rng = chance
     while not st.over:
-        size = engine.choice_size(st)
-        asked = engine.ask_answers(st) if size is None else None
-        if size is not None:
-            engine.apply_index(st, agents[size[0]].choose_index(size[1]))
-        elif asked is not None:
-            engine.answer(st, asked, agents[asked[0]].choose_index(len(asked[1])))
-        else:
-            assert engine.is_chance(st)
-            engine.apply_random(st, chance, events=False)
+        take_step(engine, st, agents, chance)
         if first is None and st.turn == 1:
             first = st.current
     st.chance_rng = None
