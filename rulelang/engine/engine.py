@@ -914,10 +914,7 @@ class Engine:
                         continue
                     if check_after is not None and check_after(st):
                         # ``when ... after each step``: checked now that play would wait for a decision
-                        st.pending_cache = st.choice_cache = None
-                        left -= 1
-                        if left < 0:
-                            raise Runaway("loop", ins[4])
+                        left = _fired_after_step(st, ins, left)
                         continue
                     if picking is None or st.step >= limit:
                         st.choice_cache = options
@@ -953,10 +950,7 @@ class Engine:
                         fr[1] += 1
                         continue
                     if check_after is not None and check_after(st):
-                        st.pending_cache = st.choice_cache = None
-                        left -= 1
-                        if left < 0:
-                            raise Runaway("loop", ins[4])
+                        left = _fired_after_step(st, ins, left)
                         continue
                     if picking is None:
                         return
@@ -986,10 +980,7 @@ class Engine:
                 if self._skip_empty(st, fr, ins):
                     continue
                 if check_after is not None and check_after(st):
-                    st.pending_cache = st.choice_cache = None
-                    left -= 1
-                    if left < 0:
-                        raise Runaway("loop", ins[4])
+                    left = _fired_after_step(st, ins, left)
                     continue
                 if op == ROLL and st.chance_rng is not None:
                     # Playing with a chance stream attached: roll at once instead of pausing.
@@ -1276,6 +1267,16 @@ class Engine:
             return None
         fr = st.stack[-1]
         return self.code[fr[0]][fr[1]][4]
+
+
+def _fired_after_step(st: State, ins: tuple, left: int) -> int:
+    """After a ``when ... after each step`` trigger fired at a decision: the decision is looked at
+    afresh, and the stretch's step budget (``left``) is one less; a runaway when it is spent."""
+    st.pending_cache = st.choice_cache = None
+    left -= 1
+    if left < 0:
+        raise Runaway("loop", ins[4])
+    return left
 
 
 def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple]:
