@@ -1,4 +1,5 @@
-"""One decision of a random game taken through the engine's decision interface (no fast driver loop)."""
+"""Random games for tests: one decision at a time through the engine's decision interface, or
+recorded whole as an in-memory trace."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from typing import Any
 from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
+from rulelang.play import play
+from rulelang.trace.format import header, result_line
+from rulelang.trace.replay import Trace
 
 
 def take_step(engine: Engine, st: State, agents: list[RandomAgent], chance: Any, events: bool = False) -> Any:
@@ -23,3 +27,16 @@ def take_step(engine: Engine, st: State, agents: list[RandomAgent], chance: Any,
         return None
     assert engine.is_chance(st)
     return engine.apply_random(st, chance, events=events)
+
+
+def recorded(engine: Engine, game: str, players: int, seed: int) -> tuple[Trace, dict[str, Any]]:
+    """A random game of ``games/GAME.rules`` recorded as an in-memory trace, and its result."""
+    events: list[dict[str, Any]] = []
+    st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, on_event=lambda e, _n: events.append(e))
+    head = header(engine, f"games/{game}.rules", players, seed, ["random"] * players, {})
+    head["_line"] = 1
+    lines = list(enumerate(events, start=2))
+    lines.append((len(events) + 2, result_line(st)))
+    assert st.result is not None
+    return Trace(f"<{game} {seed}>", head, lines), st.result

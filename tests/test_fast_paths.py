@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import take_step
+from step_support import recorded, take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -29,7 +29,6 @@ from rulelang.errors import RulelangError
 from rulelang.play import play
 from rulelang.rng import Rng
 from rulelang.sim.runner import SimJob, play_game
-from rulelang.trace.format import header, result_line
 from rulelang.trace.replay import Replayer, Trace
 
 GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
@@ -129,20 +128,6 @@ def test_picking_keeps_the_step_limit() -> None:
         play(engine, st, [RandomAgent(3, s) for s in range(4)], 3, max_steps=50)
     assert 50 <= st.step < 60  # stopped at the first decision from step 50 on (a roll of dice may pass it)
     assert st.picking is None
-
-
-def recorded(engine: Engine, game: str, players: int, seed: int) -> tuple[Trace, dict[str, Any]]:
-    """A recorded random game as an in-memory trace, and its result."""
-    events: list[dict[str, Any]] = []
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed,
-         on_event=lambda e, _n: events.append(e))
-    head = header(engine, f"games/{game}.rules", players, seed, ["random"] * players, {})
-    head["_line"] = 1
-    lines = list(enumerate(events, start=2))
-    lines.append((len(events) + 2, result_line(st)))
-    assert st.result is not None
-    return Trace(f"<{game} {seed}>", head, lines), st.result
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
+from step_support import recorded
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -37,19 +38,10 @@ def engine_for(game: str) -> Engine:
 
 
 @functools.cache
-def recorded(game: str, seed: int) -> tuple[Trace, dict[str, Any]]:
+def recorded_game(game: str, seed: int) -> tuple[Trace, dict[str, Any]]:
     """A recorded random game of the default number of players, as an in-memory trace, and its result."""
     engine = engine_for(game)
-    players = engine.model.default_players
-    events: list[dict[str, Any]] = []
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, on_event=lambda e, _n: events.append(e))
-    head = header(engine, f"games/{game}.rules", players, seed, ["random"] * players, {})
-    head["_line"] = 1
-    lines = list(enumerate(events, start=2))
-    lines.append((len(events) + 2, result_line(st)))
-    assert st.result is not None
-    return Trace(f"<{game} {seed}>", head, lines), st.result
+    return recorded(engine, game, engine.model.default_players, seed)
 
 
 def replay(engine: Engine, trace: Trace, fast: bool) -> tuple[Verdict, Replayer]:
@@ -169,7 +161,7 @@ def test_recorded_games_replay_the_fast_way(game: str) -> None:
     """Every recorded game replays compliant without the careful way, to the careful way's final state."""
     engine = engine_for(game)
     for seed in range(1, 9):
-        trace, result = recorded(game, seed)
+        trace, result = recorded_game(game, seed)
         verdict, replayer = same_verdict(engine, trace)
         assert verdict.status == "compliant", verdict.message
         assert verdict.result == result
@@ -183,7 +175,7 @@ def test_changed_traces_get_the_careful_verdict(game: str) -> None:
     statuses: set[str] = set()
     doubted = 0
     for seed in range(1, 4):
-        trace, _ = recorded(game, seed)
+        trace, _ = recorded_game(game, seed)
         for _way, bad in tampered(engine, trace, seed, 25):
             verdict, replayer = same_verdict(engine, bad)
             statuses.add(verdict.status)
@@ -195,7 +187,7 @@ def test_changed_traces_get_the_careful_verdict(game: str) -> None:
 def test_a_wrong_die_in_a_run_of_rolls_is_caught() -> None:
     """A roll naming another die of the same kind, in the middle of a run the engine rolls at once."""
     engine = engine_for("chicken")
-    trace, _ = recorded("chicken", 5)
+    trace, _ = recorded_game("chicken", 5)
     runs = [i for i in range(1, len(trace.events)) if "roll" in trace.events[i][1] and "roll" in trace.events[i - 1][1]]
     i = runs[len(runs) // 2]
     event = {**trace.events[i][1], "roll": trace.events[i - 1][1]["roll"]}  # the die just rolled, again
@@ -207,7 +199,7 @@ def test_a_wrong_die_in_a_run_of_rolls_is_caught() -> None:
 
 def test_a_wrong_face_is_caught_where_it_is() -> None:
     engine = engine_for("chicken")
-    trace, _ = recorded("chicken", 6)
+    trace, _ = recorded_game("chicken", 6)
     i = _kinds(trace)["roll"][40]
     verdict, replayer = same_verdict(engine, _with(trace, i, {**trace.events[i][1], "outcome": "Mole"}))
     assert verdict.status == "malformed"  # no die of the game has that face
@@ -217,7 +209,7 @@ def test_a_wrong_face_is_caught_where_it_is() -> None:
 
 def test_a_wrong_draw_is_caught_where_it_is() -> None:
     engine = engine_for("chicken-eggspansion")
-    trace, _ = recorded("chicken-eggspansion", 3)
+    trace, _ = recorded_game("chicken-eggspansion", 3)
     draws = _kinds(trace)["draw"]
     drawn = {trace.events[i][1]["outcome"] for i in draws}
     i = draws[len(draws) // 2]
@@ -230,7 +222,7 @@ def test_a_wrong_draw_is_caught_where_it_is() -> None:
 def test_a_cut_trace_stops_where_it_ends() -> None:
     """A trace that stops before a choice is incomplete, and the fast way stops there too (no doubt)."""
     engine = engine_for("barnyard")
-    trace, _ = recorded("barnyard", 2)
+    trace, _ = recorded_game("barnyard", 2)
     actions = _kinds(trace)["action"]
     cut = Trace(trace.path, trace.header, trace.events[:actions[len(actions) // 2]])
     verdict, replayer = same_verdict(engine, cut)
@@ -241,7 +233,7 @@ def test_a_cut_trace_stops_where_it_ends() -> None:
 def test_private_looks_are_checked_the_fast_way() -> None:
     """A private look that is not what the rules showed is refused, at its line, as the careful way does."""
     engine = engine_for("rule-the-roost")
-    trace, _ = recorded("rule-the-roost", 2)
+    trace, _ = recorded_game("rule-the-roost", 2)
     i = _kinds(trace)["private"][3]
     verdict, replayer = same_verdict(engine, _with(trace, i, {**trace.events[i][1], "seen": ["Nothing"]}))
     assert verdict.status == "malformed"
