@@ -22,6 +22,7 @@ table; every such fallback is counted per node kind (``Program.fallbacks``).
 
 from __future__ import annotations
 
+import bisect
 import collections
 import itertools
 import linecache
@@ -63,6 +64,7 @@ from rulelang.numbers import MAX_NUMBER, too_big
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
+TAKEN = -3  # what a block returns when it took a decision itself: the driver goes on with a new step budget
 
 
 @attrs.define
@@ -809,13 +811,70 @@ class CodeGen(ExprWriter):
                 self.cov(("option", id(s), n), 1, prelude)
                 self.resume(pc + 1 + n, ("seq", opt.body, 0, self.off, self.ikey, after), opt.span, prelude)
             self.resume(pc + k + 1, after, sp)
+        who = None
         if self.model.eliminates and s.player is not None:  # a player who is out takes no decisions
             who = self.var("w")
             self.consts["out_error"] = races.out_error
             L.append((ind, f"{who} = {self.seat_ex(s.player, 'a choice to make', sp)}", sp))
             L.append((ind, f"if st.out[{who}]:", sp))
             L.append((ind + 1, f"raise out_error({who}, {self.const(sp)})", sp))
-        return self.pause(L, pc, ind)
+        if self.after_step_triggers:  # those are checked by the engine before each decision
+            return self.pause(L, pc, ind)
+        return self.pause_pick(L, s, pc, ind, who)
+
+    def pause_pick(self, L: list, s: m.ChooseS, pc: int, ind: int, who: str | None) -> bool:
+        """Pause at the choice at ``pc``; but while the engine's pickers pick by position
+        (``State.picking`` of two items, see ``Engine._run``), pick here at once: the same options
+        listed, the same pick, the same locals bound and the same state as the engine's loop
+        would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
+        sp = s.span
+        spec = self.entries[pc][1]
+        L.append((ind, f"fr[1] = {pc}", sp))
+        P, n, i, x, v = self.var("P"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
+        L.append((ind, f"{P} = st.picking", sp))
+        L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
+        L.append((ind + 1, "return left", sp))
+        picker = self.pickers.get(id(spec))
+        if picker is not None:
+            E, Q = self.var("E"), self.var("Q")
+            L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
+        else:
+            Q = self.var("Q")
+            L.append((ind, f"{Q} = {self.enums[id(spec)]}(st, loc)", sp))
+            L.append((ind, f"{n} = len({Q})", sp))
+        L.append((ind, f"if not {Q}:", sp))  # nothing to choose: the choice is skipped
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, f"fr[1] = {spec.end}", sp))
+        L.append((ind + 1, "return left", sp))
+        if who is None:
+            who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
+        L.append((ind, f"{i} = {P}[0][{who}]({n})", sp))
+        L.append((ind, f"if not 0 <= {i} < {n}:", sp))
+        L.append((ind + 1, f"bad_pick({i}, 'option', {self.const(sp)})", sp))
+        if picker is not None:
+            lists = self.var("l")
+            L.append((ind, f"{x}, {v}, {lists} = {Q}[bisect_right({E}, {i})]", sp))
+            L.append((ind, f"if {lists}:", sp))
+            L.append((ind + 1, f"{x}, {v} = pick_option({E}, {Q}, {i})", sp))
+        else:
+            L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
+        k = len(spec.options)
+        for j, opt in enumerate(spec.options):
+            if k == 1:
+                at = ind
+            else:
+                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
+                          (f" {x} == {j}:" if j < k - 1 else ":"), sp))
+                at = ind + 1
+            slots = [slot for slot, _fn in opt[1]]
+            if slots:
+                L.append((at, f"if {v}:", sp))
+                L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
+            L.append((at, f"fr[1] = {opt[3]}", sp))
+        L.append((ind, "st.step += 1", sp))
+        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind, f"return {TAKEN}", sp))
+        return True
 
     def enumerator(self, s: m.ChooseS, lazy: bool = False) -> str:
         """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
@@ -1102,15 +1161,8 @@ class CodeGen(ExprWriter):
             (1, "fr[1] = 1", None),
             (1, f"st.stack.append([{model.setup_rule}, 0, [None] * NL[{model.setup_rule}]])", None),
             (1, "return left", None)])
-        self.function(f"r{d}_1", "st, loc, fr, left", [
-            (1, "if st.pause_at_turn:", None), (2, "st.pause_at_turn = False", None), (2, f"return {STOP}", None),
-            (1, "fr[1] = 2", None), (1, "st.turn += 1", None),
-            (1, "if st.log is not None:", None),
-            (2, "st.log.append({'type': 'round', 'round': st.turn})" if model.rounds else
-             "st.log.append({'type': 'turn', 'turn': st.turn, 'player': PL(st.current)})", None),
-            (1, f"st.stack.append([{model.turn_rule}, 0, [None] * NL[{model.turn_rule}]])", None),
-            (1, "if st.armed is None and arm(st):", None), (2, "left -= 1", None),
-            (1, "return left", None)])
+        start = self.turn_start(model)
+        self.function(f"r{d}_1", "st, loc, fr, left", start)
         lines = [
             (1, "if st.extra_turn:", None), (2, "st.extra_turn = False", None),
             (1, "elif st.next_player >= 0:", None), (2, "st.current = st.next_player", None),
@@ -1123,13 +1175,34 @@ class CodeGen(ExprWriter):
         if advance:
             lines.append((1, f"if {self.check_fn(advance)}(st):", None))
             lines.append((2, "left -= 1", None))
-        lines.append((1, "return left", None))
+            lines.append((2, "return left", None))  # the trigger's rule runs first
+        lines += start  # no pause between one turn's end and the next one's start: one block
         self.function(f"r{d}_2", "st, loc, fr, left", lines)
         alltrig = tuple(range(len(model.triggers)))
         each = self.const(tuple(t.each for t in model.triggers))
         arm = [(1, f"st.armed = [[False] * st.players if each else False for each in {each}]", None)]
         arm.append((1, f"return {self.check_fn(alltrig)}(st)" if alltrig else "return False", None))
         self.helper("arm", "st", arm)
+
+    def turn_start(self, model: m.Model) -> list:
+        """The driver's start of a turn: count it, push the turn rule and run its first block at once
+        (unless armed triggers fired first: then they run first, from the engine's loop)."""
+        t = model.turn_rule
+        entry = self.code[t][0] if t < len(self.code) and self.code[t] else None
+        lines = [
+            (1, "if st.pause_at_turn:", None), (2, "st.pause_at_turn = False", None), (2, f"return {STOP}", None),
+            (1, "fr[1] = 2", None), (1, "st.turn += 1", None),
+            (1, "if st.log is not None:", None),
+            (2, "st.log.append({'type': 'round', 'round': st.turn})" if model.rounds else
+             "st.log.append({'type': 'turn', 'turn': st.turn, 'player': PL(st.current)})", None),
+            (1, f"_tf = [{t}, 0, [None] * NL[{t}]]", None),
+            (1, "st.stack.append(_tf)", None),
+            (1, "if st.armed is None and arm(st):", None), (2, "left -= 1", None), (2, "return left", None)]
+        if entry is not None and entry[0] == BLOCK:  # left >= 0 here: the engine's loop would run it next
+            lines.append((1, f"return {entry[1]}(st, _tf[2], _tf, left)", None))
+        else:
+            lines.append((1, "return left", None))
+        return lines
 
     def standings(self) -> None:
         """Ranking keys and score sheet lines, pure defines computed once per arguments in one standings."""
@@ -1348,10 +1421,16 @@ def generate(model: m.Model, coverage: bool = False) -> Generated:
     return gen
 
 
-def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
-    """Run a generated module (``coverage``: the list its counting variant adds to) and resolve its names."""
+def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[str, Any] | None = None) -> Loaded:
+    """Run a generated module (``coverage``: the list its counting variant adds to) and resolve its names.
+
+    ``engine_names``: the engine's helpers the generated code calls where it takes a decision
+    itself (``pick_option``, ``bad_pick``)."""
     ns: dict[str, Any] = dict(gen.constants)
     ns["COV"] = coverage
+    ns["bisect_right"] = bisect.bisect_right
+    if engine_names:
+        ns.update(engine_names)
     exec(gen.code_object, ns)  # the module only defines functions
     code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else ins for ins in rule] for rule in gen.code]
     for rule in code:

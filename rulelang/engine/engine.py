@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from rulelang.check.model import PLAYER, Model
-from rulelang.compile.codegen import END, generate, load
+from rulelang.compile.codegen import END, TAKEN, generate, load
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
     ASK,
@@ -57,7 +57,7 @@ class Engine:
             generated = program.generated_coverage
         else:
             generated = program.generated
-        self.run = load(generated, self.coverage)
+        self.run = load(generated, self.coverage, {"pick_option": pick_option, "bad_pick": bad_pick})
         self.code = self.run.code
         self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
@@ -893,6 +893,9 @@ class Engine:
                 if op == BLOCK:
                     left = ins[1](st, fr[2], fr, left)
                     if left < 0:
+                        if left == TAKEN:  # the block took a decision itself (see CodeGen.pause_pick)
+                            left = self.budget
+                            continue
                         if left == END:
                             self._finish(st)
                         return
@@ -1277,6 +1280,11 @@ def _fired_after_step(st: State, ins: tuple, left: int) -> int:
     if left < 0:
         raise Runaway("loop", ins[4])
     return left
+
+
+def bad_pick(i: int, what: str, span: Span | None) -> None:
+    """A picker by position gave an index outside the options (or answers) listed."""
+    raise IllegalAction(f"there is no {what} {i} here", span)
 
 
 def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple]:
