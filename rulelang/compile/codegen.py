@@ -778,7 +778,41 @@ class CodeGen(ExprWriter):
             self.helper(name, "st, loc", lines)
             self.enums[id(spec)] = name
         self.resume(pc + 1, after, sp)
-        return self.pause(L, pc, ind)
+        if self.after_step_triggers:  # those are checked by the engine before each answer
+            return self.pause(L, pc, ind)
+        return self.pause_answers(L, pc, var, slot, asked, ind, sp)
+
+    def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
+        """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
+        ``pause_pick``), everyone asked answers here at once, in turn, as ``Engine._run`` takes them."""
+        enum = self.enums[id(self.entries[pc][1])]
+        P, W, A, who, ok, i = (self.var(x) for x in ("P", "W", "A", "h", "k", "i"))
+        L.append((ind, f"if not {asked}:", sp))  # no one is asked
+        L.append((ind + 1, f"fr[1] = {pc + 1}", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"fr[1] = {pc}", sp))
+        L.append((ind, f"{P} = st.picking", sp))
+        L.append((ind, f"if {P} is None or len({P}) != 2:", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"{W} = {asked}", sp))
+        L.append((ind, f"{A} = st.answers", sp))
+        L.append((ind, "while True:", sp))
+        L.append((ind + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((ind + 2, "return left", sp))
+        L.append((ind + 1, f"{who} = loc[{var}] = {W}[0]", sp))
+        L.append((ind + 1, f"{ok} = {enum}(st, loc)", sp))
+        L.append((ind + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((ind + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((ind + 2, f"bad_pick({i}, 'answer', {self.const(sp)})", sp))
+        L.append((ind + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.append((ind + 1, f"{W} = loc[{slot}] = {W}[1:]", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, f"if not {W}:", sp))
+        L.append((ind + 2, "break", sp))
+        L.append((ind, f"fr[1] = {pc + 1}", sp))
+        L.append((ind, f"return {TAKEN}", sp))
+        return True
 
     def emit_choose(self, L: list, s: m.ChooseS, after: tuple, ind: int) -> bool:
         sp = s.span
