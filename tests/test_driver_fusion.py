@@ -1,0 +1,228 @@
+"""Fewer trips through the engine's loop: decisions taken inside generated blocks, the turn's start fused.
+
+- While the engine's pickers pick by position (``State.picking``, as ``play()`` sets it for
+  random agents), a block that reaches a ``choose`` or an ``ask`` takes it itself
+  (``CodeGen.pause_pick``, ``CodeGen.pause_answers``) and returns ``TAKEN``; otherwise it
+  pauses as before and ``Engine._run`` takes the decision.
+- The driver's end of a turn continues into the next turn's start, which calls the turn
+  rule's first block (``CodeGen.turn_start``).
+
+The games must be exactly those played by the same rules compiled without either
+(decisions all taken by ``Engine._run``), and those played one decision at a time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted import ROOT
+from step_support import take_step
+
+from rulelang import IllegalAction, load_game
+from rulelang.agents.base import RandomAgent
+from rulelang.compile import codegen
+from rulelang.engine.engine import Engine
+from rulelang.engine.state import State
+from rulelang.errors import RulelangError
+from rulelang.play import play
+from rulelang.rng import Rng
+
+GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
+
+pytestmark = pytest.mark.usefixtures("at_root")
+
+# A pause inside a loop (take beans until "stop"), a choice that is often empty (skipped), an
+# ask of the others with a conditional answer, a choice by another player inside a loop over
+# the answers, and a per-player trigger fired by moves at every one of those points.
+RULES = """game "T"
+players 2 to 4 default 3
+
+12 Bean tokens
+
+zone pot: per player
+zone pile
+
+counter got per player = 0
+counter turns = 0
+
+setup:
+  move all from box to pile
+
+turn:
+  let done = false
+  while not done:
+    choose:
+      "take {n}" for n in 1 to 2 if count(all in pile) >= n:
+        move (n) from pile to pot of current
+      "stop":
+        let done = true
+  choose:
+    "give {q} one" for q in other players if any(all in pot of current):
+      move 1 from pot of current to pot of q
+  ask e in other players:
+    "object" if any(all in pot of e)
+    "let it be"
+  for e in other players:
+    if answer of e == "object":
+      choose e:
+        "fine":
+          got of e += 1
+        "put one back" if any(all in pot of e):
+          move 1 from pot of e to pile
+  turns += 1
+  if turns >= 15:
+    end game
+
+when any player p has count(all in pot of p) >= 4 "a full pot":
+  got of p += 1
+  move 2 from pot of p to pile
+
+rank p by highest got of p
+"""
+
+
+def unfused(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
+    """The game compiled with every decision left to the engine's loop and the turn's start not fused."""
+    with monkeypatch.context() as patch:
+        patch.setattr(codegen.CodeGen, "pause_pick", lambda self, L, s, pc, ind, who: self.pause(L, pc, ind))
+        patch.setattr(codegen.CodeGen, "pause_answers",
+                      lambda self, L, pc, var, slot, asked, ind, sp: self.pause(L, pc, ind))
+        real = codegen.CodeGen.turn_start
+
+        def plain_start(self: Any, model: Any) -> list:
+            lines = real(self, model)
+            return [*lines[:-1], (1, "return left", None)]  # push the turn rule's frame, do not call its block
+
+        patch.setattr(codegen.CodeGen, "turn_start", plain_start)
+        engine = load_game(path)
+    source = engine.program.generated.source
+    assert f"return {codegen.TAKEN}" not in source and "_tf[2], _tf, left)" not in source
+    return engine
+
+
+def played(engine: Engine, players: int, seed: int, max_steps: int = 100_000) -> tuple[State, str]:
+    """A random game played with play() (the engine picks by position); the error text if it stopped."""
+    st = engine.new_state(players)
+    try:
+        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, max_steps=max_steps)
+    except RulelangError as exc:
+        return st, str(exc)
+    return st, ""
+
+
+def one_at_a_time(engine: Engine, players: int, seed: int) -> State:
+    """The same game, each decision taken through the engine's decision interface."""
+    st = engine.new_state(players)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    st.chance_rng = Rng(seed, stream=0)
+    while not st.over:
+        take_step(engine, st, agents, st.chance_rng)
+    st.chance_rng = None
+    return st
+
+
+@pytest.fixture
+def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engine]:
+    path = tmp_path / "t.rules"
+    path.write_text(RULES, encoding="utf-8")
+    return load_game(path), unfused(path, monkeypatch)
+
+
+def test_the_small_game_takes_its_decisions_in_its_blocks(small: tuple[Engine, Engine]) -> None:
+    fused, _careful = small
+    source = fused.program.generated.source
+    assert source.count(f"return {codegen.TAKEN}") >= 5  # the choices and the ask, where their blocks reach them
+    assert "return r1_0(st, _tf[2], _tf, left)" in source  # the next turn starts in the same block
+    actions: list[str] = []
+    triggers: list[dict[str, Any]] = []
+
+    def sink(event: dict[str, Any], narration: list[dict[str, Any]]) -> None:
+        actions.append(event.get("action", ""))
+        triggers.extend(e for e in narration if e.get("type") == "trigger")
+
+    for seed in range(1, 21):  # recorded: every decision through the engine's loop, to see what the game does
+        play(fused, fused.new_state(3), [RandomAgent(seed, s) for s in range(3)], seed, on_event=sink, narrate=True)
+    for label in ("take 2", "stop", "object", "let it be", "fine", "put one back"):
+        assert label in actions, label
+    assert any(a.startswith("give ") for a in actions) and triggers
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_small_game_plays_the_same_games(small: tuple[Engine, Engine], players: int) -> None:
+    fused, careful = small
+    for seed in range(1, 61):
+        got, error = played(fused, players, seed)
+        want, want_error = played(careful, players, seed)
+        assert (error, want_error) == ("", "")
+        assert got.dumps() == want.dumps(), seed
+        assert (got.step, got.turn, got.result) == (want.step, want.turn, want.result), seed
+        assert got.dumps() == one_at_a_time(fused, players, seed).dumps(), seed
+
+
+def test_the_step_limit_stops_at_the_same_place(small: tuple[Engine, Engine]) -> None:
+    """Stopped by ``max_steps`` anywhere (inside the loop of choices, between two answers of an ask),
+    the fused game is left exactly where the engine's loop leaves it, with the same error."""
+    fused, careful = small
+    full, _ = played(careful, 3, 7)
+    assert full.step > 40
+    for limit in range(1, 41):
+        got, error = played(fused, 3, 7, max_steps=limit)
+        want, want_error = played(careful, 3, 7, max_steps=limit)
+        assert error == want_error and "did not end within" in error, limit
+        assert got.dumps() == want.dumps(), limit
+        assert got.stack == want.stack, limit
+
+
+class _Wrong:
+    """An agent that picks by position and always gives an index past the end."""
+
+    needs_observation = False
+
+    def choose_index(self, n: int) -> int:
+        return n
+
+    def choose(self, observation: dict[str, Any], legal: list[str]) -> str:  # pragma: no cover
+        return legal[0]
+
+
+def test_a_pick_past_the_options_is_an_illegal_action(small: tuple[Engine, Engine]) -> None:
+    fused, careful = small
+    line = RULES.splitlines().index("    choose:") + 1
+    for engine in (fused, careful):
+        st = engine.new_state(2)
+        with pytest.raises(IllegalAction, match=r"there is no option 3 here") as info:
+            play(engine, st, [_Wrong(), _Wrong()], 1)  # type: ignore[list-item]
+        assert info.value.span is not None and info.value.span.line == line  # the first choose: take 1, take 2, stop
+
+
+class _Last(_Wrong):
+    """An agent that picks the last option ("stop" at once)."""
+
+    def choose_index(self, n: int) -> int:
+        return n - 1
+
+
+def test_an_answer_past_the_answers_is_an_illegal_action(small: tuple[Engine, Engine]) -> None:
+    """P1 stops at once, has nothing to give (that choice is skipped), asks P2, who answers past the end."""
+    line = RULES.splitlines().index("  ask e in other players:") + 1
+    for engine in small:
+        st = engine.new_state(2)
+        with pytest.raises(IllegalAction, match=r"there is no answer 1 here") as info:
+            play(engine, st, [_Last(), _Wrong()], 1)  # type: ignore[list-item]
+        assert info.value.span is not None and info.value.span.line == line
+        assert st.step == 1  # P1's "stop"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_plays_the_same_games_fused_or_not(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = ROOT / "games" / f"{game}.rules"
+    fused, careful = load_game(path), unfused(path, monkeypatch)
+    assert f"return {codegen.TAKEN}" in fused.program.generated.source
+    players = fused.model.default_players
+    for seed in range(1, 6 if game == "hippe-kippen" else 16):
+        got, error = played(fused, players, seed)
+        want, want_error = played(careful, players, seed)
+        assert error == want_error, seed
+        assert got.dumps() == want.dumps(), seed
