@@ -98,7 +98,7 @@ def unfused(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
         patch.setattr(codegen.CodeGen, "turn_start", plain_start)
         engine = load_game(path)
     source = engine.program.generated.source
-    assert f"return {codegen.TAKEN}" not in source and "_tf[2], _tf, left)" not in source
+    assert f"return {codegen.TAKEN}" not in source and "_turn0[2], _turn0, left)" not in source
     return engine
 
 
@@ -134,7 +134,7 @@ def test_the_small_game_takes_its_decisions_in_its_blocks(small: tuple[Engine, E
     fused, _careful = small
     source = fused.program.generated.source
     assert source.count(f"return {codegen.TAKEN}") >= 5  # the choices and the ask, where their blocks reach them
-    assert "return r1_0(st, _tf[2], _tf, left)" in source  # the next turn starts in the same block
+    assert "return r1_0(st, _turn0[2], _turn0, left)" in source  # the next turn starts in the same block
     actions: list[str] = []
     triggers: list[dict[str, Any]] = []
 

@@ -57,7 +57,8 @@ class Engine:
             generated = program.generated_coverage
         else:
             generated = program.generated
-        self.run = load(generated, self.coverage, {"pick_option": pick_option, "bad_pick": bad_pick})
+        self.run = load(generated, self.coverage, {"pick_option": pick_option, "bad_option": bad_option,
+                                                        "bad_answer": bad_answer})
         self.code = self.run.code
         self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
@@ -1282,9 +1283,14 @@ def _fired_after_step(st: State, ins: tuple, left: int) -> int:
     return left
 
 
-def bad_pick(i: int, what: str, span: Span | None) -> None:
-    """A picker by position gave an index outside the options (or answers) listed."""
-    raise IllegalAction(f"there is no {what} {i} here", span)
+def bad_option(i: int, span: Span | None) -> None:
+    """A picker by position gave an index outside the options listed (generated code calls it)."""
+    raise IllegalAction(f"there is no option {i} here", span)
+
+
+def bad_answer(i: int, span: Span | None) -> None:
+    """A picker by position gave an index outside the answers listed (generated code calls it)."""
+    raise IllegalAction(f"there is no answer {i} here", span)
 
 
 def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple]:
