@@ -3,7 +3,8 @@
 - While the engine's pickers pick by position (``State.picking``, as ``play()`` sets it for
   random agents), a block that reaches a ``choose`` or an ``ask`` takes it itself
   (``CodeGen.pause_pick``, ``CodeGen.pause_answers``) and returns ``TAKEN``; otherwise it
-  pauses as before and ``Engine._run`` takes the decision.
+  pauses as before and ``Engine._run`` takes the decision. An ask whose answers read no
+  answer lists each player's answers once, where it finds who is asked (``ask_listed_once``).
 - The driver's end of a turn continues into the next turn's start, which calls the turn
   rule's first block (``CodeGen.turn_start``).
 
@@ -89,6 +90,7 @@ def unfused(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
         patch.setattr(codegen.CodeGen, "pause_pick", lambda self, L, s, pc, ind, who: self.pause(L, pc, ind))
         patch.setattr(codegen.CodeGen, "pause_answers",
                       lambda self, L, pc, var, slot, asked, ind, sp: self.pause(L, pc, ind))
+        patch.setattr(codegen.CodeGen, "ask_listed_once", lambda self, L, s, var, slot, asked, ind: None)
         real = codegen.CodeGen.turn_start
 
         def plain_start(self: Any, model: Any) -> list:
@@ -226,3 +228,51 @@ def test_every_game_plays_the_same_games_fused_or_not(game: str, monkeypatch: py
         want, want_error = played(careful, players, seed)
         assert error == want_error, seed
         assert got.dumps() == want.dumps(), seed
+
+
+# The answers allowed to a player depend on what the players before answered: listed when each answers.
+FOLLOW = """game "F"
+players 2 to 4 default 4
+
+6 Bean tokens
+
+zone pot: per player
+zone pile
+
+counter turns = 0
+
+setup:
+  move all from box to pile
+
+turn:
+  ask e in players:
+    "lead" if answer of P1 == "" or e == P1
+    "follow" if answer of P1 == "lead" and e != P1
+    "wait"
+  for e in players:
+    if answer of e == "follow" and any(all in pile):
+      move 1 from pile to pot of e
+    if answer of e == "lead" and any(all in pot of e):
+      move 1 from pot of e to pile
+  turns += 1
+  if turns >= 8:
+    end game
+
+rank p by highest count(all in pot of p)
+"""
+
+
+def test_answers_that_read_answers_are_listed_when_each_answers(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "f.rules"
+    path.write_text(FOLLOW, encoding="utf-8")
+    fused, careful = load_game(path), unfused(path, monkeypatch)
+    source = fused.program.generated.source
+    assert f"return {codegen.TAKEN}" in source and "_ls" not in source  # answered in the block, not listed at once
+    follows = 0
+    for seed in range(1, 31):
+        got, error = played(fused, 4, seed)
+        want, _ = played(careful, 4, seed)
+        assert error == "" and got.dumps() == want.dumps() == one_at_a_time(fused, 4, seed).dumps(), seed
+        follows += sum(len(z) for z in got.zones[1])
+    assert follows > 0

@@ -743,6 +743,8 @@ class CodeGen(ExprWriter):
         asked, p = self.var("a"), self.var("p")
         L.append((ind, "st.answers = [''] * st.players", sp))
         L.append((ind, f"{asked} = []", sp))
+        if not s.dynamic and not self.after_step_triggers and not _reads_answers(s.options):
+            self.ask_listed_once(L, s, var, slot, asked, ind)
         L.append((ind, f"for {p} in {self.iterable(s.iterable)}:", sp))
         if self.model.eliminates:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
@@ -782,6 +784,61 @@ class CodeGen(ExprWriter):
         if self.after_step_triggers:  # those are checked by the engine before each answer
             return self.pause(L, pc, ind)
         return self.pause_answers(L, pc, var, slot, asked, ind, sp)
+
+    def ask_listed_once(self, L: list, s: m.AskS, var: int, slot: int, asked: str, ind: int) -> None:
+        """While the engine's pickers pick by position: list each asked player's answers once, where
+        the ask finds who is asked, and take the answers at once from those lists (see
+        ``pause_answers``). The same players asked, the same answers listed (nothing an answer's
+        condition reads changes between: it reads no answer), the same picks and locals."""
+        sp = s.span
+        pc = self.site_pc(s, 2)
+        P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
+        L.append((ind, f"{P} = st.picking", sp))
+        L.append((ind, f"if {P} is not None and len({P}) == 2:", sp))
+        at = ind + 1
+        L.append((at, f"{lists} = []", sp))
+        L.append((at, f"for {p} in {self.iterable(s.iterable)}:", sp))
+        if self.model.eliminates:  # a player who is out is not asked
+            L.append((at + 1, f"if st.out[{p}]:", sp))
+            L.append((at + 2, "continue", sp))
+        L.append((at + 1, f"loc[{var}] = {p}", sp))
+        if s.cond is not None:
+            L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
+            L.append((at + 2, "continue", sp))
+        L.append((at + 1, f"{ok} = []", sp))
+        for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
+            if c is None:
+                L.append((at + 1, f"{ok}.append({self.const(label)})", span))
+            else:
+                L.append((at + 1, f"if {self.ex(c)}:", span))
+                L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+        L.append((at + 1, f"if {ok}:", sp))
+        L.append((at + 2, f"{asked}.append({p})", sp))
+        L.append((at + 2, f"{lists}.append({ok})", sp))
+        L.append((at, f"loc[{slot}] = {asked}", sp))
+        L.append((at, f"if not {asked}:", sp))  # no one is asked
+        L.append((at + 1, f"fr[1] = {pc + 1}", sp))
+        L.append((at + 1, "return left", sp))
+        L.append((at, f"fr[1] = {pc}", sp))
+        L.append((at, f"{A} = st.answers", sp))
+        L.append((at, f"{j} = 0", sp))
+        L.append((at, "while True:", sp))
+        L.append((at + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((at + 2, "return left", sp))
+        L.append((at + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
+        L.append((at + 1, f"{ok} = {lists}[{j}]", sp))
+        L.append((at + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((at + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((at + 2, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((at + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.append((at + 1, f"{j} += 1", sp))
+        L.append((at + 1, f"loc[{slot}] = {asked}[{j}:]", sp))
+        L.append((at + 1, "st.step += 1", sp))
+        L.append((at + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at + 1, f"if {j} == len({asked}):", sp))
+        L.append((at + 2, "break", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        L.append((at, f"return {TAKEN}", sp))
 
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
@@ -1307,6 +1364,17 @@ class CodeGen(ExprWriter):
 
 _OWNER_LOCAL_NODES = (m.Const, m.BinOp, m.UnOp, m.IfElseIR, m.KindAttr, m.ElemAttr, m.ElemIsKind, m.Agg, m.QueryIR,
                       m.ZoneSel, m.CounterGet, m.Local)
+
+
+def _reads_answers(e: Any) -> bool:
+    """Whether IR (an expression, or a tuple or list of them) reads what a player answered."""
+    if isinstance(e, m.AnswerGet):
+        return True
+    if isinstance(e, (tuple, list)):
+        return any(_reads_answers(x) for x in e)
+    if attrs.has(type(e)):
+        return any(_reads_answers(getattr(e, f.name)) for f in attrs.fields(type(e)))
+    return False
 
 
 def _owner_local(trig: m.Trigger) -> bool:
