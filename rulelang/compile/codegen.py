@@ -745,7 +745,8 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{asked} = []", sp))
         if not s.dynamic and not self.after_step_triggers and not _reads_answers(s.options):
             self.ask_listed_once(L, s, var, slot, asked, ind)
-        L.append((ind, f"for {p} in {self.iterable(s.iterable)}:", sp))
+        # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
+        L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
         if self.model.eliminates:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
@@ -797,7 +798,7 @@ class CodeGen(ExprWriter):
         L.append((ind, f"if {P} is not None and len({P}) == 2:", sp))
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
-        L.append((at, f"for {p} in {self.iterable(s.iterable)}:", sp))
+        L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
         if self.model.eliminates:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
