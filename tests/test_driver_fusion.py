@@ -5,6 +5,8 @@
   (``CodeGen.pause_pick``, ``CodeGen.pause_answers``) and returns ``TAKEN``; otherwise it
   pauses as before and ``Engine._run`` takes the decision. An ask whose answers read no
   answer lists each player's answers once, where it finds who is asked (``ask_listed_once``).
+  After such a decision the block runs the next block itself, with a fresh step budget
+  (``CodeGen.taken``), except every ``CHAIN``-th step, so that decisions never nest deeper.
 - The driver's end of a turn continues into the next turn's start, which calls the turn
   rule's first block (``CodeGen.turn_start``).
 
@@ -14,6 +16,7 @@ The games must be exactly those played by the same rules compiled without either
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +279,79 @@ def test_answers_that_read_answers_are_listed_when_each_answers(tmp_path: Path,
         assert error == "" and got.dumps() == want.dumps() == one_at_a_time(fused, 4, seed).dumps(), seed
         follows += sum(len(z) for z in got.zones[1])
     assert follows > 0
+
+
+# Long runs of decisions with nothing between them, and a loop without end after one option.
+LONG = """game "L"
+players 2 to 3 default 2
+
+counter turns = 0
+counter level = 0
+
+setup:
+  set level to 0
+
+turn:
+  repeat 300 times:
+    choose:
+      "up":
+        level += 1
+      "stay":
+        level += 0
+  ask e in other players:
+    "ok"
+  choose:
+    "go on":
+      turns += 1
+    "spin" if turns == 2:
+      while true:
+        level += 0
+  if turns >= 3:
+    end game
+
+rank p by highest level
+"""
+
+
+def _depth() -> int:
+    frame, n = sys._getframe(), 0
+    while frame is not None:
+        frame, n = frame.f_back, n + 1
+    return n
+
+
+def test_decisions_taken_one_after_another_do_not_nest_deeper(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """300 choices in a row are taken in blocks, each running the next at once, yet at most
+    ``codegen.CHAIN`` of them run one inside the other: the game plays under a low recursion limit."""
+    path = tmp_path / "l.rules"
+    path.write_text(LONG, encoding="utf-8")
+    fused, careful = load_game(path), unfused(path, monkeypatch)
+    assert "(st, loc, fr, BUDGET)" in fused.program.generated.source
+    limit = sys.getrecursionlimit()
+    for seed in (1, 2, 3):
+        want, want_error = played(careful, 2, seed)
+        sys.setrecursionlimit(_depth() + codegen.CHAIN + 60)
+        try:
+            got, error = played(fused, 2, seed)
+        finally:
+            sys.setrecursionlimit(limit)
+        assert error == want_error, seed
+        assert got.dumps() == want.dumps(), seed
+        assert got.step > 900
+
+
+def test_a_runaway_after_a_decision_taken_in_a_block_is_the_same_error(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step budget after a decision taken in a block is the engine's own, fresh."""
+    path = tmp_path / "l.rules"
+    path.write_text(LONG, encoding="utf-8")
+    fused = Engine(load_game(path).program, budget=500)
+    careful = Engine(unfused(path, monkeypatch).program, budget=500)
+    spins = 0
+    for seed in range(1, 9):
+        got, error = played(fused, 2, seed)
+        want, want_error = played(careful, 2, seed)
+        assert error == want_error and got.dumps() == want.dumps(), seed
+        spins += "ran 500 steps without asking for a decision" in error
+    assert spins > 0

@@ -64,7 +64,8 @@ from rulelang.numbers import MAX_NUMBER, too_big
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
-ENGINE_NAMES = ("pick_option", "bad_option", "bad_answer")  # see load()
+ENGINE_NAMES = ("pick_option", "bad_option", "bad_answer", "BUDGET")  # see load()
+CHAIN = 32  # at most this many decisions taken in blocks run one inside the other (see CodeGen.taken)
 TAKEN = -3  # what a block returns when it took a decision itself: the driver goes on with a new step budget
 
 
@@ -839,7 +840,7 @@ class CodeGen(ExprWriter):
         L.append((at + 1, f"if {j} == len({asked}):", sp))
         L.append((at + 2, "break", sp))
         L.append((at, f"fr[1] = {pc + 1}", sp))
-        L.append((at, f"return {TAKEN}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
@@ -870,7 +871,7 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"if not {W}:", sp))
         L.append((ind + 2, "break", sp))
         L.append((ind, f"fr[1] = {pc + 1}", sp))
-        L.append((ind, f"return {TAKEN}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", ind, sp)
         return True
 
     def emit_choose(self, L: list, s: m.ChooseS, after: tuple, ind: int) -> bool:
@@ -952,6 +953,7 @@ class CodeGen(ExprWriter):
         else:
             L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
         k = len(spec.options)
+        nxt = self.var("nx")
         for j, opt in enumerate(spec.options):
             if k == 1:
                 at = ind
@@ -964,10 +966,20 @@ class CodeGen(ExprWriter):
                 L.append((at, f"if {v}:", sp))
                 L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
             L.append((at, f"fr[1] = {opt[3]}", sp))
+            if k > 1:
+                L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
         L.append((ind, "st.step += 1", sp))
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((ind, f"return {TAKEN}", sp))
+        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
         return True
+
+    def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
+        """After a decision taken in a block: run the next block (where ``fr[1]`` now points) at once,
+        with a new step budget, as the engine's loop would; but every CHAIN-th step return ``TAKEN``
+        to that loop instead, so that decisions taken one after the other never nest deeper."""
+        L.append((ind, f"if st.step % {CHAIN}:", sp))
+        L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET)", sp))
+        L.append((ind, f"return {TAKEN}", sp))
 
     def enumerator(self, s: m.ChooseS, lazy: bool = False) -> str:
         """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
@@ -1532,7 +1544,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     """Run a generated module (``coverage``: the list its counting variant adds to) and resolve its names.
 
     ``engine_names``: the engine's helpers the generated code calls where it takes a decision
-    itself (``pick_option``, ``bad_option``, ``bad_answer``)."""
+    itself (``pick_option``, ``bad_option``, ``bad_answer``, and the step budget ``BUDGET``)."""
     ns: dict[str, Any] = dict(gen.constants)
     ns["COV"] = coverage
     if engine_names:

@@ -58,7 +58,7 @@ class Engine:
         else:
             generated = program.generated
         self.run = load(generated, self.coverage, {"pick_option": pick_option, "bad_option": bad_option,
-                                                        "bad_answer": bad_answer})
+                                                        "bad_answer": bad_answer, "BUDGET": budget})
         self.code = self.run.code
         self._checks = self.run.checks
         self.die_faces = [k.faces for k in self.model.kinds]
