@@ -355,3 +355,51 @@ def test_a_runaway_after_a_decision_taken_in_a_block_is_the_same_error(tmp_path:
         assert error == want_error and got.dumps() == want.dumps(), seed
         spins += "ran 500 steps without asking for a decision" in error
     assert spins > 0
+
+
+# Options of one to four innermost ranges that nothing reads: listed lazily, picked in the block.
+RANGES = """game "R"
+players 2 to 3 default 3
+
+counter a per player = 0
+counter turns = 0
+
+setup:
+  set turns to 0
+
+turn:
+  choose:
+    "one {n}" for n in 1 to 3:
+      a of current += n
+    "two {n} {q}" for n in 1 to 2 for q in players:
+      a of q += n
+    "three {n} {q} {m}" for n in 1 to 2 for q in other players for m in 2 to 4:
+      a of q += n * m
+    "four {n} {q} {m} {r}" for n in 1 to 2 for q in players for m in 1 to 3 for r in other players:
+      a of q += n + m
+      a of r -= 1
+  turns += 1
+  if turns >= 30:
+    end game
+
+rank p by highest a of p
+"""
+
+
+def test_combinations_of_innermost_ranges_are_picked_as_listed(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "r.rules"
+    path.write_text(RANGES, encoding="utf-8")
+    fused, careful = load_game(path), unfused(path, monkeypatch)
+    assert "pick_option(" in fused.program.generated.source and "elif len(" in fused.program.generated.source
+    labels: set[str] = set()
+    for seed in range(1, 41):
+        got, _ = played(fused, 3, seed)
+        want, _ = played(careful, 3, seed)
+        assert got.dumps() == want.dumps() == one_at_a_time(fused, 3, seed).dumps(), seed
+    events: list[dict[str, Any]] = []
+    for seed in range(1, 4):  # every kind of option is taken
+        play(fused, fused.new_state(3), [RandomAgent(seed, s) for s in range(3)], seed,
+             on_event=lambda e, _n: events.append(e))
+    labels |= {e["action"].split()[0] for e in events if e.get("type") == "action"}
+    assert labels == {"one", "two", "three", "four"}

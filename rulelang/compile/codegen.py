@@ -946,10 +946,7 @@ class CodeGen(ExprWriter):
         L.append((ind, f"if not 0 <= {i} < {n}:", sp))
         L.append((ind + 1, f"bad_option({i}, {self.const(sp)})", sp))
         if picker is not None:
-            lists = self.var("l")
-            L.append((ind, f"{x}, {v}, {lists} = {Q}[bisect_right({E}, {i})]", sp))
-            L.append((ind, f"if {lists}:", sp))
-            L.append((ind + 1, f"{x}, {v} = pick_option({E}, {Q}, {i})", sp))
+            self.pick_combination(L, E, Q, i, x, v, ind, sp)
         else:
             L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
         k = len(spec.options)
@@ -972,6 +969,30 @@ class CodeGen(ExprWriter):
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
         return True
+
+    def pick_combination(self, L: list, E: str, Q: str, i: str, x: str, v: str, ind: int, sp: Any) -> None:
+        """Option ``i`` of a lazily listed choice into ``x`` (its index) and ``v`` (its values), as
+        ``pick_option`` gives it: up to three innermost lists written out here, the last one fastest."""
+        j, lists, at, t, r1, r2 = (self.var(n) for n in ("j", "l", "at", "t", "r", "r"))
+        L.append((ind, f"{j} = bisect_right({E}, {i})", sp))
+        L.append((ind, f"{x}, {v}, {lists} = {Q}[{j}]", sp))
+        L.append((ind, f"if {lists}:", sp))
+        L.append((ind + 1, f"{at} = {i} - {E}[{j} - 1] if {j} else {i}", sp))
+        L.append((ind + 1, f"if len({lists}) == 1:", sp))
+        L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at}])", sp))
+        L.append((ind + 1, f"elif len({lists}) == 2:", sp))
+        L.append((ind + 2, f"{t} = len({lists}[1])", sp))
+        L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at} // {t} % len({lists}[0])], {lists}[1][{at} % {t}])", sp))
+        L.append((ind + 1, f"elif len({lists}) == 3:", sp))
+        L.append((ind + 2, f"{t} = len({lists}[2])", sp))
+        L.append((ind + 2, f"{r2} = {at} % {t}", sp))
+        L.append((ind + 2, f"{at} //= {t}", sp))
+        L.append((ind + 2, f"{t} = len({lists}[1])", sp))
+        L.append((ind + 2, f"{r1} = {at} % {t}", sp))
+        L.append((ind + 2, f"{at} //= {t}", sp))
+        L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at} % len({lists}[0])], {lists}[1][{r1}], {lists}[2][{r2}])", sp))
+        L.append((ind + 1, "else:", sp))
+        L.append((ind + 2, f"{x}, {v} = pick_option({E}, {Q}, {i})", sp))
 
     def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
         """After a decision taken in a block: run the next block (where ``fr[1]`` now points) at once,
