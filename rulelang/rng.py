@@ -123,7 +123,19 @@ class Rng:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def shuffle(self, items: list) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates): ``j = below(i + 1)`` for each ``i`` from the last
+        down to 1, with the generator's step written out (as ``roll_into``), the same draws."""
+        state = self._state
+        inc = self._inc
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+            state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+            if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
+                threshold = (0x100000000 - n) % n
+                while r < threshold:
+                    r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+                    state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+            j = r % n
             items[i], items[j] = items[j], items[i]
+        self._state = state
