@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 import itertools
 import linecache
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,7 @@ from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import (
     ExprWriter,
+    _is_count,
     _prologue,
     _slots_read,
     conjuncts,
@@ -832,11 +834,16 @@ class CodeGen(ExprWriter):
         with the same errors, trying (and counting against the limit) the same combinations.
         """
         name = f"o{next(self.names)}"
-        lines: list = [(1, "out = []", None), (1, "tries = 0", None)]
+        # Ranges too small to ever try more than the limit (known when the code is written): no count kept.
+        limited = self.tries_bound(s) > runtime.MAX_OPTIONS
+        lines: list = [(1, "out = []", None)]
         if lazy:
             total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
-            lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None),
-                     (1, "tries = 0", None)]
+            lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None)]
+        if limited:
+            lines.append((1, "tries = 0", None))
+        shared = self.shared_ranges(s)
+        lines += [(1, f"{name} = None", None) for name in dict.fromkeys(shared.values())]
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
             last = len(opt.bindings) - 1
@@ -845,6 +852,11 @@ class CodeGen(ExprWriter):
             # as the engine does: a condition reading none of the option's values is tested first, alone
             hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
             srcs = [self.iterable(it, copy=False) for _slot, it in opt.bindings]
+            guards = {}  # a range listed by several options: computed where first needed, then kept
+            for i in range(len(opt.bindings)):
+                if (n, i) in shared:
+                    guards[shared[n, i]] = srcs[i]
+                    srcs[i] = shared[n, i]
             # a range that reads none of the outer variables: listed once, before the outer range
             fixed = [i == 0 or not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}
                      for i, (_slot, it) in enumerate(opt.bindings)]
@@ -900,26 +912,32 @@ class CodeGen(ExprWriter):
                     lists.append(lst)
                     size = " * ".join(f"len({x})" for x in lists)
                     if i < last:  # the combinations this range's loop would have tried
-                        lines.append((ind, f"tries += {size}", opt.span))
-                        lines.append((ind, f"if tries > MAXO: too_many_options({where})", opt.span))
+                        if limited:
+                            lines.append((ind, f"tries += {size}", opt.span))
+                            lines.append((ind, f"if tries > MAXO: too_many_options({where})", opt.span))
                         continue
                     tup = f"({', '.join(values)},)" if values else "()"
                     lines.append((ind, f"{total} += {size}", opt.span))
                     lines.append((ind, f"{ends}.append({total})", opt.span))
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ({', '.join(lists)},)))", opt.span))
-                    lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
+                    if limited:
+                        lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
                     break
                 if i == last and not read and not inner:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
-                    if i > 0:  # inside other ranges: the list may grow past the limit many times over
+                    if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
                     break
+                if lazy and i == last:  # the innermost values kept are listed at once, as one list
+                    kept, kept_ind = self.var("k"), ind
+                    lines.append((ind, f"{kept} = []", opt.span))
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
                 # Every combination tried counts: nested ranges may try far more than they keep.
-                lines.append((ind + 1, "tries += 1", opt.span))
-                lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
+                if limited:
+                    lines.append((ind + 1, "tries += 1", opt.span))
+                    lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
                 if read:  # kept only if something reads it through ``loc`` (see below)
                     lines.append((ind + 1, _LocAt(slot, v), opt.span))
                 if never_negative(it):
@@ -935,16 +953,29 @@ class CodeGen(ExprWriter):
                     lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
-                if lazy:
+                if lazy and values:
+                    lines.append((ind, f"{kept}.append({values[-1]})", opt.span))
+                    outer = f"({', '.join(values[:-1])},)" if len(values) > 1 else "()"
+                    lines.append((kept_ind, f"if {kept}:", opt.span))
+                    lines.append((kept_ind + 1, f"{total} += len({kept})", opt.span))
+                    lines.append((kept_ind + 1, f"{ends}.append({total})", opt.span))
+                    lines.append((kept_ind + 1, f"{parts}.append(({n}, {outer}, ({kept},)))", opt.span))
+                elif lazy:
                     lines.append((ind, f"{total} += 1", opt.span))
                     lines.append((ind, f"{ends}.append({total})", opt.span))
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
                 else:
                     lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
-            for eind, skipped in reversed(elses):  # a test failed: its combinations were tried all the same
+            # a test failed: its combinations were tried all the same (counted only if the limit may be hit)
+            for eind, skipped in reversed(elses if limited else []):
                 lines.append((eind, "else:", opt.span))
                 lines.append((eind + 1, f"tries += {skipped}", opt.span))
                 lines.append((eind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
+            for kept_name, src in guards.items():
+                at = next((j for j in range(first, len(lines)) if type(lines[j][1]) is str
+                           and re.search(rf"\b{kept_name}\b", lines[j][1])), None)
+                if at is not None:
+                    lines.insert(at, (lines[at][0], f"if {kept_name} is None: {kept_name} = {src}", opt.span))
             boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
@@ -960,13 +991,61 @@ class CodeGen(ExprWriter):
                     keep = text.slot in self.loc_reads or -1 in self.loc_reads
                     lines[at:at + 1] = [(lind, f"loc[{text.slot + self.off}] = {text.var}", opt.span)] if keep else []
         if lazy:
-            lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
+            if limited:
+                lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
             lines.append((1, f"return {total}, {ends}, {parts}", None))
         else:
-            lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
+            if limited:
+                lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def shared_ranges(self, s: m.ChooseS) -> dict[tuple[int, int], str]:
+        """The ``kinds(...)`` ranges that several options of a choice list alike (reading no local):
+        {(option, range): the variable that keeps the list, computed once per listing}."""
+        found: list[tuple[m.IterIR, str]] = []
+        out: dict[tuple[int, int], str] = {}
+        for n, opt in enumerate(s.options):
+            for i, (_slot, it) in enumerate(opt.bindings):
+                if it.kind != "kinds" or _slots_read([it]):
+                    continue
+                name = next((nm for other, nm in found if _same(other, it)), None)
+                if name is None:
+                    name = self.var("s")
+                    found.append((it, name))
+                out[n, i] = name
+        counts = collections.Counter(out.values())
+        return {key: name for key, name in out.items() if counts[name] > 1}
+
+    def range_bound(self, it: m.IterIR) -> int:
+        """The most values a ``for`` range can give, known when the code is written."""
+        if it.kind in ("players", "players_in", "others", "others_in"):
+            return self.model.max_players
+        if it.kind in ("kinds", "kinds_where"):
+            return len(self.model.kinds)
+        if it.kind == "range":
+            low, high = it.low, it.high
+            if type(low) is m.Const and type(high) is m.Const and type(low.value) is int \
+                    and type(high.value) is int:
+                return max(0, high.value - low.value + 1)
+            if type(low) is m.Const and type(low.value) is int and low.value >= 1 and _is_count(high):
+                return self.ncomp  # 'N to count(...)'
+            return runtime.MAX_RANGE
+        assert it.query is not None
+        return self.ncomp * len(it.query.zones)  # components: each in one zone
+
+    def tries_bound(self, s: m.ChooseS) -> int:
+        """The most combinations of ``for`` values a choice can try, plus its options without ranges: at
+        most ``MAX_OPTIONS``, neither the tries nor the options can pass the limit (no need to count)."""
+        most = 0
+        for opt in s.options:
+            size = 1
+            for _slot, it in opt.bindings:
+                size *= self.range_bound(it)
+                most += size
+            most += 1
+        return most
 
     def placed_test(self, lines: list, opt: m.OptionIR, parts: list, values: list[str], level: int,
                     rnames: dict[int, str], elses: list, ind: int) -> int:
