@@ -528,8 +528,11 @@ class ExprWriter:
                 else:
                     each = [f"sum(map({src}.__getitem__, {z}))" for z in zones]
             elif is_any and len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
-                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: a search of the zone's kinds
-                each = [f"({kind} in map(KO.__getitem__, {z}))" for z in zones]
+                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: does Z meet the components of k?
+                if "KI" not in self.consts:  # the components of each kind
+                    self.consts["KI"] = [frozenset(i for i, k in enumerate(self.kind_of) if k == j)
+                                         for j in range(len(self.model.kinds))]
+                each = [f"(not KI[{kind}].isdisjoint({z}))" for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
                         for z in zones]
