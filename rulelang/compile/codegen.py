@@ -41,6 +41,7 @@ from rulelang.compile.exprs import (
     _slots_read,
     conjuncts,
     fold,
+    inline_single_piles,
     kind_count_pattern,
     last_n,
     never_negative,
@@ -980,6 +981,15 @@ class CodeGen(ExprWriter):
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
             piles, self.cse_piles = self.cse_piles, {}
+            if opt.bindings:  # the piles on the innermost value read once: looked up where read
+                innermost = opt.bindings[-1][0]
+                texts = [j for j in range(first, len(lines)) if type(lines[j][1]) is str]
+                done, kept = inline_single_piles([lines[j][1] for j in texts],
+                                                 [v for (_z, sl), v in piles.items() if sl == innermost])
+                for j, text in zip(texts, done):
+                    lines[j] = (lines[j][0], text, lines[j][2])
+                gone = {v[0] for (_z, sl), v in piles.items() if sl == innermost} - {nm for nm, _src in kept}
+                piles = {key: v for key, v in piles.items() if v[0] not in gone}
             for at in range(len(lines) - 1, first - 1, -1):
                 lind, text, _sp = lines[at]
                 if isinstance(text, _ResetAt):

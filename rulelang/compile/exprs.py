@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import collections
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -629,14 +630,14 @@ class ExprWriter:
             if never_negative(e.iterable):
                 self.cse_ids.add(v)
             value = self.ex(e.expr)
+            cond = self.ex(e.cond) if e.cond is not None else None
+            (value, cond), piles = inline_single_piles([value, cond or ""], list(self.cse_piles.values()))
             add = f"{total} += {value}" if count else f"out.append({value})"
+            lines += [(2, f"{name} = {src}", None) for name, src in piles]
             if e.cond is not None:
-                cond = self.ex(e.cond)
-                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
                 lines.append((2, f"if {cond}:", None))
                 lines.append((3, add, None))
             else:
-                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
                 lines.append((2, add, None))
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
         if e.var in reads or -1 in reads:  # a helper, a memo's key or a closure reads it from ``loc``
@@ -781,6 +782,21 @@ class ExprWriter:
 
 
 _STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.CounterGet, m.SeatLit, m.After)
+
+
+def inline_single_piles(texts: list[str], piles: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Of the piles looked up before a test (``name = src``, see ``budget_emit.class_zone``), those read only
+    once in ``texts`` are looked up where they are read instead (so never when an earlier part of the test
+    is false); returns the texts and the piles still looked up before."""
+    kept = []
+    for name, src in piles:
+        use = f"({name} if {name} is not None else "
+        if src.endswith(" else None") and sum(t.count(use) for t in texts) == 1 \
+                and sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 2:
+            texts = [t.replace(use, f"({src[:-len(' else None')]} else ") for t in texts]
+        else:
+            kept.append((name, src))
+    return texts, kept
 
 
 def _strict(e: Any) -> bool:
