@@ -45,6 +45,7 @@ from rulelang.compile.exprs import (
     kind_count_pattern,
     last_n,
     never_negative,
+    owned_piles,
 )
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
@@ -873,6 +874,7 @@ class CodeGen(ExprWriter):
                 lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
                 ind += 1
             values = []
+            inner_for = None  # the innermost range's loop: (its line, its values, its variable)
             elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
@@ -935,6 +937,8 @@ class CodeGen(ExprWriter):
                     kept, kept_ind = self.var("k"), ind
                     lines.append((ind, f"{kept} = []", opt.span))
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
+                if i == last:
+                    inner_for = (lines[-1], values_src, v)
                 # Every combination tried counts: nested ranges may try far more than they keep.
                 if limited:
                     lines.append((ind + 1, "tries += 1", opt.span))
@@ -981,6 +985,8 @@ class CodeGen(ExprWriter):
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
             piles, self.cse_piles = self.cse_piles, {}
+            if inner_for is not None:
+                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
             if opt.bindings:  # the piles on the innermost value read once: looked up where read
                 innermost = opt.bindings[-1][0]
                 texts = [j for j in range(first, len(lines)) if type(lines[j][1]) is str]
@@ -1010,6 +1016,37 @@ class CodeGen(ExprWriter):
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
+        """The innermost loop of an option reading piles on its value: written twice, with the piles read
+        with no check when every value owns them (as a rule), and as it was otherwise."""
+        line, src, v = inner_for
+        at = lines.index(line)
+        ind = line[0]
+        end = at + 1
+        while end < len(lines) and lines[end][0] > ind:
+            end += 1
+        body = lines[at + 1:end]
+        strs = [j for j, (_i, text, _sp) in enumerate(body) if type(text) is str]
+        plain = owned_piles([body[j][1] for j in strs], piles, v, self.consts) if piles else None
+        if plain is None:
+            return
+        texts, looked_up, masks = plain
+        fast = list(body)
+        for j, text in zip(strs, texts):
+            fast[j] = (fast[j][0], text, fast[j][2])
+        # the innermost value's piles (the only ones looked up in this loop): read with no check
+        fast = [new for old in fast for new in ([(old[0], f"{name} = {head}", old[2]) for name, head in looked_up]
+                                                if isinstance(old[1], _PilesAt) else [old])]
+        values = self.var("vs")
+        loop = f"for {v} in {values}:"
+        lines[at:end] = [
+            (ind, f"{values} = {src}", line[2]),
+            (ind, f"if {' and '.join(f'all(map({mk}.__getitem__, {values}))' for mk in masks)}:", line[2]),
+            (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in fast],
+            (ind, "else:", line[2]),
+            (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in body],
+        ]
 
     def shared_ranges(self, s: m.ChooseS) -> dict[tuple[int, int], str]:
         """The ``kinds(...)`` ranges that several options of a choice list alike (reading no local):

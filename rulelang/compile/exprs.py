@@ -624,24 +624,42 @@ class ExprWriter:
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
             lines.append((1, f"{total} = 0" if count else "out = []", None))
-            lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
-            at = len(lines)
+            source = self.iterable(e.iterable, copy=False)
             self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
             if never_negative(e.iterable):
                 self.cse_ids.add(v)
             value = self.ex(e.expr)
             cond = self.ex(e.cond) if e.cond is not None else None
-            (value, cond), piles = inline_single_piles([value, cond or ""], list(self.cse_piles.values()))
-            add = f"{total} += {value}" if count else f"out.append({value})"
-            lines += [(2, f"{name} = {src}", None) for name, src in piles]
-            if e.cond is not None:
-                lines.append((2, f"if {cond}:", None))
-                lines.append((3, add, None))
-            else:
-                lines.append((2, add, None))
+            all_piles = list(self.cse_piles.values())
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
-        if e.var in reads or -1 in reads:  # a helper, a memo's key or a closure reads it from ``loc``
-            lines.insert(at, (2, f"loc[{var}] = {v}", None))
+        keep_var = e.var in reads or -1 in reads  # a helper, a memo's key or a closure reads it from ``loc``
+
+        def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
+            texts, piles = inline_single_piles(texts, piles)
+            add = f"{total} += {texts[0]}" if count else f"out.append({texts[0]})"
+            if keep_var:
+                lines.append((ind, f"loc[{var}] = {v}", None))
+            lines.extend((ind, f"{name} = {src}", None) for name, src in piles)
+            if e.cond is not None:
+                lines.append((ind, f"if {texts[1]}:", None))
+                lines.append((ind + 1, add, None))
+            else:
+                lines.append((ind, add, None))
+
+        plain = owned_piles([value, cond or ""], all_piles, v, self.consts)
+        if plain is None:
+            lines.append((1, f"for {v} in {source}:", None))
+            body([value, cond or ""], all_piles, 2)
+        else:  # when every value owns its piles (as a rule), they are read with no check
+            texts, piles, masks = plain
+            values = self.var("vs")
+            lines.append((1, f"{values} = {source}", None))
+            lines.append((1, f"if {' and '.join(f'all(map({mk}.__getitem__, {values}))' for mk in masks)}:", None))
+            lines.append((2, f"for {v} in {values}:", None))
+            body(texts, piles, 3)
+            lines.append((1, "else:", None))
+            lines.append((2, f"for {v} in {values}:", None))
+            body([value, cond or ""], all_piles, 3)
         if count:
             lines.append((1, f"return {total}", None))
         else:
@@ -782,6 +800,44 @@ class ExprWriter:
 
 
 _STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.CounterGet, m.SeatLit, m.After)
+
+
+def owned_piles(texts: list[str], piles: list[tuple[str, str]], v: str,
+                consts: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
+    """``texts`` reading the piles (``name = src``, see ``budget_emit.class_zone``) on the value ``v`` with no
+    check, for when ``v`` owns them all: (texts, piles, the owner tables to check); None: no such piles."""
+    masks: dict[str, str] = {}  # a table's contents -> its name
+    plain = []
+    for name, src in piles:
+        head, sep, owns = src.partition(" if ")
+        mask = owns.removesuffix(" else None").removesuffix(f"[{v}]")
+        if not sep or owns != f"{mask}[{v}] else None" or mask not in consts:
+            return None
+        masks.setdefault(repr(consts[mask]), mask)
+        texts = [_unguarded(t, name) for t in texts]
+        if sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 1:  # read once: looked up there
+            texts = [re.sub(rf"\b{name}\b", lambda _m, head=head: head, t) for t in texts]
+        else:
+            plain.append((name, head))
+    return (texts, plain, list(masks.values())) if masks else None
+
+
+def _unguarded(text: str, name: str) -> str:
+    """``text`` with each ``(name if name is not None else SLOW)`` read as ``name``."""
+    head = f"({name} if {name} is not None else "
+    out = []
+    at = 0
+    while (i := text.find(head, at)) >= 0:
+        depth, j = 1, i + 1
+        while depth:
+            if text[j] == "(":
+                depth += 1
+            elif text[j] == ")":
+                depth -= 1
+            j += 1
+        out.append(text[at:i] + name)
+        at = j
+    return "".join(out) + text[at:]
 
 
 def inline_single_piles(texts: list[str], piles: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
