@@ -1042,7 +1042,7 @@ class CodeGen(ExprWriter):
         loop = f"for {v} in {values}:"
         lines[at:end] = [
             (ind, f"{values} = {src}", line[2]),
-            (ind, f"if {' and '.join(f'all(map({mk}.__getitem__, {values}))' for mk in masks)}:", line[2]),
+            (ind, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", line[2]),
             (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in fast],
             (ind, "else:", line[2]),
             (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in body],

@@ -211,6 +211,11 @@ class ExprWriter:
             return self.template(e.text, c)
         if t is m.UnOp:
             x = self.ex(e.operand, c)
+            if e.op == "not" and x.startswith("bool(") and _one_group(x[4:]):  # not bool(X): not X
+                return f"(not {x[5:-1]})"
+            if e.op == "not" and type(e.operand) is m.Agg and e.operand.func == "any" and x.startswith("(not ") \
+                    and ".isdisjoint(" in x and _one_group(x):
+                return x[5:-1]  # not any(K in Z), any being '(not S.isdisjoint(Z))': S.isdisjoint(Z)
             return f"(not {x})" if e.op == "not" else f"(-{x})"
         if t is m.BinOp:
             if e.op in ("and", "or") and type(e.left) is m.Const:  # the constant decides: write what runs
@@ -654,7 +659,7 @@ class ExprWriter:
             texts, piles, masks = plain
             values = self.var("vs")
             lines.append((1, f"{values} = {source}", None))
-            lines.append((1, f"if {' and '.join(f'all(map({mk}.__getitem__, {values}))' for mk in masks)}:", None))
+            lines.append((1, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", None))
             lines.append((2, f"for {v} in {values}:", None))
             body(texts, piles, 3)
             lines.append((1, "else:", None))
@@ -805,7 +810,7 @@ _STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.Counte
 def owned_piles(texts: list[str], piles: list[tuple[str, str]], v: str,
                 consts: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
     """``texts`` reading the piles (``name = src``, see ``budget_emit.class_zone``) on the value ``v`` with no
-    check, for when ``v`` owns them all: (texts, piles, the owner tables to check); None: no such piles."""
+    check, for when ``v`` owns them all: (texts, piles, the sets of owners to check); None: no such piles."""
     masks: dict[str, str] = {}  # a table's contents -> its name
     plain = []
     for name, src in piles:
@@ -813,7 +818,9 @@ def owned_piles(texts: list[str], piles: list[tuple[str, str]], v: str,
         mask = owns.removesuffix(" else None").removesuffix(f"[{v}]")
         if not sep or owns != f"{mask}[{v}] else None" or mask not in consts:
             return None
-        masks.setdefault(repr(consts[mask]), mask)
+        if f"{mask}s" not in consts:  # the components that own such a pile
+            consts[f"{mask}s"] = frozenset(i for i, owns in enumerate(consts[mask]) if owns)
+        masks.setdefault(repr(consts[mask]), f"{mask}s")
         texts = [_unguarded(t, name) for t in texts]
         if sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 1:  # read once: looked up there
             texts = [re.sub(rf"\b{name}\b", lambda _m, head=head: head, t) for t in texts]
@@ -838,6 +845,18 @@ def _unguarded(text: str, name: str) -> str:
         out.append(text[at:i] + name)
         at = j
     return "".join(out) + text[at:]
+
+
+def _one_group(text: str) -> bool:
+    """Whether ``text`` is one parenthesized group: its first '(' closes at its last character."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def inline_single_piles(texts: list[str], piles: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
