@@ -6,6 +6,7 @@ Generated code reaches them through the constants table (see budget_emit.py).
 from __future__ import annotations
 
 from bisect import insort
+from itertools import compress
 from typing import Any
 
 from rulelang.compile.runtime import place_of, player_label
@@ -42,10 +43,9 @@ def find(st: Any, c: int, first: tuple[int, ...]) -> list[int]:
     for z in first:
         content = st.zones[z]
         if content and isinstance(content[0], list):
-            for lst in filter(None, content):  # the non-empty piles only
-                if c in lst:
-                    # the one list holding c: any list equal to it would hold c too
-                    return [z, content.index(lst)]
+            for i in compress(range(len(content)), content):  # the non-empty piles only
+                if c in content[i]:
+                    return [z, i]
         elif c in content:
             return [z, -1]
     return place_of(st, c)
