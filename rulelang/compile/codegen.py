@@ -887,7 +887,8 @@ class CodeGen(ExprWriter):
                 ind = self.placed_test(lines, opt, placed[-1], values, -1, rnames, elses, ind)
             for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
-                later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
+                later = [it2 for _s, it2 in opt.bindings[i + 1:]] + (
+                    [opt.cond] if not hoisted and not _always_true(opt.cond) else [])
                 read = slot in _slots_read(later)  # a later range or the condition reads this variable
                 values_src = rnames.get(i, srcs[i])
                 counted = [src for pattern, src in kind_counts if it.kind == "range" and _same(it.high, pattern)]
@@ -1360,12 +1361,18 @@ def _unread_suffix(opt: Any, hoisted: bool) -> int:
     A range's variable is read if a later range or the option's condition (unless the
     condition is tested before the ranges) reads it; an option whose condition is tested
     per combination has no such ranges."""
-    if opt.cond is not None and not hoisted:
+    if opt.cond is not None and not hoisted and not _always_true(opt.cond):
         return len(opt.bindings)
     at = len(opt.bindings)
     while at > 0 and opt.bindings[at - 1][0] not in _slots_read([it for _s, it in opt.bindings[at:]]):
         at -= 1
     return at
+
+
+def _always_true(cond: Any) -> bool:
+    """Whether a condition is true whatever the values (decided by the game's options when written)."""
+    cond = fold(cond)
+    return type(cond) is m.Const and cond.value is True
 
 
 def _place_conjuncts(opt: m.OptionIR, lowest: int) -> tuple[dict[int, list], list]:
