@@ -101,8 +101,13 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
         zone = gen.model.zones[s.dest.zone]
         c = gen.comp.first_of_kind[s.kind]
         to = f"({gen.zone_name(s.dest)} if st.log is not None else None)"  # named only when narrated
+        at = "None"  # where the marker goes, (zone, owner), when it is cheap to say
+        if s.dest.owner is None:
+            at = f"({s.dest.zone}, -1)"
+        elif zone.per_kind is None and type(s.dest.owner) in (m.Local, m.CurrentPlayer):
+            at = f"({s.dest.zone}, {gen.ex(s.dest.owner)})"
         L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {to}, LB, "
-                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))})", sp))
+                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))}, {at})", sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False
     return _tally(gen, L, s, after, ind)

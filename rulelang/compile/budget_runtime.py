@@ -38,23 +38,42 @@ def place_text(places: list[tuple[str, str, int]], labels: list[str], z: int, ow
     return display
 
 
+LAST_SEEN: dict[int, tuple[int, int]] = {}
+"""Where a marker was last moved to or found, (zone, owner or -1): a guess that ``find`` checks first
+(a component is in one place only: if the guessed pile of this state holds it, it is there)."""
+
+
 def find(st: Any, c: int, first: tuple[int, ...]) -> list[int]:
-    """Where component ``c`` is, [zone, owner or -1]: the zones ``first`` are searched first."""
+    """Where component ``c`` is, [zone, owner or -1]: where it was last seen, else the zones ``first``
+    are searched first."""
+    zones = st.zones
+    seen = LAST_SEEN.get(c)
+    if seen is not None and seen[0] < len(zones):
+        z, owner = seen
+        content = zones[z]
+        if owner < 0:
+            if c in content:  # a zone of piles holds lists, never a component
+                return [z, -1]
+        elif owner < len(content) and type(content[owner]) is list and c in content[owner]:
+            return [z, owner]
     for z in first:
-        content = st.zones[z]
+        content = zones[z]
         if content and isinstance(content[0], list):
             for i in compress(range(len(content)), content):  # the non-empty piles only
                 if c in content[i]:
+                    LAST_SEEN[c] = (z, i)
                     return [z, i]
         elif c in content:
+            LAST_SEEN[c] = (z, -1)
             return [z, -1]
     return place_of(st, c)
 
 
 def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[int]] | None, labels: list[str],
-                places: list[tuple[str, str, int]], first: tuple[int, ...] = ()) -> None:
+                places: list[tuple[str, str, int]], first: tuple[int, ...] = (),
+                at: tuple[int, int] | None = None) -> None:
     """Move the one component ``c`` from wherever it is to ``dest`` (narrated as a move to ``to``, which
-    is None only when nothing is narrated)."""
+    is None only when nothing is narrated); ``at``: where ``dest`` is, (zone, owner or -1), if known."""
     z, owner = find(st, c, first)
     source = st.zones[z] if owner < 0 else st.zones[z][owner]
     source.remove(c)
@@ -62,6 +81,8 @@ def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[
         dest.append(c)
     else:
         insort(dest, c)
+    if at is not None:
+        LAST_SEEN[c] = at
     if st.log is not None and to is not None:
         st.log.append({"type": "move", "components": [labels[c]], "from": place_text(places, labels, z, owner),
                        "to": to[0], "places": [[z, owner], to[1]]})
