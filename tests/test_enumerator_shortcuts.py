@@ -12,7 +12,9 @@ of a small game written to use them, and where it must step aside:
 - piles on a loop's value are read with no check when every value owns them, and a pile
   read once is looked up where it is read (a component without one: the careful error);
 - a condition the game's options make always true leaves the innermost ranges as lists;
-- a marker is looked for first where it was last seen (a guess that is checked).
+- a marker is looked for first where it was last seen (a guess that is checked);
+- the standings at the end of a game take the rows of a tally made just before, if nothing the sheet
+  reads changed since.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import budget_runtime
+from rulelang.compile.compiler import Compiler
 from rulelang.compile.exprs import _one_group, _unguarded, inline_single_piles, owned_piles
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
+from rulelang.engine import engine as engine_module
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -265,3 +269,61 @@ def test_a_marker_is_found_where_it_is_whatever_was_last_seen() -> None:
                                                       (9, 0), (2, 5)])
             assert budget_runtime.find(st, c, (1, 0)) == place_of(st, c)
             assert budget_runtime.find(st, c, ()) == place_of(st, c)  # the guess now right: found at once
+
+
+TALLIES = """\
+game "Tallies"
+players 2 to 2 default 2
+
+3 Coin tokens "coin"
+
+zone purse: per player
+
+counter score per player = 0 "points"
+counter bonus per player = 0 "bonus points"
+
+sheet worth for p:
+  "Coins": count(all in purse of p)
+  "Bonus": bonus of p
+
+setup:
+  move 1 Coin from box to purse of P1
+
+turn:
+  tally worth into score
+  AFTER
+  end game
+
+rank p by highest score of p
+"""
+
+
+@pytest.mark.parametrize(("after", "kept"), [
+    ("pass", True),
+    ("score of P2 += 5", True),  # a counter the sheet does not read
+    ("bonus of P1 += 1", False),  # one it reads
+    ("move 1 Coin from box to purse of P2", False),  # a zone it reads
+])
+def test_the_standings_take_the_last_tally_only_if_nothing_it_read_changed(after: str, kept: bool,
+                                                                           tmp_path: Path) -> None:
+    engine = shortcuts_engine(tmp_path, TALLIES.replace("AFTER", after))
+    reused = []
+
+    def spy(st: State, lines: list) -> list | None:
+        rows = budget_runtime.tallied_rows(st, lines)
+        reused.append(rows is not None)
+        return rows
+
+    saved = engine_module.tallied_rows
+    engine_module.tallied_rows = spy
+    try:
+        st = engine.new_state(2)
+    finally:
+        engine_module.tallied_rows = saved
+    assert st.over and reused == [kept]
+    plain = Compiler(engine.model)
+    for row in st.result["standings"]:
+        p = int(row["player"][1:]) - 1
+        loc = [None] * max(1, engine.model.sheets[0].nlocals)
+        loc[0] = p
+        assert row["sheets"]["worth"] == {label: plain.expr(e)(st, loc) for label, e in engine.model.sheets[0].lines}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.check.checker import _reads
 from rulelang.compile import budget_runtime
 
 STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)
@@ -119,7 +120,8 @@ def _tally(gen: Any, L: list, s: m.TallyS, after: tuple, ind: int) -> bool:
     counter = gen.model.counters[s.counter]
     fns = ", ".join(f"sh{s.sheet}_{i}" for i in range(len(sheet.lines)))
     rows, p, old, new = gen.var("rows"), gen.var("p"), gen.var("o"), gen.var("n")
-    L.append((ind, f"{rows} = tally_rows(st, ({fns},), {sheet.nlocals}, reset_memo)", sp))
+    read = tuple(sorted(set().union(*(_reads(e)[1] for _label, e in sheet.lines))))  # the counters it reads
+    L.append((ind, f"{rows} = tally_rows(st, ({fns},), {sheet.nlocals}, reset_memo, {read!r})", sp))
     labels = [label for label, _e in sheet.lines]
     L.append((ind, f"log_tally(st, {gen.const(sheet.name)}, {gen.const(labels)}, {rows})", sp))
     L.append((ind, f"for {p} in range(st.players):", sp))

@@ -88,8 +88,23 @@ def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[
                        "to": to[0], "places": [[z, owner], to[1]]})
 
 
-def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any) -> list[list[Any]]:
-    """Every player's values of a sheet's lines, computed now."""
+LAST_TALLY: list[Any] = [None]
+"""The last rows ``tally_rows`` computed: (the sheet's lines, the counters they read, what they could read of
+the state then, the rows); the standings at the end of a game take them if nothing they read changed since."""
+
+
+def _readable(st: Any, counters: tuple[int, ...]) -> tuple:
+    """A copy of what a sheet's lines may read of a state (of the counters, those it reads)."""
+    return (st.players, st.current,
+            [z[:] if not z or not isinstance(z[0], list) else [p[:] for p in z] for z in st.zones],
+            [st.counters[i][:] if isinstance(st.counters[i], list) else st.counters[i] for i in counters],
+            st.faces[:], st.answers[:], st.out[:])
+
+
+def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any, counters: tuple[int, ...] | None = None
+               ) -> list[list[Any]]:
+    """Every player's values of a sheet's lines, computed now (``counters``: those the lines read; None: the
+    rows are not kept for the standings)."""
     reset()
     rows = []
     for p in range(st.players):
@@ -97,7 +112,21 @@ def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any) -> list[list[Any
         loc[0] = p
         rows.append([line(st, loc) for line in lines])
     reset()
+    LAST_TALLY[0] = None if counters is None else (lines, counters, _readable(st, counters), rows)
     return rows
+
+
+def tallied_rows(st: Any, lines: list) -> list[list[Any]] | None:
+    """The rows the last tally computed for these sheet lines, if the state still holds what they read (the
+    lines are pure: they would give the same values again); None otherwise."""
+    last = LAST_TALLY[0]
+    if last is None or len(last[0]) != len(lines) or any(a is not b for a, b in zip(last[0], lines)):
+        return None
+    players, current, zones, counters, faces, answers, out = last[2]
+    if st.players != players or st.current != current or st.zones != zones or st.faces != faces \
+            or st.answers != answers or st.out != out or [st.counters[i] for i in last[1]] != counters:
+        return None
+    return last[3]
 
 
 def log_tally(st: Any, title: str, labels: list[str], rows: list[list[Any]]) -> None:
