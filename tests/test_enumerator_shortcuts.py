@@ -12,6 +12,7 @@ of a small game written to use them, and where it must step aside:
 - piles on a loop's value are read with no check when every value owns them, and a pile
   read once is looked up where it is read (a component without one: the careful error);
 - a condition the game's options make always true leaves the innermost ranges as lists;
+- ``total(1 for ...) > 0`` stops at the first value that passes when nothing left could fail;
 - a marker is looked for first where it was last seen (a guess that is checked);
 - the standings at the end of a game take the rows of a tally made just before, if nothing the sheet
   reads changed since.
@@ -31,7 +32,7 @@ import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import budget_runtime
 from rulelang.compile.compiler import Compiler
-from rulelang.compile.exprs import _one_group, _unguarded, inline_single_piles, owned_piles
+from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
 from rulelang.engine import engine as engine_module
@@ -162,11 +163,21 @@ def test_a_component_without_a_pile_gets_the_careful_error(moves: int, tmp_path:
     assert eager == careful and lazy == careful
 
 
-def test_a_total_over_a_component_without_a_pile_gets_the_careful_error(tmp_path: Path) -> None:
-    """``laid(k)`` goes through the row, stone included, in a helper: its checked loop raises as the careful one."""
+@pytest.mark.parametrize("gold_laid", [False, True])
+def test_a_total_over_a_component_without_a_pile_gets_the_careful_error(gold_laid: bool, tmp_path: Path) -> None:
+    """``laid(k)`` goes through the row, stone included, in a helper: its checked loop raises as the careful one,
+    even when a card before the stone already has the kind on it (``laid(k)`` is then known to be true)."""
     engine = shortcuts_engine(tmp_path, SHORTCUTS.replace(
         "define fresh(k: kind) = strict or not laid(k) or moves of current > 2", "define fresh(k: kind) = not laid(k)"))
+    assert "return True" in engine.program.generated.source  # laid(k): any card with k on it will do
     st = engine.new_state(2)
+    if gold_laid:
+        gold = next(i for i, label in enumerate(engine.program.component_labels) if label.startswith("Gold"))
+        z, owner = place_of(st, gold)
+        (st.zones[z] if owner < 0 else st.zones[z][owner]).remove(gold)
+        up = next(i for i, zone in enumerate(engine.model.zones) if zone.name == "up")
+        row = next(i for i, zone in enumerate(engine.model.zones) if zone.name == "row")
+        st.zones[up][st.zones[row][0]].append(gold)
     stone_in_row(engine, st)
     careful, eager, lazy = all_listings(engine, st)
     assert careful[0] == "error" and "Stone has no 'up' pile" in careful[1]
@@ -235,6 +246,9 @@ def test_a_kinds_range_shared_by_options_is_computed_where_first_needed(tmp_path
 
 
 def test_text_helpers() -> None:
+    assert cannot_fail("(not KI[loc[6]].isdisjoint(Z[5][_v1])) and len(x) > sum(map(mk.__getitem__, y))")
+    assert not cannot_fail("g12(st, loc) > 0") and not cannot_fail("div(a, b, k1)")
+    assert not cannot_fail("(Z[5][v] if ow[v] else zone_of_class(Z[5], v, ow, LB, k1, k2, k3))")
     assert _one_group("(a and (b or c))") and not _one_group("(a) and (b)") and not _one_group("a")
     assert _unguarded("f((_p1 if _p1 is not None else g(x, (y))), (_p1 if _p1 is not None else h()))",
                       "_p1") == "f(_p1, _p1)"

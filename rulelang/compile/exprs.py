@@ -222,6 +222,11 @@ class ExprWriter:
                 return self.ex(fold(e), c)
             if e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
                 return self.ex(fold(e), c)
+            left = e.left
+            if e.op == ">" and type(e.right) is m.Const and e.right.value == 0 and type(e.right.value) is int \
+                    and type(left) is m.Gen and left.func == "total" and type(left.expr) is m.Const \
+                    and type(left.expr.value) is int and left.expr.value > 0:  # total(N for ...) > 0: any passes?
+                return self.ex(m.Gen("exists", left.expr, left.var, left.iterable, left.cond, m.BOOL), c)
             a, b = self.ex(e.left, c), self.ex(e.right, c)
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
@@ -624,7 +629,8 @@ class ExprWriter:
         var = e.var + self.off
         v = self.var("v")
         # total(N for ...) with N a number written there: a running sum instead of a list
-        count = e.func == "total" and type(e.expr) is m.Const and type(e.expr.value) is int
+        exists = e.func == "exists"  # total(N for ...) > 0, N > 0: whether any value passes the test
+        count = e.func in ("total", "exists") and type(e.expr) is m.Const and type(e.expr.value) is int
         total = self.var("n")
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
@@ -642,6 +648,8 @@ class ExprWriter:
         def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
             texts, piles = inline_single_piles(texts, piles)
             add = f"{total} += {texts[0]}" if count else f"out.append({texts[0]})"
+            if exists and not keep_var and all(map(cannot_fail, texts)):
+                add = "return True"  # nothing the other values would compute can fail: no need to go on
             if keep_var:
                 lines.append((ind, f"loc[{var}] = {v}", None))
             lines.extend((ind, f"{name} = {src}", None) for name, src in piles)
@@ -666,7 +674,7 @@ class ExprWriter:
             lines.append((2, f"for {v} in {values}:", None))
             body([value, cond or ""], all_piles, 3)
         if count:
-            lines.append((1, f"return {total}", None))
+            lines.append((1, f"return {total} > 0" if exists else f"return {total}", None))
         else:
             func = {"max": "max", "min": "min", "total": "sum"}[e.func]
             lines.append((1, f"return {func}(out) if out else 0", None))
@@ -845,6 +853,16 @@ def _unguarded(text: str, name: str) -> str:
         out.append(text[at:i] + name)
         at = j
     return "".join(out) + text[at:]
+
+
+_SAFE_CALLS = frozenset({"isdisjoint", "issuperset", "len", "bool", "sum", "map", "any", "all", "sorted", "set",
+                         "frozenset", "min", "max", "abs", "range", "count"})
+
+
+def cannot_fail(text: str) -> bool:
+    """Whether generated source calls nothing but builtins and methods that cannot raise a rules error
+    (no helper, no check of a seat or a pile, no division): computing it or not changes nothing but time."""
+    return all(name in _SAFE_CALLS for name in re.findall(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(", text))
 
 
 def _one_group(text: str) -> bool:
