@@ -1293,6 +1293,10 @@ def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple
     at = i - ends[j - 1] if j else i
     if len(lists) == 1:
         return index, (*values, lists[0][at])
+    if len(lists) == 2:
+        first, last = lists
+        at, r = divmod(at, len(last))
+        return index, (*values, first[at], last[r])
     tail = []
     for values_of in reversed(lists):  # the last range varies fastest
         at, r = divmod(at, len(values_of))
