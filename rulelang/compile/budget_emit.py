@@ -120,7 +120,8 @@ def _tally(gen: Any, L: list, s: m.TallyS, after: tuple, ind: int) -> bool:
     counter = gen.model.counters[s.counter]
     fns = ", ".join(f"sh{s.sheet}_{i}" for i in range(len(sheet.lines)))
     rows, p, old, new = gen.var("rows"), gen.var("p"), gen.var("o"), gen.var("n")
-    read = tuple(sorted(set().union(*(_reads(e)[1] for _label, e in sheet.lines))))  # the counters it reads
+    reads = [_reads(e) for _label, e in sheet.lines]  # the zones and the counters the sheet reads
+    read = (tuple(sorted(set().union(*(r[0] for r in reads)))), tuple(sorted(set().union(*(r[1] for r in reads)))))
     L.append((ind, f"{rows} = tally_rows(st, ({fns},), {sheet.nlocals}, reset_memo, {read!r})", sp))
     labels = [label for label, _e in sheet.lines]
     L.append((ind, f"log_tally(st, {gen.const(sheet.name)}, {gen.const(labels)}, {rows})", sp))

@@ -89,22 +89,24 @@ def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[
 
 
 LAST_TALLY: list[Any] = [None]
-"""The last rows ``tally_rows`` computed: (the sheet's lines, the counters they read, what they could read of
-the state then, the rows); the standings at the end of a game take them if nothing they read changed since."""
+"""The last rows ``tally_rows`` computed: (the sheet's lines, the zones and counters they read, what they could
+read of the state then, the rows); the standings at the end of a game take them if nothing they read changed."""
 
 
-def _readable(st: Any, counters: tuple[int, ...]) -> tuple:
-    """A copy of what a sheet's lines may read of a state (of the counters, those it reads)."""
+def _readable(st: Any, reads: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple:
+    """A copy of what a sheet's lines may read of a state (of the zones and counters, those in ``reads``)."""
+    zones, counters = st.zones, st.counters
     return (st.players, st.current,
-            [z[:] if not z or not isinstance(z[0], list) else [p[:] for p in z] for z in st.zones],
-            [st.counters[i][:] if isinstance(st.counters[i], list) else st.counters[i] for i in counters],
+            [list(map(list.copy, zones[i])) if zones[i] and type(zones[i][0]) is list else zones[i][:]
+             for i in reads[0]],
+            [counters[i][:] if isinstance(counters[i], list) else counters[i] for i in reads[1]],
             st.faces[:], st.answers[:], st.out[:])
 
 
-def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any, counters: tuple[int, ...] | None = None
-               ) -> list[list[Any]]:
-    """Every player's values of a sheet's lines, computed now (``counters``: those the lines read; None: the
-    rows are not kept for the standings)."""
+def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any,
+               reads: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> list[list[Any]]:
+    """Every player's values of a sheet's lines, computed now (``reads``: the zones and the counters the lines
+    read; None: the rows are not kept for the standings)."""
     reset()
     rows = []
     for p in range(st.players):
@@ -112,7 +114,7 @@ def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any, counters: tuple[
         loc[0] = p
         rows.append([line(st, loc) for line in lines])
     reset()
-    LAST_TALLY[0] = None if counters is None else (lines, counters, _readable(st, counters), rows)
+    LAST_TALLY[0] = None if reads is None else (lines, reads, _readable(st, reads), rows)
     return rows
 
 
@@ -123,8 +125,9 @@ def tallied_rows(st: Any, lines: list) -> list[list[Any]] | None:
     if last is None or len(last[0]) != len(lines) or any(a is not b for a, b in zip(last[0], lines)):
         return None
     players, current, zones, counters, faces, answers, out = last[2]
-    if st.players != players or st.current != current or st.zones != zones or st.faces != faces \
-            or st.answers != answers or st.out != out or [st.counters[i] for i in last[1]] != counters:
+    if st.players != players or st.current != current or st.faces != faces or st.answers != answers \
+            or st.out != out or [st.zones[i] for i in last[1][0]] != zones \
+            or [st.counters[i] for i in last[1][1]] != counters:
         return None
     return last[3]
 
