@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.check.checker import _reads
 from rulelang.compile import budget_runtime
 
 STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)
@@ -101,8 +102,13 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
         zone = gen.model.zones[s.dest.zone]
         c = gen.comp.first_of_kind[s.kind]
         to = f"({gen.zone_name(s.dest)} if st.log is not None else None)"  # named only when narrated
+        at = "None"  # where the marker goes, (zone, owner), when it is cheap to say
+        if s.dest.owner is None:
+            at = f"({s.dest.zone}, -1)"
+        elif zone.per_kind is None and type(s.dest.owner) in (m.Local, m.CurrentPlayer):
+            at = f"({s.dest.zone}, {gen.ex(s.dest.owner)})"
         L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {to}, LB, "
-                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))})", sp))
+                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))}, {at})", sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False
     return _tally(gen, L, s, after, ind)
@@ -114,7 +120,9 @@ def _tally(gen: Any, L: list, s: m.TallyS, after: tuple, ind: int) -> bool:
     counter = gen.model.counters[s.counter]
     fns = ", ".join(f"sh{s.sheet}_{i}" for i in range(len(sheet.lines)))
     rows, p, old, new = gen.var("rows"), gen.var("p"), gen.var("o"), gen.var("n")
-    L.append((ind, f"{rows} = tally_rows(st, ({fns},), {sheet.nlocals}, reset_memo)", sp))
+    reads = [_reads(e) for _label, e in sheet.lines]  # the zones and the counters the sheet reads
+    read = (tuple(sorted(set().union(*(r[0] for r in reads)))), tuple(sorted(set().union(*(r[1] for r in reads)))))
+    L.append((ind, f"{rows} = tally_rows(st, ({fns},), {sheet.nlocals}, reset_memo, {read!r})", sp))
     labels = [label for label, _e in sheet.lines]
     L.append((ind, f"log_tally(st, {gen.const(sheet.name)}, {gen.const(labels)}, {rows})", sp))
     L.append((ind, f"for {p} in range(st.players):", sp))

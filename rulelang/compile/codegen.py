@@ -26,6 +26,7 @@ import bisect
 import collections
 import itertools
 import linecache
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -36,13 +37,16 @@ from rulelang.compile import budget_emit, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import (
     ExprWriter,
+    _is_count,
     _prologue,
     _slots_read,
     conjuncts,
     fold,
+    inline_single_piles,
     kind_count_pattern,
     last_n,
     never_negative,
+    owned_piles,
 )
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
@@ -1017,11 +1021,16 @@ class CodeGen(ExprWriter):
         with the same errors, trying (and counting against the limit) the same combinations.
         """
         name = f"o{next(self.names)}"
-        lines: list = [(1, "out = []", None), (1, "tries = 0", None)]
+        # Ranges too small to ever try more than the limit (known when the code is written): no count kept.
+        limited = self.tries_bound(s) > runtime.MAX_OPTIONS
+        lines: list = [(1, "out = []", None)]
         if lazy:
             total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
-            lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None),
-                     (1, "tries = 0", None)]
+            lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None)]
+        if limited:
+            lines.append((1, "tries = 0", None))
+        shared = self.shared_ranges(s)
+        lines += [(1, f"{name} = None", None) for name in dict.fromkeys(shared.values())]
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
             last = len(opt.bindings) - 1
@@ -1030,6 +1039,11 @@ class CodeGen(ExprWriter):
             # as the engine does: a condition reading none of the option's values is tested first, alone
             hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
             srcs = [self.iterable(it, copy=False) for _slot, it in opt.bindings]
+            guards = {}  # a range listed by several options: computed where first needed, then kept
+            for i in range(len(opt.bindings)):
+                if (n, i) in shared:
+                    guards[shared[n, i]] = srcs[i]
+                    srcs[i] = shared[n, i]
             # a range that reads none of the outer variables: listed once, before the outer range
             fixed = [i == 0 or not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}
                      for i, (_slot, it) in enumerate(opt.bindings)]
@@ -1045,6 +1059,7 @@ class CodeGen(ExprWriter):
                 lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
                 ind += 1
             values = []
+            inner_for = None  # the innermost range's loop: (its line, its values, its variable)
             elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
@@ -1057,7 +1072,8 @@ class CodeGen(ExprWriter):
                 ind = self.placed_test(lines, opt, placed[-1], values, -1, rnames, elses, ind)
             for i, (slot, it) in enumerate(opt.bindings):
                 v = self.var("v")
-                later = [it2 for _s, it2 in opt.bindings[i + 1:]] + ([opt.cond] if not hoisted else [])
+                later = [it2 for _s, it2 in opt.bindings[i + 1:]] + (
+                    [opt.cond] if not hoisted and not _always_true(opt.cond) else [])
                 read = slot in _slots_read(later)  # a later range or the condition reads this variable
                 values_src = rnames.get(i, srcs[i])
                 counted = [src for pattern, src in kind_counts if it.kind == "range" and _same(it.high, pattern)]
@@ -1085,26 +1101,34 @@ class CodeGen(ExprWriter):
                     lists.append(lst)
                     size = " * ".join(f"len({x})" for x in lists)
                     if i < last:  # the combinations this range's loop would have tried
-                        lines.append((ind, f"tries += {size}", opt.span))
-                        lines.append((ind, f"if tries > MAXO: too_many_options({where})", opt.span))
+                        if limited:
+                            lines.append((ind, f"tries += {size}", opt.span))
+                            lines.append((ind, f"if tries > MAXO: too_many_options({where})", opt.span))
                         continue
                     tup = f"({', '.join(values)},)" if values else "()"
                     lines.append((ind, f"{total} += {size}", opt.span))
                     lines.append((ind, f"{ends}.append({total})", opt.span))
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ({', '.join(lists)},)))", opt.span))
-                    lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
+                    if limited:
+                        lines.append((ind, f"if {total} > MAXO: too_many_options({where})", opt.span))
                     break
                 if i == last and not read and not inner:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
-                    if i > 0:  # inside other ranges: the list may grow past the limit many times over
+                    if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
                     break
+                if lazy and i == last:  # the innermost values kept are listed at once, as one list
+                    kept, kept_ind = self.var("k"), ind
+                    lines.append((ind, f"{kept} = []", opt.span))
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
+                if i == last:
+                    inner_for = (lines[-1], values_src, v)
                 # Every combination tried counts: nested ranges may try far more than they keep.
-                lines.append((ind + 1, "tries += 1", opt.span))
-                lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
+                if limited:
+                    lines.append((ind + 1, "tries += 1", opt.span))
+                    lines.append((ind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
                 if read:  # kept only if something reads it through ``loc`` (see below)
                     lines.append((ind + 1, _LocAt(slot, v), opt.span))
                 if never_negative(it):
@@ -1120,20 +1144,44 @@ class CodeGen(ExprWriter):
                     lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
-                if lazy:
+                if lazy and values:
+                    lines.append((ind, f"{kept}.append({values[-1]})", opt.span))
+                    outer = f"({', '.join(values[:-1])},)" if len(values) > 1 else "()"
+                    lines.append((kept_ind, f"if {kept}:", opt.span))
+                    lines.append((kept_ind + 1, f"{total} += len({kept})", opt.span))
+                    lines.append((kept_ind + 1, f"{ends}.append({total})", opt.span))
+                    lines.append((kept_ind + 1, f"{parts}.append(({n}, {outer}, ({kept},)))", opt.span))
+                elif lazy:
                     lines.append((ind, f"{total} += 1", opt.span))
                     lines.append((ind, f"{ends}.append({total})", opt.span))
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
                 else:
                     lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
-            for eind, skipped in reversed(elses):  # a test failed: its combinations were tried all the same
+            # a test failed: its combinations were tried all the same (counted only if the limit may be hit)
+            for eind, skipped in reversed(elses if limited else []):
                 lines.append((eind, "else:", opt.span))
                 lines.append((eind + 1, f"tries += {skipped}", opt.span))
                 lines.append((eind + 1, f"if tries > MAXO: too_many_options({where})", opt.span))
+            for kept_name, src in guards.items():
+                at = next((j for j in range(first, len(lines)) if type(lines[j][1]) is str
+                           and re.search(rf"\b{kept_name}\b", lines[j][1])), None)
+                if at is not None:
+                    lines.insert(at, (lines[at][0], f"if {kept_name} is None: {kept_name} = {src}", opt.span))
             boxes = {level: [name for (_k, lv), name in self.once_boxes.items() if lv == level]
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
             piles, self.cse_piles = self.cse_piles, {}
+            if inner_for is not None:
+                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
+            if opt.bindings:  # the piles on the innermost value read once: looked up where read
+                innermost = opt.bindings[-1][0]
+                texts = [j for j in range(first, len(lines)) if type(lines[j][1]) is str]
+                done, kept = inline_single_piles([lines[j][1] for j in texts],
+                                                 [v for (_z, sl), v in piles.items() if sl == innermost])
+                for j, text in zip(texts, done):
+                    lines[j] = (lines[j][0], text, lines[j][2])
+                gone = {v[0] for (_z, sl), v in piles.items() if sl == innermost} - {nm for nm, _src in kept}
+                piles = {key: v for key, v in piles.items() if v[0] not in gone}
             for at in range(len(lines) - 1, first - 1, -1):
                 lind, text, _sp = lines[at]
                 if isinstance(text, _ResetAt):
@@ -1145,13 +1193,92 @@ class CodeGen(ExprWriter):
                     keep = text.slot in self.loc_reads or -1 in self.loc_reads
                     lines[at:at + 1] = [(lind, f"loc[{text.slot + self.off}] = {text.var}", opt.span)] if keep else []
         if lazy:
-            lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
+            if limited:
+                lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
             lines.append((1, f"return {total}, {ends}, {parts}", None))
         else:
-            lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
+            if limited:
+                lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
+        """The innermost loop of an option reading piles on its value: written twice, with the piles read
+        with no check when every value owns them (as a rule), and as it was otherwise."""
+        line, src, v = inner_for
+        at = lines.index(line)
+        ind = line[0]
+        end = at + 1
+        while end < len(lines) and lines[end][0] > ind:
+            end += 1
+        body = lines[at + 1:end]
+        strs = [j for j, (_i, text, _sp) in enumerate(body) if type(text) is str]
+        plain = owned_piles([body[j][1] for j in strs], piles, v, self.consts) if piles else None
+        if plain is None:
+            return
+        texts, looked_up, masks = plain
+        fast = list(body)
+        for j, text in zip(strs, texts):
+            fast[j] = (fast[j][0], text, fast[j][2])
+        # the innermost value's piles (the only ones looked up in this loop): read with no check
+        fast = [new for old in fast for new in ([(old[0], f"{name} = {head}", old[2]) for name, head in looked_up]
+                                                if isinstance(old[1], _PilesAt) else [old])]
+        values = self.var("vs")
+        loop = f"for {v} in {values}:"
+        lines[at:end] = [
+            (ind, f"{values} = {src}", line[2]),
+            (ind, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", line[2]),
+            (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in fast],
+            (ind, "else:", line[2]),
+            (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in body],
+        ]
+
+    def shared_ranges(self, s: m.ChooseS) -> dict[tuple[int, int], str]:
+        """The ``kinds(...)`` ranges that several options of a choice list alike (reading no local):
+        {(option, range): the variable that keeps the list, computed once per listing}."""
+        found: list[tuple[m.IterIR, str]] = []
+        out: dict[tuple[int, int], str] = {}
+        for n, opt in enumerate(s.options):
+            for i, (_slot, it) in enumerate(opt.bindings):
+                if it.kind != "kinds" or _slots_read([it]):
+                    continue
+                name = next((nm for other, nm in found if _same(other, it)), None)
+                if name is None:
+                    name = self.var("s")
+                    found.append((it, name))
+                out[n, i] = name
+        counts = collections.Counter(out.values())
+        return {key: name for key, name in out.items() if counts[name] > 1}
+
+    def range_bound(self, it: m.IterIR) -> int:
+        """The most values a ``for`` range can give, known when the code is written."""
+        if it.kind in ("players", "players_in", "others", "others_in"):
+            return self.model.max_players
+        if it.kind in ("kinds", "kinds_where"):
+            return len(self.model.kinds)
+        if it.kind == "range":
+            low, high = it.low, it.high
+            if type(low) is m.Const and type(high) is m.Const and type(low.value) is int \
+                    and type(high.value) is int:
+                return max(0, high.value - low.value + 1)
+            if type(low) is m.Const and type(low.value) is int and low.value >= 1 and _is_count(high):
+                return self.ncomp  # 'N to count(...)'
+            return runtime.MAX_RANGE
+        assert it.query is not None
+        return self.ncomp * len(it.query.zones)  # components: each in one zone
+
+    def tries_bound(self, s: m.ChooseS) -> int:
+        """The most combinations of ``for`` values a choice can try, plus its options without ranges: at
+        most ``MAX_OPTIONS``, neither the tries nor the options can pass the limit (no need to count)."""
+        most = 0
+        for opt in s.options:
+            size = 1
+            for _slot, it in opt.bindings:
+                size *= self.range_bound(it)
+                most += size
+            most += 1
+        return most
 
     def placed_test(self, lines: list, opt: m.OptionIR, parts: list, values: list[str], level: int,
                     rnames: dict[int, str], elses: list, ind: int) -> int:
@@ -1447,12 +1574,18 @@ def _unread_suffix(opt: Any, hoisted: bool) -> int:
     A range's variable is read if a later range or the option's condition (unless the
     condition is tested before the ranges) reads it; an option whose condition is tested
     per combination has no such ranges."""
-    if opt.cond is not None and not hoisted:
+    if opt.cond is not None and not hoisted and not _always_true(opt.cond):
         return len(opt.bindings)
     at = len(opt.bindings)
     while at > 0 and opt.bindings[at - 1][0] not in _slots_read([it for _s, it in opt.bindings[at:]]):
         at -= 1
     return at
+
+
+def _always_true(cond: Any) -> bool:
+    """Whether a condition is true whatever the values (decided by the game's options when written)."""
+    cond = fold(cond)
+    return type(cond) is m.Const and cond.value is True
 
 
 def _place_conjuncts(opt: m.OptionIR, lowest: int) -> tuple[dict[int, list], list]:

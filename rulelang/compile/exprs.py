@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import collections
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -210,12 +211,22 @@ class ExprWriter:
             return self.template(e.text, c)
         if t is m.UnOp:
             x = self.ex(e.operand, c)
+            if e.op == "not" and x.startswith("bool(") and _one_group(x[4:]):  # not bool(X): not X
+                return f"(not {x[5:-1]})"
+            if e.op == "not" and type(e.operand) is m.Agg and e.operand.func == "any" and x.startswith("(not ") \
+                    and ".isdisjoint(" in x and _one_group(x):
+                return x[5:-1]  # not any(K in Z), any being '(not S.isdisjoint(Z))': S.isdisjoint(Z)
             return f"(not {x})" if e.op == "not" else f"(-{x})"
         if t is m.BinOp:
             if e.op in ("and", "or") and type(e.left) is m.Const:  # the constant decides: write what runs
                 return self.ex(fold(e), c)
             if e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
                 return self.ex(fold(e), c)
+            left = e.left
+            if e.op == ">" and type(e.right) is m.Const and e.right.value == 0 and type(e.right.value) is int \
+                    and type(left) is m.Gen and left.func == "total" and type(left.expr) is m.Const \
+                    and type(left.expr.value) is int and left.expr.value > 0:  # total(N for ...) > 0: any passes?
+                return self.ex(m.Gen("exists", left.expr, left.var, left.iterable, left.cond, m.BOOL), c)
             a, b = self.ex(e.left, c), self.ex(e.right, c)
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
@@ -528,8 +539,11 @@ class ExprWriter:
                 else:
                     each = [f"sum(map({src}.__getitem__, {z}))" for z in zones]
             elif is_any and len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
-                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: a search of the zone's kinds
-                each = [f"({kind} in map(KO.__getitem__, {z}))" for z in zones]
+                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: does Z meet the components of k?
+                if "KI" not in self.consts:  # the components of each kind
+                    self.consts["KI"] = [frozenset(i for i, k in enumerate(self.kind_of) if k == j)
+                                         for j in range(len(self.model.kinds))]
+                each = [f"(not KI[{kind}].isdisjoint({z}))" for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
                         for z in zones]
@@ -615,31 +629,52 @@ class ExprWriter:
         var = e.var + self.off
         v = self.var("v")
         # total(N for ...) with N a number written there: a running sum instead of a list
-        count = e.func == "total" and type(e.expr) is m.Const and type(e.expr.value) is int
+        exists = e.func == "exists"  # total(N for ...) > 0, N > 0: whether any value passes the test
+        count = e.func in ("total", "exists") and type(e.expr) is m.Const and type(e.expr.value) is int
         total = self.var("n")
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
             lines.append((1, f"{total} = 0" if count else "out = []", None))
-            lines.append((1, f"for {v} in {self.iterable(e.iterable, copy=False)}:", None))
-            at = len(lines)
+            source = self.iterable(e.iterable, copy=False)
             self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
             if never_negative(e.iterable):
                 self.cse_ids.add(v)
             value = self.ex(e.expr)
-            add = f"{total} += {value}" if count else f"out.append({value})"
-            if e.cond is not None:
-                cond = self.ex(e.cond)
-                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
-                lines.append((2, f"if {cond}:", None))
-                lines.append((3, add, None))
-            else:
-                lines += [(2, f"{name} = {src}", None) for name, src in self.cse_piles.values()]
-                lines.append((2, add, None))
+            cond = self.ex(e.cond) if e.cond is not None else None
+            all_piles = list(self.cse_piles.values())
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
-        if e.var in reads or -1 in reads:  # a helper, a memo's key or a closure reads it from ``loc``
-            lines.insert(at, (2, f"loc[{var}] = {v}", None))
+        keep_var = e.var in reads or -1 in reads  # a helper, a memo's key or a closure reads it from ``loc``
+
+        def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
+            texts, piles = inline_single_piles(texts, piles)
+            add = f"{total} += {texts[0]}" if count else f"out.append({texts[0]})"
+            if exists and not keep_var and all(map(cannot_fail, texts)):
+                add = "return True"  # nothing the other values would compute can fail: no need to go on
+            if keep_var:
+                lines.append((ind, f"loc[{var}] = {v}", None))
+            lines.extend((ind, f"{name} = {src}", None) for name, src in piles)
+            if e.cond is not None:
+                lines.append((ind, f"if {texts[1]}:", None))
+                lines.append((ind + 1, add, None))
+            else:
+                lines.append((ind, add, None))
+
+        plain = owned_piles([value, cond or ""], all_piles, v, self.consts)
+        if plain is None:
+            lines.append((1, f"for {v} in {source}:", None))
+            body([value, cond or ""], all_piles, 2)
+        else:  # when every value owns its piles (as a rule), they are read with no check
+            texts, piles, masks = plain
+            values = self.var("vs")
+            lines.append((1, f"{values} = {source}", None))
+            lines.append((1, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", None))
+            lines.append((2, f"for {v} in {values}:", None))
+            body(texts, piles, 3)
+            lines.append((1, "else:", None))
+            lines.append((2, f"for {v} in {values}:", None))
+            body([value, cond or ""], all_piles, 3)
         if count:
-            lines.append((1, f"return {total}", None))
+            lines.append((1, f"return {total} > 0" if exists else f"return {total}", None))
         else:
             func = {"max": "max", "min": "min", "total": "sum"}[e.func]
             lines.append((1, f"return {func}(out) if out else 0", None))
@@ -778,6 +813,83 @@ class ExprWriter:
 
 
 _STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.CounterGet, m.SeatLit, m.After)
+
+
+def owned_piles(texts: list[str], piles: list[tuple[str, str]], v: str,
+                consts: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
+    """``texts`` reading the piles (``name = src``, see ``budget_emit.class_zone``) on the value ``v`` with no
+    check, for when ``v`` owns them all: (texts, piles, the sets of owners to check); None: no such piles."""
+    masks: dict[str, str] = {}  # a table's contents -> its name
+    plain = []
+    for name, src in piles:
+        head, sep, owns = src.partition(" if ")
+        mask = owns.removesuffix(" else None").removesuffix(f"[{v}]")
+        if not sep or owns != f"{mask}[{v}] else None" or mask not in consts:
+            return None
+        if f"{mask}s" not in consts:  # the components that own such a pile
+            consts[f"{mask}s"] = frozenset(i for i, owns in enumerate(consts[mask]) if owns)
+        masks.setdefault(repr(consts[mask]), f"{mask}s")
+        texts = [_unguarded(t, name) for t in texts]
+        if sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 1:  # read once: looked up there
+            texts = [re.sub(rf"\b{name}\b", lambda _m, head=head: head, t) for t in texts]
+        else:
+            plain.append((name, head))
+    return (texts, plain, list(masks.values())) if masks else None
+
+
+def _unguarded(text: str, name: str) -> str:
+    """``text`` with each ``(name if name is not None else SLOW)`` read as ``name``."""
+    head = f"({name} if {name} is not None else "
+    out = []
+    at = 0
+    while (i := text.find(head, at)) >= 0:
+        depth, j = 1, i + 1
+        while depth:
+            if text[j] == "(":
+                depth += 1
+            elif text[j] == ")":
+                depth -= 1
+            j += 1
+        out.append(text[at:i] + name)
+        at = j
+    return "".join(out) + text[at:]
+
+
+_SAFE_CALLS = frozenset({"isdisjoint", "issuperset", "len", "bool", "sum", "map", "any", "all", "sorted", "set",
+                         "frozenset", "min", "max", "abs", "range", "count"})
+
+
+def cannot_fail(text: str) -> bool:
+    """Whether generated source calls nothing but builtins and methods that cannot raise a rules error
+    (no helper, no check of a seat or a pile, no division): computing it or not changes nothing but time."""
+    return all(name in _SAFE_CALLS for name in re.findall(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(", text))
+
+
+def _one_group(text: str) -> bool:
+    """Whether ``text`` is one parenthesized group: its first '(' closes at its last character."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
+def inline_single_piles(texts: list[str], piles: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Of the piles looked up before a test (``name = src``, see ``budget_emit.class_zone``), those read only
+    once in ``texts`` are looked up where they are read instead (so never when an earlier part of the test
+    is false); returns the texts and the piles still looked up before."""
+    kept = []
+    for name, src in piles:
+        use = f"({name} if {name} is not None else "
+        if src.endswith(" else None") and sum(t.count(use) for t in texts) == 1 \
+                and sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 2:
+            texts = [t.replace(use, f"({src[:-len(' else None')]} else ") for t in texts]
+        else:
+            kept.append((name, src))
+    return texts, kept
 
 
 def _strict(e: Any) -> bool:

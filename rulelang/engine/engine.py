@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from rulelang.check.model import PLAYER, Model
+from rulelang.compile.budget_runtime import tallied_rows
 from rulelang.compile.codegen import END, TAKEN, generate, load
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import (
@@ -1143,9 +1144,13 @@ class Engine:
         run = self.run
         run.reset_memo()  # pure definitions are computed once per arguments within one standings
         sheets: list[dict[str, dict[str, int]]] = []
+        tallied = [tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
         for p in range(st.players):
             mine: dict[str, dict[str, int]] = {}
-            for (name, lines, nlocals), fns in zip(program.sheets, run.sheet_fns):
+            for (name, lines, nlocals), fns, rows in zip(program.sheets, run.sheet_fns, tallied):
+                if rows is not None:
+                    mine[name] = {label: bounded(v, self.model.ranking.span) for (label, _), v in zip(lines, rows[p])}
+                    continue
                 loc = [None] * max(1, nlocals)
                 loc[0] = p
                 mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span)
@@ -1302,6 +1307,10 @@ def pick_option(ends: list[int], parts: list[tuple], i: int) -> tuple[int, tuple
     at = i - ends[j - 1] if j else i
     if len(lists) == 1:
         return index, (*values, lists[0][at])
+    if len(lists) == 2:
+        first, last = lists
+        at, r = divmod(at, len(last))
+        return index, (*values, first[at], last[r])
     tail = []
     for values_of in reversed(lists):  # the last range varies fastest
         at, r = divmod(at, len(values_of))
