@@ -22,6 +22,7 @@ table; every such fallback is counted per node kind (``Program.fallbacks``).
 
 from __future__ import annotations
 
+import bisect
 import collections
 import itertools
 import linecache
@@ -187,7 +188,16 @@ class CodeGen(ExprWriter):
             self.off, self.ikey = saved
 
     def emit_seq(self, L: list, seq: tuple, j: int, ctx: tuple, tail: bool, ind: int) -> bool:
+        fused = -1
         for idx in range(j, len(seq)):
+            if idx == fused:  # the second of two moves written as one pass
+                continue
+            if idx + 1 < len(seq) and self.fusible_moves(seq[idx], seq[idx + 1]):
+                fused = idx + 1
+                after = ("seq", seq, idx + 2, self.off, self.ikey, ctx)
+                if self.emit_fused_moves(L, seq[idx], seq[idx + 1], after, ind):
+                    return True
+                continue
             after = ("seq", seq, idx + 1, self.off, self.ikey, ctx)
             if self.emit_stmt(L, seq[idx], after, ind):
                 return True
@@ -506,6 +516,90 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
 
+    def fusible_moves(self, a: Any, b: Any) -> bool:
+        """Whether two moves in a row can sort one zone's components in one pass: each takes every
+        component of the same zone passing a test of the component alone (its kind and face) to a
+        zone of its own, the three zones are distinct and found without a check, and no trigger is
+        checked between them (a component both tests pass goes where the first move takes it)."""
+        if type(a) is not m.MoveS or type(b) is not m.MoveS:
+            return False
+        for s in (a, b):
+            q = s.query
+            if q.quantity in ("random", "count") or len(q.zones) != 1 or self.comp.pred_table(q) is None \
+                    or not self.plain_zone(q.zones[0]) or not self.plain_zone(s.dest):
+                return False
+        src = a.query.zones[0]
+        return _same(src, b.query.zones[0]) and len({src.zone, a.dest.zone, b.dest.zone}) == 3 \
+            and not self.move_triggers(a)
+
+    def emit_fused_moves(self, L: list, a: m.MoveS, b: m.MoveS, after: tuple, ind: int) -> bool:
+        """Two moves out of one zone (see ``fusible_moves``) in one pass over it: the first move's
+        components, then the second's, put and narrated in that order; the second's trigger checks after."""
+        c, z, k = self.var("c"), self.var("s"), self.var("k")
+        sp = a.span
+        taken = []
+        for s in (a, b):
+            how, src = self.filter(s.query, c)
+            d, t = self.var("d"), self.var("t")
+            L.append((ind, f"{d} = {self.zone(s.dest)}", s.span))
+            taken.append((s, f"{src}[{c}]" if how == "mask" else src, d, t))
+        L.append((ind, f"{z} = {self.zone(a.query.zones[0])}", sp))
+        L.append((ind, f"if {z}:", sp))
+        for _s, _test, _d, t in taken:
+            L.append((ind + 1, f"{t} = []", sp))
+        L.append((ind + 1, f"{k} = []", sp))
+        L.append((ind + 1, f"for {c} in {z}:", sp))
+        for n, (s, test, _d, t) in enumerate(taken):
+            L.append((ind + 2, f"{'if' if n == 0 else 'elif'} {test}:", s.span))
+            L.append((ind + 3, f"{t}.append({c})", s.span))
+        L.append((ind + 2, "else:", sp))
+        L.append((ind + 3, f"{k}.append({c})", sp))
+        L.append((ind + 1, f"if len({k}) != len({z}):", sp))
+        L.append((ind + 2, f"{z}[:] = {k}", sp))
+        for s, _test, d, t in taken:
+            dz = self.model.zones[s.dest.zone]
+            L.append((ind + 1, f"if {t}:", s.span))
+            if dz.unrolled:
+                L.append((ind + 2, f"for {c} in {t}:", s.span))
+                L.append((ind + 3, f"F[{c}] = -1", s.span))
+            self.put(L, dz, s.place, d, t, ind + 2, s.span)
+            L.append((ind + 2, "if st.log is not None:", s.span))
+            L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(s.query.zones[0])}], "
+                               f"{self.zone_name(s.dest)})", s.span))
+        which = self.move_triggers(b)
+        owners = self.changed_owners(which, [*b.query.zones, b.dest])
+        return self.soft(L, which, after, b.span, ind, owners) if which else False
+
+    def id_span(self, q: m.QueryIR) -> tuple[str, str] | None:
+        """Sources of (lowest, highest) id when the components a query's filter passes are exactly a
+        run of consecutive ids, whatever their faces (components are numbered kind by kind): the
+        kinds of a fixed run, or one kind held in a local; else None."""
+        if q.kind_locals:
+            if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
+                return None
+            counts = [0] * len(self.model.kinds)
+            for k in self.kind_of:
+                counts[k] += 1
+            first = [self.comp.first_of_kind.get(k, 0) for k in range(len(counts))]
+            self.consts["KLO"] = first
+            self.consts["KHI"] = [f + n - 1 for f, n in zip(first, counts)]
+            kind = self.local(q.kind_locals[0])
+            return f"KLO[{kind}]", f"KHI[{kind}]"
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return None
+        kinds = self.model.kinds
+        ids = []
+        for c, k in enumerate(self.kind_of):
+            tests = {bool(tbl[k][0])} | {bool(tbl[k][f + 1]) for f in kinds[k].faces}
+            if len(tests) > 1:  # passes or not by its face
+                return None
+            if True in tests:
+                ids.append(c)
+        if not ids or ids != list(range(ids[0], ids[-1] + 1)):
+            return None
+        return repr(ids[0]), repr(ids[-1])
+
     def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool) -> None:
         """A move from one zone: the components taken are the components moved."""
         sp = s.span
@@ -520,7 +614,15 @@ class CodeGen(ExprWriter):
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
-        if one:  # the top one that passes the test: looked for from the top, taken out by value
+        span = self.id_span(q) if one and not self.model.zones[q.zones[0].zone].ordered else None
+        if span is not None:  # the top one of a run of ids in a zone kept sorted: found by bisection
+            i = self.var("i")
+            self.consts["bisect_right"] = bisect.bisect_right
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{i} = bisect_right({z}, {span[1]}) - 1", sp))
+            L.append((ind + 1, f"{t} = [{z}.pop({i})] if {i} >= 0 and {z}[{i}] >= {span[0]} else []", sp))
+            keep = None
+        elif one:  # the top one that passes the test: looked for from the top, taken out by value
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             L.append((ind + 1, f"{t} = []", sp))
             L.append((ind + 1, f"for {c} in reversed({z}):", sp))
@@ -1025,8 +1127,11 @@ class CodeGen(ExprWriter):
         if name is not None:
             return name
         name = self.checks[key] = f"chk{len(self.checks)}"
-        lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None),
-                       (1, "fired = []", None)]
+        lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None)]
+        if len(which) == 1 and self.check_one(lines, which[0]):
+            self.helper(name, "st, _seats0" if owners else "st", lines)
+            return name
+        lines.append((1, "fired = []", None))
         saved = self.off
         self.off = 0
         try:
@@ -1057,6 +1162,32 @@ class CodeGen(ExprWriter):
         lines.append((1, "return False", None))
         self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
+
+    def check_one(self, lines: list, t: int) -> bool:
+        """Write the body of a check of trigger ``t`` alone when it is watched once for the game (not
+        per player): the same flag and firing as the general check, without a list of the fired
+        ones; False (nothing written) for a trigger watched per player."""
+        trig = self.model.triggers[t]
+        if trig.each:
+            return False
+        saved = self.off
+        self.off = 0
+        try:
+            cond = self.ex(trig.cond)
+        finally:
+            self.off = saved
+        if "loc" in cond:
+            lines.append((1, f"loc = TL[{t}]", trig.span))
+        e = trig.cond
+        if not (type(e) is m.BinOp and e.op in ("<", "<=", ">", ">=") and e.left.type == e.right.type == m.INT):
+            cond = f"bool({cond})"  # the flag kept in the state is a bool
+        lines.append((1, f"now = {cond}", trig.span))
+        lines.append((1, f"if now and not armed[{t}]:", trig.span))
+        lines.append((2, f"armed[{t}] = True", trig.span))
+        lines.append((2, f"return fire(st, [({t}, None)], TR, NL, TT)", trig.span))
+        lines.append((1, f"armed[{t}] = now", trig.span))
+        lines.append((1, "return False", None))
+        return True
 
     # ------------------------------------------------------------------ rules and the module
     def rule_blocks(self, rule: m.Rule) -> tuple[list, int]:
