@@ -286,6 +286,7 @@ turn:
   score of current += count(all in ups)
   move 1 Red, Blue from downs to held of current
   move 1 Green from pool to held of current
+  move 1 Blue from pool to held of current
   choose:
     "keep":
       pass
@@ -293,6 +294,8 @@ turn:
       for k in kinds(all in held of current):
         move 1 k from held of current to pool
   move all from ups, downs to pool
+  if rounds % 3 == 2:
+    move all Blue, Red from held of current, held of next player to pool
   rounds += 1
 when rounds >= 9 "nine rounds":
   end game
@@ -330,7 +333,8 @@ def _same_narrated_games(fast: Engine, general: Engine, players: int, seeds: ran
 def test_each_shortcut_plays_the_games_of_the_general_code(tmp_path, monkeypatch, mechanism: str) -> None:
     """Two moves out of one zone in one pass (a die both tests pass goes where the first move takes it;
     an unrolled destination loses its faces; an ordered one keeps the order), ``move 1`` of a run of
-    ids (fixed kinds or a kind in a local) by bisection, a lone trigger's check: each plays the same
+    ids (fixed kinds or a kind in a local) by bisection and ``move all`` of them as a slice of each
+    zone, a lone trigger's check: each plays the same
     games, states, results, events and narration as the general code."""
     path = tmp_path / "f.rules"
     path.write_text(SORTING, encoding="utf-8")
@@ -342,6 +346,8 @@ def test_each_shortcut_plays_the_games_of_the_general_code(tmp_path, monkeypatch
             "check_one": "return fire(st, [("}[mechanism]
     assert mark in fast.program.generated.source
     assert mark not in general.program.generated.source
+    if mechanism == "id_span":  # 'move all Blue, Red from ...': a slice of each zone
+        assert "bisect_left(" in fast.program.generated.source
     for players in (2, 3):
         _same_narrated_games(fast, general, players, range(1, 41))
 

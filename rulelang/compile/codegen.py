@@ -492,11 +492,12 @@ class CodeGen(ExprWriter):
         names = self.var("names")
         if len(q.zones) > 1 and all(self.plain_zone(sel) for sel in q.zones):
             # Zones found without a check that may fail: one after the other, with no tuple to go through.
+            span = None if limited else self.id_span(q)
             for sel in q.zones:
                 z = self.var("s")
                 L.append((ind, f"{z} = {self.zone(sel)}", sp))
                 self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
-                               ind, sp)
+                               ind, sp, ids=None if self.model.zones[sel.zone].ordered else span)
         elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
@@ -632,7 +633,8 @@ class CodeGen(ExprWriter):
             L.append((ind + 3, "break", sp))
             keep = None
         else:
-            keep = self.take(L, z, d, t, how, test, c, need, ind, sp)
+            sorted_ids = None if limited or self.model.zones[q.zones[0].zone].ordered else self.id_span(q)
+            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, ids=sorted_ids)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -703,12 +705,23 @@ class CodeGen(ExprWriter):
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 
     def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
-             sp: Any) -> str | None:
+             sp: Any, ids: tuple[str, str] | None = None) -> str | None:
         """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
         passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
         the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
         ``need``, ``z`` keeps what it held: the caller sets it to the list of the others, whose name
-        is returned (one pass over ``z`` sorts its components into both lists)."""
+        is returned (one pass over ``z`` sorts its components into both lists). With ``ids`` (sources of
+        the lowest and highest id, see ``id_span``) the components passing the test are a run of ids
+        and ``z`` is kept sorted: they are cut out of it as one slice."""
+        if need is None and ids is not None:
+            i, j = self.var("i"), self.var("j")
+            self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
+            L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}, {i})", sp))
+            L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
+            L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+            return None
         if need is None:
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             if how == "all":
@@ -741,7 +754,7 @@ class CodeGen(ExprWriter):
         return None
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
-                  c: str, need: str | None, ind: int, sp: Any) -> None:
+                  c: str, need: str | None, ind: int, sp: Any, ids: tuple[str, str] | None = None) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
         if how == "all" and need is None:  # everything: the source's list is added, then emptied
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
@@ -752,7 +765,7 @@ class CodeGen(ExprWriter):
             return
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp)
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, ids=ids)
         if need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))
