@@ -61,6 +61,7 @@ from rulelang.compile.program import (
 )
 from rulelang.errors import RulelangError
 from rulelang.numbers import MAX_NUMBER, too_big
+from rulelang.rng import Rng
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -578,12 +579,7 @@ class CodeGen(ExprWriter):
         if q.kind_locals:
             if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
                 return None
-            counts = [0] * len(self.model.kinds)
-            for k in self.kind_of:
-                counts[k] += 1
-            first = [self.comp.first_of_kind.get(k, 0) for k in range(len(counts))]
-            self.consts["KLO"] = first
-            self.consts["KHI"] = [f + n - 1 for f, n in zip(first, counts)]
+            self.kind_spans()
             kind = self.local(q.kind_locals[0])
             return f"KLO[{kind}]", f"KHI[{kind}]"
         tbl = self.comp.pred_table(q)
@@ -814,12 +810,15 @@ class CodeGen(ExprWriter):
         L.append((ind, f"while loc[{slot}] > 0:", sp))
         j = ind + 1
         L.append((j, f"{src} = {self.zone(sel)}", sp))
-        # The kinds of the components that may be drawn, one entry per component, in kind order: the
-        # r-th entry is the kind rng.weighted(counts per kind) would give for below(total) = r.
-        L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
-        L.append((j, f"if not {kinds}:", sp))
-        L.append((j + 1, "break", sp))
-        L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
+        if not cond:  # (see draw_any)
+            self.draw_any(L, src, rng, k, c, i, j, sp)
+        else:
+            # The kinds of the components that may be drawn, one entry per component, in kind order: the
+            # r-th entry is the kind rng.weighted(counts per kind) would give for below(total) = r.
+            L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
+            L.append((j, f"if not {kinds}:", sp))
+            L.append((j + 1, "break", sp))
+            L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
         L.append((j, "st.step += 1", sp))
         L.append((j, f"{ev} = st.chance_events", sp))
         L.append((j, f"if {ev} is not None:", sp))
@@ -827,16 +826,22 @@ class CodeGen(ExprWriter):
         label = zname if sel.owner is None else f"{zname} + ' of ' + PL({self.ex(sel.owner)})"
         L.append((j + 1, f"{ev}.append({{'type': 'chance', 'step': st.step, 'draw': {label}, 'outcome': KN[{k}]}})",
                   sp))
-        L.append((j, f"for {i}, {c} in enumerate({src}):", sp))
-        L.append((j + 1, f"if KO[{c}] == {k}{' and ' + cond if cond else ''}:", sp))
-        L.append((j + 2, "break", sp))
-        L.append((j, f"{src}.pop({i})", sp))
+        if not cond:
+            L.append((j, f"{c} = {src}.pop(bisect_left({src}, KLO[{k}]))", sp))  # the first of its kind
+        else:
+            L.append((j, f"for {i}, {c} in enumerate({src}):", sp))
+            L.append((j + 1, f"if KO[{c}] == {k}{' and ' + cond if cond else ''}:", sp))
+            L.append((j + 2, "break", sp))
+            L.append((j, f"{src}.pop({i})", sp))
         if self.model.zones[s.dest.zone].unrolled:
             L.append((j, f"st.faces[{c}] = -1", sp))
         d, one = self.var("d"), self.var("one")
-        L.append((j, f"{d} = {self.zone(s.dest)}", sp))
-        L.append((j, f"{one} = [{c}]", sp))
-        self.put(L, self.model.zones[s.dest.zone], s.place, d, one, j, sp)
+        if not self.model.zones[s.dest.zone].ordered:
+            L.append((j, f"insort({self.zone(s.dest)}, {c})", sp))
+        else:
+            L.append((j, f"{d} = {self.zone(s.dest)}", sp))
+            L.append((j, f"{one} = [{c}]", sp))
+            self.put(L, self.model.zones[s.dest.zone], s.place, d, one, j, sp)
         L.append((j, "if st.log is not None:", sp))
         fn, tn = self.var("fn"), self.var("tn")
         L.append((j + 1, f"{fn} = {self.zone_name(sel)}", sp))
@@ -848,6 +853,32 @@ class CodeGen(ExprWriter):
             L.append((j, f"if {self.check_fn(which)}(st):", sp))
             self.pause(L, pc, j + 1)
         return False
+
+    def draw_any(self, L: list, src: str, rng: str, k: str, c: str, i: str, j: int, sp: Any) -> None:
+        """The kind of a random draw of any component of ``src`` (a zone a draw takes from is unordered,
+        so kept sorted: its components' kinds are in kind order, each component an entry): the kind
+        of the r-th component for ``pick(len)`` = r, which is what ``one_of`` over the sorted list of
+        kinds draws, and no draw at all when the first and the last are of one kind."""
+        self.kind_spans()
+        self.consts["bisect_left"], self.consts["Rng"] = bisect.bisect_left, Rng
+        L.append((j, f"if not {src}:", sp))
+        L.append((j + 1, "break", sp))
+        L.append((j, f"{k} = KO[{src}[0]]", sp))
+        L.append((j, f"if {k} != KO[{src}[-1]]:", sp))
+        L.append((j + 1, f"if type({rng}) is Rng:", sp))
+        L.append((j + 2, f"{k} = KO[{src}[{rng}.pick(len({src}))]]", sp))
+        L.append((j + 1, "else:  # (replay's stream answers the draw by its recorded kind)", sp))
+        L.append((j + 2, f"{k} = {rng}.one_of([KO[{c}] for {c} in {src}])", sp))
+
+    def kind_spans(self) -> None:
+        """Constants KLO and KHI: per kind, its first and last component id (components are numbered
+        kind by kind; a kind of none has KHI = KLO - 1)."""
+        counts = [0] * len(self.model.kinds)
+        for k in self.kind_of:
+            counts[k] += 1
+        first = [self.comp.first_of_kind.get(k, 0) for k in range(len(counts))]
+        self.consts["KLO"] = first
+        self.consts["KHI"] = [f + n - 1 for f, n in zip(first, counts)]
 
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
