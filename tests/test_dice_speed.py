@@ -354,11 +354,17 @@ def test_each_shortcut_plays_the_games_of_the_general_code(tmp_path, monkeypatch
 
 @pytest.mark.parametrize("game", DICE_GAMES)
 def test_the_dice_games_play_as_with_the_general_code(game: str, monkeypatch) -> None:
+    from rulelang.compile import runtime
+
     fast = engine_for(game)
-    general = _general(ROOT / "games" / f"{game}.rules", monkeypatch, fusible_moves=lambda self, a, b: False,
-                       id_span=lambda self, q: None, check_one=lambda self, lines, t: False)
+    with monkeypatch.context() as patch:  # the kinds of a zone the careful way: a set, sorted
+        patch.setattr(runtime, "kinds_in_order", lambda z, kind_of, last: sorted({kind_of[c] for c in z}))
+        general = _general(ROOT / "games" / f"{game}.rules", monkeypatch, fusible_moves=lambda self, a, b: False,
+                           id_span=lambda self, q: None, check_one=lambda self, lines, t: False)
     source = fast.program.generated.source
     assert "            elif mf" in source and "bisect_right(" in source and "return fire(st, [(" in source
+    if game == "chicken-eggspansion":
+        assert "kinds_in_order(" in source
     _same_narrated_games(fast, general, 4, range(1, 11))
 
 
@@ -392,3 +398,20 @@ def test_two_moves_out_of_one_zone_by_hand(tmp_path) -> None:
         assert all(st.faces[c] == -1 for c in st.zones[zones["downs"]])
         checked += bool(ups) and bool(downs) and any(shown[c] == "Star" and c.startswith("Red") for c in ups)
     assert checked >= 3  # dice both tests pass did occur
+
+
+def test_the_kinds_of_a_sorted_zone_in_order() -> None:
+    """``kinds_in_order`` (the kinds of a zone kept sorted, each once) is the sorted set of its kinds, for
+    kinds of one component, of many, and of none (whose last id is one below their first)."""
+    import random
+
+    from rulelang.compile.runtime import kinds_in_order
+
+    rng = random.Random(5)
+    for _ in range(300):
+        counts = [rng.choice([0, 1, 1, 2, 4]) for _ in range(rng.randint(1, 7))]
+        kind_of = [k for k, n in enumerate(counts) for _ in range(n)]
+        first = [sum(counts[:k]) for k in range(len(counts))]
+        last = [f + n - 1 for f, n in zip(first, counts)]
+        z = sorted(rng.sample(range(len(kind_of)), rng.randint(0, len(kind_of))))
+        assert kinds_in_order(z, kind_of, last) == sorted({kind_of[c] for c in z}), (counts, z)

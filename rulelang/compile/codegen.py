@@ -870,16 +870,6 @@ class CodeGen(ExprWriter):
         L.append((j + 1, "else:  # (replay's stream answers the draw by its recorded kind)", sp))
         L.append((j + 2, f"{k} = {rng}.one_of([KO[{c}] for {c} in {src}])", sp))
 
-    def kind_spans(self) -> None:
-        """Constants KLO and KHI: per kind, its first and last component id (components are numbered
-        kind by kind; a kind of none has KHI = KLO - 1)."""
-        counts = [0] * len(self.model.kinds)
-        for k in self.kind_of:
-            counts[k] += 1
-        first = [self.comp.first_of_kind.get(k, 0) for k in range(len(counts))]
-        self.consts["KLO"] = first
-        self.consts["KHI"] = [f + n - 1 for f, n in zip(first, counts)]
-
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
         var, slot = s.var + self.off, s.list_slot + self.off
