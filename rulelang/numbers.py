@@ -90,6 +90,8 @@ def format_number(value: Any) -> str:
 
 def json_number(value: Any) -> Any:
     """A number for JSON output: whole numbers as they are, a fraction as the text ``"7/3"``."""
+    if type(value) is int:  # the common case, without the abstract base class's instance check
+        return value
     if isinstance(value, Fraction):
         return str(value)
     return value

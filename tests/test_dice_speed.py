@@ -415,3 +415,14 @@ def test_the_kinds_of_a_sorted_zone_in_order() -> None:
         last = [f + n - 1 for f, n in zip(first, counts)]
         z = sorted(rng.sample(range(len(kind_of)), rng.randint(0, len(kind_of))))
         assert kinds_in_order(z, kind_of, last) == sorted({kind_of[c] for c in z}), (counts, z)
+
+
+def test_json_number_keeps_whole_numbers_and_writes_fractions_as_text() -> None:
+    from fractions import Fraction
+
+    from rulelang.numbers import json_number
+
+    assert json_number(7) == 7 and type(json_number(7)) is int
+    assert json_number(-(10**18)) == -(10**18)
+    assert json_number(Fraction(7, 3)) == "7/3" and json_number(Fraction(-1, 2)) == "-1/2"
+    assert json_number(True) is True and json_number("x") == "x"
