@@ -15,6 +15,15 @@ which goes first; every run must give the same records (checked). Per round it p
   (this one, which plays games too, and its worker), since on two free cores they run side
   by side and the run lasts as long as the busier one.
 
+After the rounds, a second estimate: the CPU time of ``--jobs 1`` over half the CPU time of
+both processes of ``--jobs 2`` (what the run would last if the games were split evenly, as
+they are on two free cores). On a loaded machine the split follows which process the
+scheduler lets run, so the busier process plays more games than on an idle machine and the
+first estimate is lower than the idle machine's; the second leaves that out and keeps the
+extra CPU per game of running two processes (start-up, passing records, and two busy
+processes slowing each other: shared caches, and on a loaded machine more switching), also
+printed as the ratio of CPU per game.
+
 The last line is ``speed-up: WALL (CPU estimate EST)``: the median wall-clock speed-up of the
 rounds, and the estimate from the CPU seconds summed over all rounds (steadier than any
 one round: on a loaded machine the CPU time of the same games varies by 20% from run to run).
@@ -75,7 +84,7 @@ def main() -> None:
     print(f"{args.game}: {args.games} games, {n} players, random agents, {args.rounds} rounds; "
           f"load {os.getloadavg()[0]:.2f}")
     simulate(job, min(args.games, 20), jobs=1)  # load and warm up before any timing
-    walls, ones, cpu1, busier, base = [], [], 0.0, 0.0, None
+    walls, ones, cpu1, busier, both, base = [], [], 0.0, 0.0, 0.0, None
     for r in range(args.rounds):
         load = os.getloadavg()[0]
         runs = {}
@@ -88,7 +97,7 @@ def main() -> None:
         one, two = own1 + kids1, own2 + kids2
         walls.append(wall1 / wall2)
         ones.append(wall1)
-        cpu1, busier = cpu1 + one, busier + max(own2, kids2)
+        cpu1, busier, both = cpu1 + one, busier + max(own2, kids2), both + two
         ms = 1000 / args.games
         extra = 100 * (two / one - 1)
         print(f"  round {r + 1} (load {load:.2f} -> {os.getloadavg()[0]:.2f}): "
@@ -112,6 +121,8 @@ def main() -> None:
         print(f"  ray, 2 CPUs: {args.games / seconds:.1f} games/s (x{ratio:.2f} of --jobs 1)")
         ray.shutdown()
     print(f"load after: {os.getloadavg()[0]:.2f}")
+    print(f"CPU estimate with the games split evenly (both processes' CPU, halved): {2 * cpu1 / both:.2f}; "
+          f"CPU per game --jobs 2 over --jobs 1: {both / cpu1:.3f}")
     print(f"speed-up: {statistics.median(walls):.2f} (CPU estimate {cpu1 / busier:.2f})")
 
 

@@ -90,6 +90,36 @@ def test_workers_play_the_same_games_as_one_process(started: list[int]) -> None:
     assert summarize(engine, job, one) == summarize(engine, job, two) == summarize(engine, job, three)
 
 
+def test_workers_fork_with_the_loaded_objects_frozen_and_unfrozen_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The objects alive when workers fork are out of the collector's generations (no collection writes
+    to the pages both processes share); after the run they are back, and a caller's own freeze is kept."""
+    import gc
+
+    at_fork: list[int] = []
+    real = pool._start_worker
+
+    def noting(context: Any, job: SimJob, chunks: pool.Chunks) -> Any:
+        at_fork.append(gc.get_freeze_count())
+        return real(context, job, chunks)
+
+    monkeypatch.setattr(pool, "_start_worker", noting)
+    monkeypatch.setattr(pool, "SOLO_SECONDS", 0.0)
+    job = SimJob(CHICKEN, (), 2, tuple(seat_specs(["random"], 2)), seed=3)
+    one, _ = simulate(job, 12, jobs=1)
+    assert at_fork == [] and gc.get_freeze_count() == 0
+    two, _ = simulate(job, 12, jobs=2)
+    assert one == two
+    assert len(at_fork) == 1 and at_fork[0] > 1000  # the engine, its generated code, the modules
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # someone else's freeze: left as it is
+    try:
+        frozen = gc.get_freeze_count()
+        assert simulate(job, 12, jobs=2)[0] == one
+        assert gc.get_freeze_count() > frozen // 2  # (objects freed since leave it)
+    finally:
+        gc.unfreeze()
+
+
 def test_more_jobs_than_games_start_no_idle_workers(started: list[int]) -> None:
     """'-j 1000' for 3 games started 1000 processes (and stalled a small machine): this process plays one."""
     job = SimJob(CHICKEN, (), 2, tuple(seat_specs(["random"], 2)), seed=5)

@@ -65,6 +65,7 @@ from rulelang.compile.program import (
 )
 from rulelang.errors import RulelangError
 from rulelang.numbers import MAX_NUMBER, too_big
+from rulelang.rng import Rng
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -195,7 +196,16 @@ class CodeGen(ExprWriter):
             self.off, self.ikey = saved
 
     def emit_seq(self, L: list, seq: tuple, j: int, ctx: tuple, tail: bool, ind: int) -> bool:
+        fused = -1
         for idx in range(j, len(seq)):
+            if idx == fused:  # the second of two moves written as one pass
+                continue
+            if idx + 1 < len(seq) and self.fusible_moves(seq[idx], seq[idx + 1]):
+                fused = idx + 1
+                after = ("seq", seq, idx + 2, self.off, self.ikey, ctx)
+                if self.emit_fused_moves(L, seq[idx], seq[idx + 1], after, ind):
+                    return True
+                continue
             after = ("seq", seq, idx + 1, self.off, self.ikey, ctx)
             if self.emit_stmt(L, seq[idx], after, ind):
                 return True
@@ -490,11 +500,12 @@ class CodeGen(ExprWriter):
         names = self.var("names")
         if len(q.zones) > 1 and all(self.plain_zone(sel) for sel in q.zones):
             # Zones found without a check that may fail: one after the other, with no tuple to go through.
+            span = None if limited else self.id_span(q)
             for sel in q.zones:
                 z = self.var("s")
                 L.append((ind, f"{z} = {self.zone(sel)}", sp))
                 self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
-                               ind, sp)
+                               ind, sp, ids=None if self.model.zones[sel.zone].ordered else span)
         elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
@@ -514,6 +525,85 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
 
+    def fusible_moves(self, a: Any, b: Any) -> bool:
+        """Whether two moves in a row can sort one zone's components in one pass: each takes every
+        component of the same zone passing a test of the component alone (its kind and face) to a
+        zone of its own, the three zones are distinct and found without a check, and no trigger is
+        checked between them (a component both tests pass goes where the first move takes it)."""
+        if type(a) is not m.MoveS or type(b) is not m.MoveS:
+            return False
+        for s in (a, b):
+            q = s.query
+            if q.quantity in ("random", "count") or len(q.zones) != 1 or self.comp.pred_table(q) is None \
+                    or not self.plain_zone(q.zones[0]) or not self.plain_zone(s.dest):
+                return False
+        src = a.query.zones[0]
+        return _same(src, b.query.zones[0]) and len({src.zone, a.dest.zone, b.dest.zone}) == 3 \
+            and not self.move_triggers(a)
+
+    def emit_fused_moves(self, L: list, a: m.MoveS, b: m.MoveS, after: tuple, ind: int) -> bool:
+        """Two moves out of one zone (see ``fusible_moves``) in one pass over it: the first move's
+        components, then the second's, put and narrated in that order; the second's trigger checks after."""
+        c, z, k = self.var("c"), self.var("s"), self.var("k")
+        sp = a.span
+        taken = []
+        for s in (a, b):
+            how, src = self.filter(s.query, c)
+            d, t = self.var("d"), self.var("t")
+            L.append((ind, f"{d} = {self.zone(s.dest)}", s.span))
+            taken.append((s, f"{src}[{c}]" if how == "mask" else src, d, t))
+        L.append((ind, f"{z} = {self.zone(a.query.zones[0])}", sp))
+        L.append((ind, f"if {z}:", sp))
+        for _s, _test, _d, t in taken:
+            L.append((ind + 1, f"{t} = []", sp))
+        L.append((ind + 1, f"{k} = []", sp))
+        L.append((ind + 1, f"for {c} in {z}:", sp))
+        for n, (s, test, _d, t) in enumerate(taken):
+            L.append((ind + 2, f"{'if' if n == 0 else 'elif'} {test}:", s.span))
+            L.append((ind + 3, f"{t}.append({c})", s.span))
+        L.append((ind + 2, "else:", sp))
+        L.append((ind + 3, f"{k}.append({c})", sp))
+        L.append((ind + 1, f"if len({k}) != len({z}):", sp))
+        L.append((ind + 2, f"{z}[:] = {k}", sp))
+        for s, _test, d, t in taken:
+            dz = self.model.zones[s.dest.zone]
+            L.append((ind + 1, f"if {t}:", s.span))
+            if dz.unrolled:
+                L.append((ind + 2, f"for {c} in {t}:", s.span))
+                L.append((ind + 3, f"F[{c}] = -1", s.span))
+            self.put(L, dz, s.place, d, t, ind + 2, s.span)
+            L.append((ind + 2, "if st.log is not None:", s.span))
+            L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(s.query.zones[0])}], "
+                               f"{self.zone_name(s.dest)})", s.span))
+        which = self.move_triggers(b)
+        owners = self.changed_owners(which, [*b.query.zones, b.dest])
+        return self.soft(L, which, after, b.span, ind, owners) if which else False
+
+    def id_span(self, q: m.QueryIR) -> tuple[str, str] | None:
+        """Sources of (lowest, highest) id when the components a query's filter passes are exactly a
+        run of consecutive ids, whatever their faces (components are numbered kind by kind): the
+        kinds of a fixed run, or one kind held in a local; else None."""
+        if q.kind_locals:
+            if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
+                return None
+            self.kind_spans()
+            kind = self.local(q.kind_locals[0])
+            return f"KLO[{kind}]", f"KHI[{kind}]"
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return None
+        kinds = self.model.kinds
+        ids = []
+        for c, k in enumerate(self.kind_of):
+            tests = {bool(tbl[k][0])} | {bool(tbl[k][f + 1]) for f in kinds[k].faces}
+            if len(tests) > 1:  # passes or not by its face
+                return None
+            if True in tests:
+                ids.append(c)
+        if not ids or ids != list(range(ids[0], ids[-1] + 1)):
+            return None
+        return repr(ids[0]), repr(ids[-1])
+
     def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool) -> None:
         """A move from one zone: the components taken are the components moved."""
         sp = s.span
@@ -528,7 +618,15 @@ class CodeGen(ExprWriter):
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
-        if one:  # the top one that passes the test: looked for from the top, taken out by value
+        span = self.id_span(q) if one and not self.model.zones[q.zones[0].zone].ordered else None
+        if span is not None:  # the top one of a run of ids in a zone kept sorted: found by bisection
+            i = self.var("i")
+            self.consts["bisect_right"] = bisect.bisect_right
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{i} = bisect_right({z}, {span[1]}) - 1", sp))
+            L.append((ind + 1, f"{t} = [{z}.pop({i})] if {i} >= 0 and {z}[{i}] >= {span[0]} else []", sp))
+            keep = None
+        elif one:  # the top one that passes the test: looked for from the top, taken out by value
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             L.append((ind + 1, f"{t} = []", sp))
             L.append((ind + 1, f"for {c} in reversed({z}):", sp))
@@ -538,7 +636,8 @@ class CodeGen(ExprWriter):
             L.append((ind + 3, "break", sp))
             keep = None
         else:
-            keep = self.take(L, z, d, t, how, test, c, need, ind, sp)
+            sorted_ids = None if limited or self.model.zones[q.zones[0].zone].ordered else self.id_span(q)
+            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, ids=sorted_ids)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -609,12 +708,23 @@ class CodeGen(ExprWriter):
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 
     def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
-             sp: Any) -> str | None:
+             sp: Any, ids: tuple[str, str] | None = None) -> str | None:
         """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
         passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
         the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
         ``need``, ``z`` keeps what it held: the caller sets it to the list of the others, whose name
-        is returned (one pass over ``z`` sorts its components into both lists)."""
+        is returned (one pass over ``z`` sorts its components into both lists). With ``ids`` (sources of
+        the lowest and highest id, see ``id_span``) the components passing the test are a run of ids
+        and ``z`` is kept sorted: they are cut out of it as one slice."""
+        if need is None and ids is not None:
+            i, j = self.var("i"), self.var("j")
+            self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
+            L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}, {i})", sp))
+            L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
+            L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+            return None
         if need is None:
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             if how == "all":
@@ -647,7 +757,7 @@ class CodeGen(ExprWriter):
         return None
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
-                  c: str, need: str | None, ind: int, sp: Any) -> None:
+                  c: str, need: str | None, ind: int, sp: Any, ids: tuple[str, str] | None = None) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
         if how == "all" and need is None:  # everything: the source's list is added, then emptied
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
@@ -658,7 +768,7 @@ class CodeGen(ExprWriter):
             return
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp)
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, ids=ids)
         if need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))
@@ -707,12 +817,15 @@ class CodeGen(ExprWriter):
         L.append((ind, f"while loc[{slot}] > 0:", sp))
         j = ind + 1
         L.append((j, f"{src} = {self.zone(sel)}", sp))
-        # The kinds of the components that may be drawn, one entry per component, in kind order: the
-        # r-th entry is the kind rng.weighted(counts per kind) would give for below(total) = r.
-        L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
-        L.append((j, f"if not {kinds}:", sp))
-        L.append((j + 1, "break", sp))
-        L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
+        if not cond:  # (see draw_any)
+            self.draw_any(L, src, rng, k, c, i, j, sp)
+        else:
+            # The kinds of the components that may be drawn, one entry per component, in kind order: the
+            # r-th entry is the kind rng.weighted(counts per kind) would give for below(total) = r.
+            L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
+            L.append((j, f"if not {kinds}:", sp))
+            L.append((j + 1, "break", sp))
+            L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
         L.append((j, "st.step += 1", sp))
         L.append((j, f"{ev} = st.chance_events", sp))
         L.append((j, f"if {ev} is not None:", sp))
@@ -720,16 +833,22 @@ class CodeGen(ExprWriter):
         label = zname if sel.owner is None else f"{zname} + ' of ' + PL({self.ex(sel.owner)})"
         L.append((j + 1, f"{ev}.append({{'type': 'chance', 'step': st.step, 'draw': {label}, 'outcome': KN[{k}]}})",
                   sp))
-        L.append((j, f"for {i}, {c} in enumerate({src}):", sp))
-        L.append((j + 1, f"if KO[{c}] == {k}{' and ' + cond if cond else ''}:", sp))
-        L.append((j + 2, "break", sp))
-        L.append((j, f"{src}.pop({i})", sp))
+        if not cond:
+            L.append((j, f"{c} = {src}.pop(bisect_left({src}, KLO[{k}]))", sp))  # the first of its kind
+        else:
+            L.append((j, f"for {i}, {c} in enumerate({src}):", sp))
+            L.append((j + 1, f"if KO[{c}] == {k}{' and ' + cond if cond else ''}:", sp))
+            L.append((j + 2, "break", sp))
+            L.append((j, f"{src}.pop({i})", sp))
         if self.model.zones[s.dest.zone].unrolled:
             L.append((j, f"st.faces[{c}] = -1", sp))
         d, one = self.var("d"), self.var("one")
-        L.append((j, f"{d} = {self.zone(s.dest)}", sp))
-        L.append((j, f"{one} = [{c}]", sp))
-        self.put(L, self.model.zones[s.dest.zone], s.place, d, one, j, sp)
+        if not self.model.zones[s.dest.zone].ordered:
+            L.append((j, f"insort({self.zone(s.dest)}, {c})", sp))
+        else:
+            L.append((j, f"{d} = {self.zone(s.dest)}", sp))
+            L.append((j, f"{one} = [{c}]", sp))
+            self.put(L, self.model.zones[s.dest.zone], s.place, d, one, j, sp)
         L.append((j, "if st.log is not None:", sp))
         fn, tn = self.var("fn"), self.var("tn")
         L.append((j + 1, f"{fn} = {self.zone_name(sel)}", sp))
@@ -741,6 +860,22 @@ class CodeGen(ExprWriter):
             L.append((j, f"if {self.check_fn(which)}(st):", sp))
             self.pause(L, pc, j + 1)
         return False
+
+    def draw_any(self, L: list, src: str, rng: str, k: str, c: str, i: str, j: int, sp: Any) -> None:
+        """The kind of a random draw of any component of ``src`` (a zone a draw takes from is unordered,
+        so kept sorted: its components' kinds are in kind order, each component an entry): the kind
+        of the r-th component for ``pick(len)`` = r, which is what ``one_of`` over the sorted list of
+        kinds draws, and no draw at all when the first and the last are of one kind."""
+        self.kind_spans()
+        self.consts["bisect_left"], self.consts["Rng"] = bisect.bisect_left, Rng
+        L.append((j, f"if not {src}:", sp))
+        L.append((j + 1, "break", sp))
+        L.append((j, f"{k} = KO[{src}[0]]", sp))
+        L.append((j, f"if {k} != KO[{src}[-1]]:", sp))
+        L.append((j + 1, f"if type({rng}) is Rng:", sp))
+        L.append((j + 2, f"{k} = KO[{src}[{rng}.pick(len({src}))]]", sp))
+        L.append((j + 1, "else:  # (replay's stream answers the draw by its recorded kind)", sp))
+        L.append((j + 2, f"{k} = {rng}.one_of([KO[{c}] for {c} in {src}])", sp))
 
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
@@ -1337,8 +1472,11 @@ class CodeGen(ExprWriter):
         if name is not None:
             return name
         name = self.checks[key] = f"chk{len(self.checks)}"
-        lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None),
-                       (1, "fired = []", None)]
+        lines: list = [(1, "armed = st.armed", None), (1, "if armed is None:", None), (2, "return False", None)]
+        if len(which) == 1 and self.check_one(lines, which[0]):
+            self.helper(name, "st, _seats0" if owners else "st", lines)
+            return name
+        lines.append((1, "fired = []", None))
         saved = self.off
         self.off = 0
         try:
@@ -1369,6 +1507,32 @@ class CodeGen(ExprWriter):
         lines.append((1, "return False", None))
         self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
+
+    def check_one(self, lines: list, t: int) -> bool:
+        """Write the body of a check of trigger ``t`` alone when it is watched once for the game (not
+        per player): the same flag and firing as the general check, without a list of the fired
+        ones; False (nothing written) for a trigger watched per player."""
+        trig = self.model.triggers[t]
+        if trig.each:
+            return False
+        saved = self.off
+        self.off = 0
+        try:
+            cond = self.ex(trig.cond)
+        finally:
+            self.off = saved
+        if "loc" in cond:
+            lines.append((1, f"loc = TL[{t}]", trig.span))
+        e = trig.cond
+        if not (type(e) is m.BinOp and e.op in ("<", "<=", ">", ">=") and e.left.type == e.right.type == m.INT):
+            cond = f"bool({cond})"  # the flag kept in the state is a bool
+        lines.append((1, f"now = {cond}", trig.span))
+        lines.append((1, f"if now and not armed[{t}]:", trig.span))
+        lines.append((2, f"armed[{t}] = True", trig.span))
+        lines.append((2, f"return fire(st, [({t}, None)], TR, NL, TT)", trig.span))
+        lines.append((1, f"armed[{t}] = now", trig.span))
+        lines.append((1, "return False", None))
+        return True
 
     # ------------------------------------------------------------------ rules and the module
     def rule_blocks(self, rule: m.Rule) -> tuple[list, int]:

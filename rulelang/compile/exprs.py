@@ -564,6 +564,16 @@ class ExprWriter:
     def var(self, base: str) -> str:
         return f"_{base}{next(self.names)}"
 
+    def kind_spans(self) -> None:
+        """Constants KLO and KHI: per kind, its first and last component id (components are numbered
+        kind by kind; a kind of none has KHI = KLO - 1)."""
+        counts = [0] * len(self.model.kinds)
+        for k in self.kind_of:
+            counts[k] += 1
+        first = [self.comp.first_of_kind.get(k, 0) for k in range(len(counts))]
+        self.consts["KLO"] = first
+        self.consts["KHI"] = [f + n - 1 for f, n in zip(first, counts)]
+
     def iterable(self, it: m.IterIR, copy: bool = True) -> str:
         """Source of the list of values a ``for`` ranges over (without ``copy``, possibly a zone's own
         list: only where nothing can change it while it is gone through)."""
@@ -605,6 +615,10 @@ class ExprWriter:
             how, src = self.filter(q, c)
             z = self.zone(q.zones[0])
             test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
+                self.kind_spans()
+                self.consts["kinds_in_order"] = runtime.kinds_in_order
+                return f"kinds_in_order({z}, KO, KHI)"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)
         if it.kind == "kinds":

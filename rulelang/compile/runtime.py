@@ -7,6 +7,7 @@ may own), the change is made here once.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from rulelang.errors import RulelangError
@@ -202,3 +203,16 @@ def place_of(st: Any, c: int) -> list[int]:
         elif c in content:
             return [z, -1]
     raise AssertionError(f"component {c} is nowhere")  # pragma: no cover
+
+
+def kinds_in_order(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
+    """The kinds of the components of ``z``, each once, in kind order, for a zone kept sorted
+    (components are numbered kind by kind; ``last[k]`` is kind k's last id): the kind of the first
+    component, then of the first one after that kind's last id, and so on."""
+    out = []
+    i, n = 0, len(z)
+    while i < n:
+        k = kind_of[z[i]]
+        out.append(k)
+        i = bisect_right(z, last[k], i)
+    return out

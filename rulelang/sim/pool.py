@@ -11,6 +11,7 @@ process, so the records do not depend on the split.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -146,6 +147,12 @@ def run_pool(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None]
     chunks = Chunks(context, games, lanes, batch_size, start=1)
     workers: list[Any] = []
     reader = None
+    # Objects alive now (the loaded game, the engine, the imported modules) move out of the garbage
+    # collector's generations before forking: a collection in either process then does not write
+    # to their pages, which would copy each page shared with the other process (copy-on-write).
+    frozen = lanes > 1 and gc.isenabled() and gc.get_freeze_count() == 0
+    if frozen:
+        gc.freeze()
     try:
         conns = []
         for _ in range(lanes - 1):
@@ -175,6 +182,9 @@ def run_pool(job: SimJob, games: int, jobs: int, on_batch: Callable[[int], None]
         for process in workers:
             process.join()
         raise
+    finally:
+        if frozen:
+            gc.unfreeze()
     results = _in_order(done)
     played = sum(len(r.records) for r in results)
     if not (results and results[-1].error) and played != games:
