@@ -900,6 +900,17 @@ class Engine:
                 if op == CHOOSE:
                     spec = ins[1]
                     loc = fr[2]
+                    if picking is not None and not lazy and spec.member is not None and check_after is None \
+                            and st.step < limit:
+                        # Replay: the recorded option, taken without listing the others where that is sure
+                        # to come out the same (see ChooseSpec.member); None: list them as below.
+                        opt = picking[2](st, spec, loc)
+                        if opt is not None:
+                            fr[1] = opt[3]
+                            st.step += 1
+                            st.pending_cache = st.choice_cache = None
+                            left = self.budget
+                            continue
                     if picking is not None and lazy and spec.pick is not None:
                         # A picker needs only how many options there are, then the one picked.
                         n, ends, options = spec.pick(st, loc)

@@ -549,7 +549,8 @@ class _Feed:
         made.clear()
         st.chance_rng = self.chance
         st.chance_events = made
-        st.picking = (self.pickers, self.limit, True)  # pickers by label: they read the listed options
+        # pickers by label (they read the listed options), and the recorded choice taken without listing them
+        st.picking = (self.pickers, self.limit, self.take)
         try:
             self.engine._run(st)
             self._catch_up(None)
@@ -689,6 +690,34 @@ class _Feed:
         self.at = j + 1
         return i
 
+    def take(self, st: State, spec: Any, loc: list) -> tuple | None:
+        """The recorded action, if it is the next event, is an option of the pending choice ``spec`` and
+        its chooser's: that option (its ``for`` values bound in ``loc``), found without listing the
+        options (``ChooseSpec.member``); None (nothing changed) when it cannot tell, and the options are
+        listed as usual."""
+        at = self.at
+        made = self.made
+        evs = self.evs
+        j = at + len(made)
+        if j >= self.n:
+            return None
+        event = evs[j]
+        if event["type"] != "action" or made and evs[at:j] != made:
+            # a private look (or a chance event not made) on the way: matched and checked as ``pick`` does
+            j = self._action_after(at)
+            at = self.at
+            event = evs[j]
+        action = event.get("action")
+        seat = spec.player(st, loc) if spec.player is not None else st.current
+        if event.get("player") != self.labels[seat] or event.get("step") != st.step + 1 or len(event) != 4 \
+                or type(action) is not str:
+            return None
+        opt = _member(st, spec, loc, action)
+        if opt is not None:
+            made.clear()
+            self.at = j + 1
+        return opt
+
     def _action_after(self, at: int) -> int:
         """The index of the trace's next action from ``at`` on, once the chance events the engine made
         since the last action are matched with the trace's (and private looks on the way checked)."""
@@ -700,6 +729,53 @@ class _Feed:
             raise _Doubt()
         self._catch_up(j)
         return j
+
+
+def _member(st: State, spec: Any, loc: list, action: str) -> tuple | None:
+    """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
+    it among the listed options (the same option, tried in the same order), but testing only that
+    option's values with the generated membership test; None when none is, or when it cannot tell.
+    On a match ``loc`` holds the option's values, otherwise it is left as it was."""
+    guard, tests, ranges = spec.member
+    if guard is not None and not guard(st, loc):
+        return None  # listing might fail here: let it
+    for opt, test, values in zip(spec.options, tests, ranges):
+        if test is None:
+            return None
+        label, bindings, _cond, _pc, _public, parser, _hoisted = opt
+        if not bindings:
+            if test(st, loc) and label(st, loc) == action:
+                return opt
+            continue
+        if parser is None:  # a label not read back: this option's values in the order listed, rendered
+            if values is None:
+                return None
+            slot = bindings[0][0]
+            saved = loc[slot]
+            for value in values(st, loc):
+                loc[slot] = value
+                if test(st, loc) and label(st, loc) == action:
+                    return opt
+            loc[slot] = saved
+            continue
+        m = parser[0].match(action)
+        if m is None:
+            continue
+        try:
+            parsed = [None] * len(bindings)
+            for group, (position, convert) in zip(m.groups(), parser[1]):
+                if position is not None:
+                    parsed[position] = convert(group)
+        except (ValueError, KeyError):
+            continue
+        saved = [loc[slot] for slot, _values in bindings]
+        for (slot, _values), value in zip(bindings, parsed):
+            loc[slot] = value
+        if test(st, loc) and label(st, loc) == action:
+            return opt
+        for (slot, _values), value in zip(bindings, saved):
+            loc[slot] = value
+    return None
 
 
 def _chance_asked(event: dict[str, Any]) -> bool:
