@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -253,3 +254,24 @@ def test_a_player_that_may_be_nobody_is_guarded(tmp_path: Path) -> None:
     st = engine.new_state(engine.model.default_players)
     loc = [None] * 200
     assert all(spec.member[0](st, loc) is False for spec in guarded)  # no seat in loc yet: list the options
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_digests_of_the_careful_state_hold(game: str) -> None:
+    """A digest checkpoint of the state the careful way reaches (locals included) holds with membership
+    tests too, also where they leave other values in the frame's locals than listing would."""
+    engine = engine_for(game)
+    trace = recorded_game(game, 1)
+    at = [i for i, (_line, event) in enumerate(trace.events) if event["type"] == "action"]
+    for i in (at[len(at) // 3], at[len(at) // 2], at[-1]):
+        for end in (len(trace.events), i + 1):  # the whole trace, or cut after the checkpoint
+            wrong = (trace.events[i][0], {"type": "digest", "digest": "0" * 16})
+            verdict = three_ways(engine, Trace(trace.path, trace.header,
+                                               [*trace.events[:i + 1], wrong, *trace.events[i + 1:end]]))
+            assert verdict.status == "malformed"
+            found = re.search(r"the replayed state is '([0-9a-f]{16})'", verdict.message)
+            assert found is not None, verdict.message
+            digest = (trace.events[i][0], {"type": "digest", "digest": found.group(1)})
+            checked = Trace(trace.path, trace.header, [*trace.events[:i + 1], digest, *trace.events[i + 1:end]])
+            ended = ("compliant",) if end > i + 1 else ("compliant", "incomplete")
+            assert three_ways(engine, checked).status in ended

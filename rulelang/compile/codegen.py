@@ -979,13 +979,16 @@ class CodeGen(ExprWriter):
         option of one ``for``, also a function listing that range's values in order.
 
         Written only where listing the options cannot fail (see ``membership.listing_guard``), given
-        the guard; an option gets no test (None) where the enumerator (helpers ``first`` on) leaves
-        in ``loc`` a value other than that option's own ``for`` values, which taking it would not set.
+        the guard. Per option also whether taking it this way leaves ``loc`` exact: not where the
+        enumerator (helpers ``first`` on) or the test stores into slots other than that option's own
+        ``for`` values, which listing leaves holding its last values (replay then trusts its state
+        only once the game is over).
         """
         written = _loc_writes(self.helpers[first:])
         saved = (self.loc_reads, self.cse_vars, self.once_levels, self.once_boxes, self.cse_piles, self.pre)
         tests: list[str | None] = []
         ranges: list[str | None] = []
+        exact: list[bool] = []  # per option: taking it leaves the locals as listing the options and taking it does
         guard = None
         try:
             self.cse_vars = self.once_levels = self.pre = None
@@ -1016,15 +1019,14 @@ class CodeGen(ExprWriter):
                     ranges.append(values)
                 else:
                     ranges.append(None)
-                ok = written <= own and _loc_writes(self.helpers[start:]) <= own
-                tests.append(name if ok else None)
+                tests.append(name)
+                exact.append(written <= own and _loc_writes(self.helpers[start:]) <= own)
             if guards:
                 guard = f"mg{next(self.names)}"
                 self.helper(guard, "st, loc", [(1, f"return {' and '.join(guards)}", s.span)])
         finally:
             self.loc_reads, self.cse_vars, self.once_levels, self.once_boxes, self.cse_piles, self.pre = saved
-        if any(tests):
-            self.members[id(spec)] = (guard, tests, ranges)
+        self.members[id(spec)] = (guard, tests, ranges, exact)
 
     def placed_test(self, lines: list, opt: m.OptionIR, parts: list, values: list[str], level: int,
                     rnames: dict[int, str], elses: list, ind: int) -> int:
@@ -1427,9 +1429,9 @@ def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
             if ins[0] == CHOOSE and ins[1].pick is None and id(ins[1]) in gen.pickers:
                 ins[1].pick = ns[gen.pickers[id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].member is None and id(ins[1]) in gen.members:
-                guard, tests, ranges = gen.members[id(ins[1])]
-                ins[1].member = (ns[guard] if guard else None, tuple(ns[t] if t else None for t in tests),
-                                 tuple(ns[r] if r else None for r in ranges))
+                guard, tests, ranges, exact = gen.members[id(ins[1])]
+                ins[1].member = (ns[guard] if guard else None, tuple(ns[t] for t in tests),
+                                 tuple(ns[r] if r else None for r in ranges), tuple(exact))
     return Loaded(
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],

@@ -33,7 +33,8 @@ class ChooseSpec:
     shown: list = attrs.field(factory=list)  # per option: ((name, value -> text), ...) of its ``for`` variables
     enum: Fn | None = None  # generated: (st, loc) -> the legal options, as Engine._options lists them
     pick: Fn | None = None  # generated: (st, loc) -> the same options, lazily (codegen's enumerator, lazy)
-    # generated, for replay: (guard or None, per option a test or None), see CodeGen.member_tests
+    # generated, for replay: (guard or None, per option: its test, its range's values or None, whether
+    # taking it so leaves the locals exact), see CodeGen.member_tests
     member: tuple | None = None
 
 

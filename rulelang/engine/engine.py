@@ -844,10 +844,7 @@ class Engine:
         self._take(st, fr, spec, options[i], label, chooser, forced=len(options) == 1)
 
     def _kind_index(self, name: str) -> int:
-        for k in self.model.kinds:
-            if k.name == name:
-                return k.index
-        raise KeyError(name)  # pragma: no cover - labels come from the decision
+        return self.kind_by_name[name]  # (a KeyError for no kind: labels come from the decision)
 
     def _illegal(self, d: Decision, action: Any) -> IllegalAction:
         if d.kind == "choice":

@@ -164,6 +164,9 @@ class Replayer:
         self.public: str | None = None  # the last action's label as others saw it
         self.fast = True  # take the trace's choices and rolls inside the engine's loop (see _Feed)
         self.doubted = False  # the fast way met something it does not take, and the careful way replayed it all
+        # the fast way took a choice by its membership test where listing would have left other values in the
+        # frame's locals: its state is exact only once the game is over (see run)
+        self.loc_differs = False
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -197,7 +200,12 @@ class Replayer:
         try:
             if not narrate and not self.redact and self.fast:
                 try:
-                    return self._run(narrate, fast=True)
+                    self.loc_differs = False
+                    verdict = self._run(narrate, fast=True)
+                    st = self.state
+                    if self.loc_differs and not (st is not None and st.over and not st.stack):
+                        raise _Doubt()  # a game left unfinished: its state as the careful way leaves it
+                    return verdict
                 except _Doubt:  # something the fast way does not take: replay again, the careful way
                     self.doubted = True
                     self.state = None
@@ -254,6 +262,8 @@ class Replayer:
                 recorded_result = (line, event)
                 continue
             if kind == "digest":
+                if feed is not None and self.loc_differs:
+                    raise _Doubt()  # the state's locals may not be the careful way's: it checks the digest
                 want = event.get("digest")
                 if want != st.digest():
                     return self._malformed(f"digest checkpoint does not match: trace says {want!r}, "
@@ -712,10 +722,14 @@ class _Feed:
         if event.get("player") != self.labels[seat] or event.get("step") != st.step + 1 or len(event) != 4 \
                 or type(action) is not str:
             return None
-        opt = _member(st, spec, loc, action)
-        if opt is not None:
-            made.clear()
-            self.at = j + 1
+        found = _member(st, spec, loc, action)
+        if found is None:
+            return None
+        opt, exact = found
+        if not exact:
+            self.replayer.loc_differs = True
+        made.clear()
+        self.at = j + 1
         return opt
 
     def _action_after(self, at: int) -> int:
@@ -731,21 +745,20 @@ class _Feed:
         return j
 
 
-def _member(st: State, spec: Any, loc: list, action: str) -> tuple | None:
+def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] | None:
     """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
     it among the listed options (the same option, tried in the same order), but testing only that
-    option's values with the generated membership test; None when none is, or when it cannot tell.
-    On a match ``loc`` holds the option's values, otherwise it is left as it was."""
-    guard, tests, ranges = spec.member
-    if guard is not None and not guard(st, loc):
-        return None  # listing might fail here: let it
-    for opt, test, values in zip(spec.options, tests, ranges):
-        if test is None:
-            return None
+    option's values with the generated membership test: (the option, whether the locals are now what
+    listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
+    here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
+    guard, tests, ranges, exact = spec.member
+    for index, (opt, test, values) in enumerate(zip(spec.options, tests, ranges)):
         label, bindings, _cond, _pc, _public, parser, _hoisted = opt
         if not bindings:
             if test(st, loc) and label(st, loc) == action:
-                return opt
+                if guard is not None and not guard(st, loc):
+                    return None  # listing might fail here: let it
+                return opt, exact[index]
             continue
         if parser is None:  # a label not read back: this option's values in the order listed, rendered
             if values is None:
@@ -755,7 +768,10 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple | None:
             for value in values(st, loc):
                 loc[slot] = value
                 if test(st, loc) and label(st, loc) == action:
-                    return opt
+                    if guard is not None and not guard(st, loc):
+                        loc[slot] = saved
+                        return None
+                    return opt, exact[index]
             loc[slot] = saved
             continue
         m = parser[0].match(action)
@@ -772,7 +788,11 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple | None:
         for (slot, _values), value in zip(bindings, parsed):
             loc[slot] = value
         if test(st, loc) and label(st, loc) == action:
-            return opt
+            if guard is None or guard(st, loc):
+                return opt, exact[index]
+            for (slot, _values), value in zip(bindings, saved):
+                loc[slot] = value
+            return None  # listing might fail here: let it
         for (slot, _values), value in zip(bindings, saved):
             loc[slot] = value
     return None
