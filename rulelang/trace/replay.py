@@ -751,8 +751,10 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
     option's values with the generated membership test: (the option, whether the locals are now what
     listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
     here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
-    guard, tests, ranges, exact = spec.member
-    for index, (opt, test, values) in enumerate(zip(spec.options, tests, ranges)):
+    guard, tests, ranges, exact, prefixes = spec.member
+    for index, (opt, test, values, prefix) in enumerate(zip(spec.options, tests, ranges, prefixes)):
+        if not action.startswith(prefix):
+            continue  # (the text its labels start with)
         label, bindings, _cond, _pc, _public, parser, _hoisted = opt
         if not bindings:
             if test(st, loc) and label(st, loc) == action:
