@@ -38,7 +38,6 @@ class _Walk:
         self.bound = {slot for opt in s.options for slot, _it in opt.bindings}  # the options' range variables
         self.seats: set[int] = set()  # slots sure to hold a seat while the options are listed
         self.comps: dict[int, m.IterIR] = {}  # slots holding a component of a zone: the range they go through
-        self.masks: dict[Any, str] = {}  # kinds that own a pile -> the table of the components that do
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e: Any) -> None:  # noqa: C901
@@ -151,19 +150,17 @@ class _Walk:
             def owns(c: str) -> str:
                 return f"KO[{c}] == {zone.per_kind}"
         else:
-            mask = self.masks.get(zone.per_class)
-            if mask is None:
-                mask = self.masks[zone.per_class] = budget_emit.owners_mask(self.gen, zone)
-
             def owns(c: str) -> str:
-                return f"{mask}[{c}]"
+                return f"{budget_emit.owners_mask(self.gen, zone)}[{c}]"
         it = self.comps.get(o.slot)
         if it is not None:  # a component of a range: each component of the zones it goes through has the pile
             assert it.query is not None
+            kinds = zone.per_class if zone.per_kind is None else frozenset((zone.per_kind,))
+            lacking = self.gen.const(frozenset(c for c, k in enumerate(self.gen.kind_of) if k not in kinds))
             for zs in it.query.zones:
                 if _slots_read([zs.owner]) & self.bound:
                     raise _Unsafe()
-                self.guards.append(f"all([{owns('c')} for c in {self.gen.zone(zs)}])")
+                self.guards.append(f"{lacking}.isdisjoint({self.gen.zone(zs)})")
             return
         if o.slot in self.bound:
             raise _Unsafe()

@@ -971,6 +971,8 @@ class Engine:
                         loc[var] = who
                         allowed = enum(st, loc) if enum is not None else self._answers(st, spec, loc, who)
                         n = len(allowed)
+                        if not lazy:  # a picker by label finds the answer among the listed ones
+                            st.choice_cache = allowed
                         i = picks[who](n)
                         if not 0 <= i < n:
                             raise IllegalAction(f"there is no answer {i} here", ins[4])

@@ -695,8 +695,8 @@ class _Feed:
                 i = self.engine.find_label(st, ins[1], fr[2], options, action)
                 if i is None:
                     raise _Doubt()
-        else:  # an ask: answered in seat order, as play records it
-            i = self.engine._answers(st, ins[1], fr[2], seat).index(action)
+        else:  # an ask: answered in seat order, as play records it (the engine listed the answers allowed)
+            i = st.choice_cache.index(action)
         self.at = j + 1
         return i
 
