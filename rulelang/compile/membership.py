@@ -38,6 +38,7 @@ class _Walk:
         self.bound = {slot for opt in s.options for slot, _it in opt.bindings}  # the options' range variables
         self.seats: set[int] = set()  # slots sure to hold a seat while the options are listed
         self.comps: dict[int, m.IterIR] = {}  # slots holding a component of a zone: the range they go through
+        self.ints: set[int] = set()  # slots holding a kind or a number of a range
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e: Any) -> None:  # noqa: C901
@@ -58,7 +59,7 @@ class _Walk:
                 raise _Unsafe()
             return
         if t in (m.CompAttr, m.CompFace, m.CompKind):
-            self.expr(e.comp)
+            self.index(e.comp)
             return
         if t is m.UnOp:
             self.expr(e.operand)
@@ -79,7 +80,7 @@ class _Walk:
             self.expr(e.orelse)
             return
         if t is m.KindAttr:
-            self.expr(e.kind)
+            self.index(e.kind)
             return
         if t is m.AnswerGet or t is m.IsOut:
             self.seat(e.player)
@@ -109,6 +110,18 @@ class _Walk:
                 self.expr(e.cond)
             return
         raise _Unsafe()
+
+    def index(self, e: Any) -> None:
+        """``e`` indexes a table (a component or a kind): it must be a whole number, never None."""
+        if type(e) is not m.Local:
+            self.expr(e)
+            return
+        if e.slot in self.seats or e.slot in self.comps or e.slot in self.ints:
+            return
+        if e.slot in self.bound:
+            raise _Unsafe()
+        x = self.gen.local(e.slot)
+        self.guards.append(f"type({x}) is int")
 
     def seat(self, e: Any) -> None:
         """``e`` must be a seat (never ``nobody``): sure by its construction, or guarded at run time."""
@@ -173,17 +186,21 @@ class _Walk:
             self.seats.add(slot)
             return
         if it.kind == "kinds_where":
+            self.ints.add(slot)
             return
         if it.kind == "range":
             if not (type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and _is_count(it.high)):
                 raise _Unsafe()  # 'number_range' may refuse a range too long
             self.expr(it.high)
+            self.ints.add(slot)
             return
         if it.query is None:
             raise _Unsafe()
         self.query(it.query)
         if it.type == m.COMPONENT:
             self.comps[slot] = it
+        else:
+            self.ints.add(slot)
 
     # ------------------------------------------------------------------ the options limit
     def size(self, it: m.IterIR, outer: set[int]) -> tuple[int, str]:
@@ -213,7 +230,7 @@ def listing_guard(gen: Any, s: m.ChooseS) -> list[str] | None:
     try:
         for opt in s.options:
             slots = [slot for slot, _it in opt.bindings]
-            walk.seats, walk.comps = set(), {}  # options may share slots: what one's ranges bind is its own
+            walk.seats, walk.comps, walk.ints = set(), {}, set()  # options may share slots: each binds its own
             for slot, it in opt.bindings:
                 walk.iterable(it, slot)
             if opt.cond is not None:
