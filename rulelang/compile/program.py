@@ -34,7 +34,8 @@ class ChooseSpec:
     enum: Fn | None = None  # generated: (st, loc) -> the legal options, as Engine._options lists them
     pick: Fn | None = None  # generated: (st, loc) -> the same options, lazily (codegen's enumerator, lazy)
     # generated, for replay: (guard or None, per option: its test, its range's values or None, whether
-    # taking it so leaves the locals exact, the text its labels start with), see CodeGen.member_tests
+    # taking it so leaves the locals exact, the text its labels start with, whether a label read back
+    # renders as read), see CodeGen.member_tests
     member: tuple | None = None
 
 

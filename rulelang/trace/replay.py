@@ -751,7 +751,7 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
     option's values with the generated membership test: (the option, whether the locals are now what
     listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
     here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
-    guard, tests, ranges, exact, prefixes = spec.member
+    guard, tests, ranges, exact, prefixes, read_back = spec.member
     for index, (opt, test, values, prefix) in enumerate(zip(spec.options, tests, ranges, prefixes)):
         if not action.startswith(prefix):
             continue  # (the text its labels start with)
@@ -789,7 +789,8 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
         saved = [loc[slot] for slot, _values in bindings]
         for (slot, _values), value in zip(bindings, parsed):
             loc[slot] = value
-        if test(st, loc) and label(st, loc) == action:
+        # (a label read back through tables renders as read: see CodeGen.member_tests)
+        if test(st, loc) and (read_back[index] or label(st, loc) == action):
             if guard is None or guard(st, loc):
                 return opt, exact[index]
             for (slot, _values), value in zip(bindings, saved):
