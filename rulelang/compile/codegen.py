@@ -991,6 +991,7 @@ class CodeGen(ExprWriter):
         exact: list[bool] = []  # per option: taking it leaves the locals as listing the options and taking it does
         prefixes: list[str] = []
         read_back: list[bool] = []
+        wholes: list[str | None] = []
         guard = None
         try:
             self.cse_vars = self.once_levels = self.pre = None
@@ -1024,6 +1025,7 @@ class CodeGen(ExprWriter):
                 tests.append(name)
                 parts = opt.label.parts
                 prefixes.append(parts[0] if parts and isinstance(parts[0], str) else "")  # every label starts so
+                wholes.append("".join(parts) if all(isinstance(p, str) for p in parts) else None)  # no holes
                 # a label whose every hole shows a 'for' value of a kind or a component: read back through the
                 # display -> kind and label -> component tables, it renders as the text it was read from
                 holes = [p.expr if isinstance(p, m.SecretPart) else p for p in parts if not isinstance(p, str)]
@@ -1035,7 +1037,7 @@ class CodeGen(ExprWriter):
                 self.helper(guard, "st, loc", [(1, f"return {' and '.join(guards)}", s.span)])
         finally:
             self.loc_reads, self.cse_vars, self.once_levels, self.once_boxes, self.cse_piles, self.pre = saved
-        self.members[id(spec)] = (guard, tests, ranges, exact, prefixes, read_back)
+        self.members[id(spec)] = (guard, tests, ranges, exact, prefixes, read_back, wholes)
 
     def placed_test(self, lines: list, opt: m.OptionIR, parts: list, values: list[str], level: int,
                     rnames: dict[int, str], elses: list, ind: int) -> int:
@@ -1438,10 +1440,10 @@ def load(gen: Generated, coverage: list[int] | None = None) -> Loaded:
             if ins[0] == CHOOSE and ins[1].pick is None and id(ins[1]) in gen.pickers:
                 ins[1].pick = ns[gen.pickers[id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].member is None and id(ins[1]) in gen.members:
-                guard, tests, ranges, exact, prefixes, read_back = gen.members[id(ins[1])]
-                ins[1].member = (ns[guard] if guard else None, tuple(ns[t] for t in tests),
-                                 tuple(ns[r] if r else None for r in ranges), tuple(exact), tuple(prefixes),
-                                 tuple(read_back))
+                guard, tests, ranges, exact, prefixes, read_back, wholes = gen.members[id(ins[1])]
+                ins[1].member = (ns[guard] if guard else None, tuple(zip(
+                    prefixes, wholes, (ns[t] for t in tests), (ns[r] if r else None for r in ranges), exact,
+                    read_back, ins[1].options)))
     return Loaded(
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],

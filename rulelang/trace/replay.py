@@ -717,10 +717,11 @@ class _Feed:
             j = self._action_after(at)
             at = self.at
             event = evs[j]
-        action = event.get("action")
+        if len(event) != 4 or "action" not in event or "player" not in event or "step" not in event:
+            return None
+        action = event["action"]
         seat = spec.player(st, loc) if spec.player is not None else st.current
-        if event.get("player") != self.labels[seat] or event.get("step") != st.step + 1 or len(event) != 4 \
-                or type(action) is not str:
+        if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or type(action) is not str:
             return None
         found = _member(st, spec, loc, action)
         if found is None:
@@ -751,16 +752,19 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
     option's values with the generated membership test: (the option, whether the locals are now what
     listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
     here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
-    guard, tests, ranges, exact, prefixes, read_back = spec.member
-    for index, (opt, test, values, prefix) in enumerate(zip(spec.options, tests, ranges, prefixes)):
-        if not action.startswith(prefix):
+    guard, rows = spec.member
+    for prefix, whole, test, values, exact, read_back, opt in rows:
+        if whole is not None:
+            if action != whole:
+                continue  # (a label without holes: every label of this option is that text)
+        elif not action.startswith(prefix):
             continue  # (the text its labels start with)
         label, bindings, _cond, _pc, _public, parser, _hoisted = opt
         if not bindings:
-            if test(st, loc) and label(st, loc) == action:
+            if test(st, loc) and (whole is not None or label(st, loc) == action):
                 if guard is not None and not guard(st, loc):
                     return None  # listing might fail here: let it
-                return opt, exact[index]
+                return opt, exact
             continue
         if parser is None:  # a label not read back: this option's values in the order listed, rendered
             if values is None:
@@ -773,7 +777,7 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
                     if guard is not None and not guard(st, loc):
                         loc[slot] = saved
                         return None
-                    return opt, exact[index]
+                    return opt, exact
             loc[slot] = saved
             continue
         m = parser[0].match(action)
@@ -790,9 +794,9 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
         for (slot, _values), value in zip(bindings, parsed):
             loc[slot] = value
         # (a label read back through tables renders as read: see CodeGen.member_tests)
-        if test(st, loc) and (read_back[index] or label(st, loc) == action):
+        if test(st, loc) and (read_back or label(st, loc) == action):
             if guard is None or guard(st, loc):
-                return opt, exact[index]
+                return opt, exact
             for (slot, _values), value in zip(bindings, saved):
                 loc[slot] = value
             return None  # listing might fail here: let it
