@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import budget_emit, races, runtime
+from rulelang.compile import budget_emit, membership, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import (
     ExprWriter,
@@ -95,6 +95,7 @@ class Generated:
     ncounters: int
     code_object: Any = None
     pickers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its lazy enumerator (see pick)
+    members: dict[int, tuple] = attrs.field(factory=dict)  # id of a ChooseSpec -> its membership tests (see member)
 
 
 class CodeGen(ExprWriter):
@@ -1035,7 +1036,9 @@ class CodeGen(ExprWriter):
                     spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
                                             in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
+            first = len(self.helpers)
             self.enums[id(spec)] = self.enumerator(s)
+            self.member_tests(s, spec, first)
             if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
                     opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
                 self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
@@ -1415,6 +1418,73 @@ class CodeGen(ExprWriter):
             most += 1
         return most
 
+    def member_tests(self, s: m.ChooseS, spec: ChooseSpec, first: int) -> None:
+        """For replay: per option of ``s``, a function ``(st, loc) -> bool`` saying whether the option with
+        the ``for`` values bound in ``loc`` is among those the enumerator lists (its ranges hold the
+        values, its condition is true), and a guard ``(st, loc) -> bool`` for the whole choice; for an
+        option of one ``for``, also a function listing that range's values in order.
+
+        Written only where listing the options cannot fail (see ``membership.listing_guard``), given
+        the guard. Per option also whether taking it this way leaves ``loc`` exact: not where the
+        enumerator (helpers ``first`` on) or the test stores into slots other than that option's own
+        ``for`` values, which listing leaves holding its last values (replay then trusts its state
+        only once the game is over).
+        """
+        written = _loc_writes(self.helpers[first:])
+        saved = (self.loc_reads, self.cse_vars, self.once_levels, self.once_boxes, self.cse_piles, self.pre)
+        tests: list[str | None] = []
+        ranges: list[str | None] = []
+        exact: list[bool] = []  # per option: taking it leaves the locals as listing the options and taking it does
+        prefixes: list[str] = []
+        read_back: list[bool] = []
+        wholes: list[str | None] = []
+        guard = None
+        try:
+            self.cse_vars = self.once_levels = self.pre = None
+            self.loc_reads, self.once_boxes, self.cse_piles = set(), {}, {}
+            guards = membership.listing_guard(self, s)
+            if guards is None:
+                return
+            for opt in s.options:
+                own = {slot + self.off for slot, _it in opt.bindings}
+                self.loc_reads, self.once_boxes, self.cse_piles = set(), {}, {}
+                start = len(self.helpers)
+                name = f"mt{next(self.names)}"
+                slots = {slot for slot, _it in opt.bindings}
+                hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+                lines: list = []
+                if hoisted:
+                    lines.append((1, f"if not {self.ex(opt.cond)}:", opt.span))
+                    lines.append((2, "return False", opt.span))
+                for slot, it in opt.bindings:  # each value in its range, the outer values bound
+                    lines.append((1, f"if {self.local(slot)} not in {self.iterable(it, copy=False)}:", opt.span))
+                    lines.append((2, "return False", opt.span))
+                cond = self.ex(opt.cond) if opt.cond is not None and not hoisted else "True"
+                lines.append((1, f"return bool({cond})", opt.cond_span or opt.span))
+                self.helper(name, "st, loc", lines)
+                if len(opt.bindings) == 1:  # its values in the order listed (for a label not read back)
+                    values = f"mv{next(self.names)}"
+                    self.helper(values, "st, loc", [(1, f"return {self.iterable(opt.bindings[0][1])}", opt.span)])
+                    ranges.append(values)
+                else:
+                    ranges.append(None)
+                tests.append(name)
+                parts = opt.label.parts
+                prefixes.append(parts[0] if parts and isinstance(parts[0], str) else "")  # every label starts so
+                wholes.append("".join(parts) if all(isinstance(p, str) for p in parts) else None)  # no holes
+                # a label whose every hole shows a 'for' value of a kind or a component: read back through the
+                # display -> kind and label -> component tables, it renders as the text it was read from
+                holes = [p.expr if isinstance(p, m.SecretPart) else p for p in parts if not isinstance(p, str)]
+                read_back.append(bool(holes) and all(type(h) is m.Local and h.slot in slots
+                                                      and h.type in (m.KIND, m.COMPONENT) for h in holes))
+                exact.append(written <= own and _loc_writes(self.helpers[start:]) <= own)
+            if guards:
+                guard = f"mg{next(self.names)}"
+                self.helper(guard, "st, loc", [(1, f"return {' and '.join(guards)}", s.span)])
+        finally:
+            self.loc_reads, self.cse_vars, self.once_levels, self.once_boxes, self.cse_piles, self.pre = saved
+        self.members[id(spec)] = (guard, tests, ranges, exact, prefixes, read_back, wholes)
+
     def placed_test(self, lines: list, opt: m.OptionIR, parts: list, values: list[str], level: int,
                     rnames: dict[int, str], elses: list, ind: int) -> int:
         """Test ``parts`` once for the values of the ranges 0..``level``, instead of once per combination of
@@ -1683,7 +1753,7 @@ class CodeGen(ExprWriter):
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
             fallbacks=self.fallbacks, constructs=self.constructs, fallback_runs=self.fallback_runs,
             fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
-            ncounters=len(model.counters), pickers=self.pickers,
+            ncounters=len(model.counters), pickers=self.pickers, members=self.members,
         )
 
 
@@ -1730,6 +1800,14 @@ def _owner_local(trig: m.Trigger) -> bool:
         return all(ok(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name not in ("span", "type"))
 
     return ok(trig.cond)
+
+
+_LOC_WRITE = re.compile(r"\bloc\[(\d+)\] = ")
+
+
+def _loc_writes(helpers: list) -> set[int]:
+    """The ``loc`` slots generated functions store into (by their text)."""
+    return {int(x) for fn in helpers for _ind, text, _sp in fn for x in _LOC_WRITE.findall(text)}
 
 
 def _unread_suffix(opt: Any, hoisted: bool) -> int:
@@ -1875,6 +1953,11 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
                 ins[1].enum = ns[gen.enums[id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].pick is None and id(ins[1]) in gen.pickers:
                 ins[1].pick = ns[gen.pickers[id(ins[1])]]
+            if ins[0] == CHOOSE and ins[1].member is None and id(ins[1]) in gen.members:
+                guard, tests, ranges, exact, prefixes, read_back, wholes = gen.members[id(ins[1])]
+                ins[1].member = (ns[guard] if guard else None, tuple(zip(
+                    prefixes, wholes, (ns[t] for t in tests), (ns[r] if r else None for r in ranges), exact,
+                    read_back, ins[1].options)))
     return Loaded(
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],

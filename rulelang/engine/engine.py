@@ -846,10 +846,7 @@ class Engine:
         self._take(st, fr, spec, options[i], label, chooser, forced=len(options) == 1)
 
     def _kind_index(self, name: str) -> int:
-        for k in self.model.kinds:
-            if k.name == name:
-                return k.index
-        raise KeyError(name)  # pragma: no cover - labels come from the decision
+        return self.kind_by_name[name]  # (a KeyError for no kind: labels come from the decision)
 
     def _illegal(self, d: Decision, action: Any) -> IllegalAction:
         if d.kind == "choice":
@@ -905,6 +902,17 @@ class Engine:
                 if op == CHOOSE:
                     spec = ins[1]
                     loc = fr[2]
+                    if picking is not None and not lazy and spec.member is not None and check_after is None \
+                            and st.step < limit:
+                        # Replay: the recorded option, taken without listing the others where that is sure
+                        # to come out the same (see ChooseSpec.member); None: list them as below.
+                        opt = picking[2](st, spec, loc)
+                        if opt is not None:
+                            fr[1] = opt[3]
+                            st.step += 1
+                            st.pending_cache = st.choice_cache = None
+                            left = self.budget
+                            continue
                     if picking is not None and lazy and spec.pick is not None:
                         # A picker needs only how many options there are, then the one picked.
                         n, ends, options = spec.pick(st, loc)
@@ -968,6 +976,8 @@ class Engine:
                         loc[var] = who
                         allowed = enum(st, loc) if enum is not None else self._answers(st, spec, loc, who)
                         n = len(allowed)
+                        if not lazy:  # a picker by label finds the answer among the listed ones
+                            st.choice_cache = allowed
                         i = picks[who](n)
                         if not 0 <= i < n:
                             raise IllegalAction(f"there is no answer {i} here", ins[4])

@@ -164,6 +164,9 @@ class Replayer:
         self.public: str | None = None  # the last action's label as others saw it
         self.fast = True  # take the trace's choices and rolls inside the engine's loop (see _Feed)
         self.doubted = False  # the fast way met something it does not take, and the careful way replayed it all
+        # the fast way took a choice by its membership test where listing would have left other values in the
+        # frame's locals: its state is exact only once the game is over (see run)
+        self.loc_differs = False
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -197,7 +200,12 @@ class Replayer:
         try:
             if not narrate and not self.redact and self.fast:
                 try:
-                    return self._run(narrate, fast=True)
+                    self.loc_differs = False
+                    verdict = self._run(narrate, fast=True)
+                    st = self.state
+                    if self.loc_differs and not (st is not None and st.over and not st.stack):
+                        raise _Doubt()  # a game left unfinished: its state as the careful way leaves it
+                    return verdict
                 except _Doubt:  # something the fast way does not take: replay again, the careful way
                     self.doubted = True
                     self.state = None
@@ -254,6 +262,8 @@ class Replayer:
                 recorded_result = (line, event)
                 continue
             if kind == "digest":
+                if feed is not None and self.loc_differs:
+                    raise _Doubt()  # the state's locals may not be the careful way's: it checks the digest
                 want = event.get("digest")
                 if want != st.digest():
                     return self._malformed(f"digest checkpoint does not match: trace says {want!r}, "
@@ -549,7 +559,8 @@ class _Feed:
         made.clear()
         st.chance_rng = self.chance
         st.chance_events = made
-        st.picking = (self.pickers, self.limit, True)  # pickers by label: they read the listed options
+        # pickers by label (they read the listed options), and the recorded choice taken without listing them
+        st.picking = (self.pickers, self.limit, self.take)
         try:
             self.engine._run(st)
             self._catch_up(None)
@@ -684,10 +695,43 @@ class _Feed:
                 i = self.engine.find_label(st, ins[1], fr[2], options, action)
                 if i is None:
                     raise _Doubt()
-        else:  # an ask: answered in seat order, as play records it
-            i = self.engine._answers(st, ins[1], fr[2], seat).index(action)
+        else:  # an ask: answered in seat order, as play records it (the engine listed the answers allowed)
+            i = st.choice_cache.index(action)
         self.at = j + 1
         return i
+
+    def take(self, st: State, spec: Any, loc: list) -> tuple | None:
+        """The recorded action, if it is the next event, is an option of the pending choice ``spec`` and
+        its chooser's: that option (its ``for`` values bound in ``loc``), found without listing the
+        options (``ChooseSpec.member``); None (nothing changed) when it cannot tell, and the options are
+        listed as usual."""
+        at = self.at
+        made = self.made
+        evs = self.evs
+        j = at + len(made)
+        if j >= self.n:
+            return None
+        event = evs[j]
+        if event["type"] != "action" or made and evs[at:j] != made:
+            # a private look (or a chance event not made) on the way: matched and checked as ``pick`` does
+            j = self._action_after(at)
+            at = self.at
+            event = evs[j]
+        if len(event) != 4 or "action" not in event or "player" not in event or "step" not in event:
+            return None
+        action = event["action"]
+        seat = spec.player(st, loc) if spec.player is not None else st.current
+        if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or type(action) is not str:
+            return None
+        found = _member(st, spec, loc, action)
+        if found is None:
+            return None
+        opt, exact = found
+        if not exact:
+            self.replayer.loc_differs = True
+        made.clear()
+        self.at = j + 1
+        return opt
 
     def _action_after(self, at: int) -> int:
         """The index of the trace's next action from ``at`` on, once the chance events the engine made
@@ -700,6 +744,65 @@ class _Feed:
             raise _Doubt()
         self._catch_up(j)
         return j
+
+
+def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] | None:
+    """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
+    it among the listed options (the same option, tried in the same order), but testing only that
+    option's values with the generated membership test: (the option, whether the locals are now what
+    listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
+    here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
+    guard, rows = spec.member
+    for prefix, whole, test, values, exact, read_back, opt in rows:
+        if whole is not None:
+            if action != whole:
+                continue  # (a label without holes: every label of this option is that text)
+        elif not action.startswith(prefix):
+            continue  # (the text its labels start with)
+        label, bindings, _cond, _pc, _public, parser, _hoisted = opt
+        if not bindings:
+            if test(st, loc) and (whole is not None or label(st, loc) == action):
+                if guard is not None and not guard(st, loc):
+                    return None  # listing might fail here: let it
+                return opt, exact
+            continue
+        if parser is None:  # a label not read back: this option's values in the order listed, rendered
+            if values is None:
+                return None
+            slot = bindings[0][0]
+            saved = loc[slot]
+            for value in values(st, loc):
+                loc[slot] = value
+                if test(st, loc) and label(st, loc) == action:
+                    if guard is not None and not guard(st, loc):
+                        loc[slot] = saved
+                        return None
+                    return opt, exact
+            loc[slot] = saved
+            continue
+        m = parser[0].match(action)
+        if m is None:
+            continue
+        try:
+            parsed = [None] * len(bindings)
+            for group, (position, convert) in zip(m.groups(), parser[1]):
+                if position is not None:
+                    parsed[position] = convert(group)
+        except (ValueError, KeyError):
+            continue
+        saved = [loc[slot] for slot, _values in bindings]
+        for (slot, _values), value in zip(bindings, parsed):
+            loc[slot] = value
+        # (a label read back through tables renders as read: see CodeGen.member_tests)
+        if test(st, loc) and (read_back or label(st, loc) == action):
+            if guard is None or guard(st, loc):
+                return opt, exact
+            for (slot, _values), value in zip(bindings, saved):
+                loc[slot] = value
+            return None  # listing might fail here: let it
+        for (slot, _values), value in zip(bindings, saved):
+            loc[slot] = value
+    return None
 
 
 def _chance_asked(event: dict[str, Any]) -> bool:
