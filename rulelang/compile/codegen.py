@@ -414,8 +414,20 @@ class CodeGen(ExprWriter):
                 L.append((ind + 1, f"{idx} += 1", sp))
             else:
                 v = self.var("v")
-                L.append((ind, f"for {v} in {self.iterable(s.iterable)}:", sp))
+                seats = s.iterable.kind in ("players", "players_in", "others", "others_in")  # nothing to copy
+                L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not seats)}:", sp))
                 L.append((ind + 1, f"{var} = {v}", sp))
+                if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
+                    if never_negative(s.iterable):
+                        self.cse_ids.add(v)
+                    self.budget(L, ind + 1, sp)
+                    slot = s.var + self.off
+                    self.loop_vars[slot] = v
+                    try:
+                        self.emit_seq(L, s.body, 0, end, False, ind + 1)
+                    finally:
+                        del self.loop_vars[slot]
+                    return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
 
@@ -1196,6 +1208,27 @@ class CodeGen(ExprWriter):
 
 _OWNER_LOCAL_NODES = (m.Const, m.BinOp, m.UnOp, m.IfElseIR, m.KindAttr, m.ElemAttr, m.ElemIsKind, m.Agg, m.QueryIR,
                       m.ZoneSel, m.CounterGet, m.Local)
+
+
+_BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
+
+
+def _binds_slot(node: Any, slot: int) -> bool:
+    """Whether statements (or expressions) may write local ``slot``: a ``let`` of it, or any construct that
+    binds it (the ``for``, ``pick``, ``ask``, ``choose`` and ``repeat`` variables; reads are not writes)."""
+    if isinstance(node, (tuple, list)):
+        return any(_binds_slot(x, slot) for x in node)
+    if type(node) is m.Local or not attrs.has(type(node)):
+        return False
+    for f in attrs.fields(type(node)):
+        value = getattr(node, f.name)
+        if f.name in _BINDING_FIELDS and value == slot:
+            return True
+        if f.name == "bindings" and any(b[0] == slot for b in value):
+            return True
+        if f.name != "span" and _binds_slot(value, slot):
+            return True
+    return False
 
 
 def _owner_local(trig: m.Trigger) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import collections
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +67,9 @@ class ExprWriter:
         self.cse_vars: dict[int, str] | None = None
         self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
         self.cse_ids: set[str] = set()  # variables that hold a component of a zone or a seat (never None or < 0)
+        # While writing the body of a statement ``for`` that cannot pause: the Python variable holding the
+        # loop's value (absolute local slot -> name; ``loc`` is written too, for helpers that read it there).
+        self.loop_vars: dict[int, str] = {}
         self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any, by a compiler closure)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
@@ -85,6 +89,7 @@ class ExprWriter:
             "row_at": runtime.row_at, "number_range": runtime.number_range,
             "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
             "too_many_options": runtime.too_many_options,
+            "SEATS_IN": runtime.SEATS_IN, "players_in": runtime.players_in,
         })
         budget_emit.install(self)
 
@@ -281,6 +286,10 @@ class ExprWriter:
         """Source reading a local slot: the range's own variable inside an option's condition, else ``loc``."""
         if self.cse_vars is not None:
             name = self.cse_vars.get(slot)
+            if name is not None:
+                return name
+        if self.loop_vars:
+            name = self.loop_vars.get(slot + self.off)
             if name is not None:
                 return name
         self.loc_reads.add(slot)
@@ -556,6 +565,8 @@ class ExprWriter:
         if it.kind == "players":
             return "list(range(st.players))" if copy else "range(st.players)"
         if it.kind == "players_in":
+            if not copy:  # only gone through: a tuple kept by the values of ``st.out``
+                return "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"
             i = self.var("i")
             return f"[{i} for {i} in range(st.players) if not st.out[{i}]]"
         if it.kind == "others_in":
@@ -647,6 +658,8 @@ class ExprWriter:
         return f"{name}(st, loc)"
 
     def helper(self, name: str, args: str, lines: list[tuple[int, str, Span | None]]) -> None:
+        if self.loop_vars:
+            check_no_loop_vars(lines, self.loop_vars)
         body = [(0, f"def {name}({args}):", None)]
         body += _prologue(lines, 1)
         body += lines
@@ -805,11 +818,19 @@ class _OwnScope:
 
     def __enter__(self) -> None:
         gen = self.gen
-        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels)
-        gen.cse_vars, gen.cse_piles, gen.once_levels = None, {}, None
+        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars)
+        gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars = None, {}, None, {}
 
     def __exit__(self, *exc: Any) -> None:
-        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels = self.saved
+        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels, self.gen.loop_vars = self.saved
+
+
+def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, str]) -> None:
+    """A helper function must not read a loop variable of the block being written (it would not see it)."""
+    names = set(loop_vars.values())
+    for _ind, text, _span in lines:
+        if names.intersection(re.findall(r"_v[0-9]+", text)):
+            raise AssertionError(f"a helper function reads a loop variable of its caller: {text}")
 
 
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
