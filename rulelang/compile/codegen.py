@@ -37,6 +37,7 @@ from rulelang.compile.exprs import (
     ExprWriter,
     _prologue,
     _slots_read,
+    _whole,
     conjuncts,
     fold,
     kind_count_pattern,
@@ -414,8 +415,8 @@ class CodeGen(ExprWriter):
                 L.append((ind + 1, f"{idx} += 1", sp))
             else:
                 v = self.var("v")
-                seats = s.iterable.kind in ("players", "players_in", "others", "others_in")  # nothing to copy
-                L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not seats)}:", sp))
+                fixed = s.iterable.kind in ("players", "players_in", "others", "others_in", "range")  # no copy
+                L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not fixed)}:", sp))
                 L.append((ind + 1, f"{var} = {v}", sp))
                 if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
                     if never_negative(s.iterable):
@@ -441,13 +442,21 @@ class CodeGen(ExprWriter):
         i = s.counter
         counter = self.model.counters[i]
         v, old, new = self.var("v"), self.var("o"), self.var("n")
-        L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
+        # ``set`` to a number written there, not narrated: stored as it is (nothing to bound, no old value)
+        plain = s.op == "=" and counter.doc is None and type(s.value) is m.Const and (
+            type(s.value.value) is int and not too_big(s.value.value) if counter.type == m.INT
+            else counter.type != m.STR)
+        if not plain:
+            L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
         if s.owner is None:
             cell, who = f"C[{i}]", "None"
         else:
             who = self.var("w")
             L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
             cell = f"C[{i}][{who}]"
+        if plain:
+            L.append((ind, f"{cell} = {self.ex(s.value)}", sp))
+            return None if s.owner is None else who
         L.append((ind, f"{old} = {cell}", sp))
         value = {"+=": f"{old} + {v}", "-=": f"{old} - {v}"}.get(s.op, v)
         if counter.type in (m.INT, m.STR):  # a number kept in the state is bounded
@@ -481,8 +490,15 @@ class CodeGen(ExprWriter):
         c = self.var("c")
         how, src = self.filter(q, c)
         limited = q.quantity == "count" and (q.count is not None or q.count_expr is not None)
+        one = None
+        if self.unique_kinds and not limited and q.kinds is None and q.where is None and not q.exclude \
+                and len(q.kind_locals) == 1:  # 'move k from ...': the one component of kind k, if any
+            one = self.var("one")
+            if "KC" not in self.consts:
+                self.consts["KC"] = {k: i for i, k in enumerate(self.kind_of)}
+            L.append((ind, f"{one} = KC.get({self.local(q.kind_locals[0])}, -1)", sp))
         if len(q.zones) == 1:
-            return self.emit_move_one(L, s, ind, how, src, c, limited)
+            return self.emit_move_one(L, s, ind, how, src, c, limited, one)
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         L.append((ind, f"{lg} = st.log", sp))
         L.append((ind, f"if {lg} is not None:", sp))
@@ -498,18 +514,19 @@ class CodeGen(ExprWriter):
                 z = self.var("s")
                 L.append((ind, f"{z} = {self.zone(sel)}", sp))
                 self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
-                               ind, sp)
+                               ind, sp, one)
         elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
             i, z = self.var("i"), self.var("s")
             L.append((ind, f"for {i}, {z} in enumerate(({', '.join(self.zone(sel) for sel in q.zones)},)):", sp))
-            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp)
+            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp,
+                           one)
         else:
             z = self.var("s")
             L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
             self.move_from(L, z, d, mv, lg, came, self.zone_name(q.zones[0]), how, src, c, need if limited else None,
-                           ind, sp)
+                           ind, sp, one)
         L.append((ind, f"if {mv}:", sp))
         if dz.unrolled:
             L.append((ind + 1, f"for {c} in {mv}:", sp))
@@ -518,7 +535,8 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
 
-    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool) -> None:
+    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool,
+                      sought: str | None = None) -> None:
         """A move from one zone: the components taken are the components moved."""
         sp = s.span
         q = s.query
@@ -542,7 +560,7 @@ class CodeGen(ExprWriter):
             L.append((ind + 3, "break", sp))
             keep = None
         else:
-            keep = self.take(L, z, d, t, how, test, c, need, ind, sp)
+            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -610,15 +628,23 @@ class CodeGen(ExprWriter):
         """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
         if q.count_expr is None:
             return repr(q.count)
+        if _whole(q.count_expr):  # a whole number already
+            return f"max(0, {self.ex(q.count_expr)})"
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 
     def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
-             sp: Any) -> str | None:
+             sp: Any, one: str | None = None) -> str | None:
         """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
         passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
         the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
         ``need``, ``z`` keeps what it held: the caller sets it to the list of the others, whose name
-        is returned (one pass over ``z`` sorts its components into both lists)."""
+        is returned (one pass over ``z`` sorts its components into both lists). With ``one`` (the source
+        of the only component that can pass the test, or -1), that component is looked for instead."""
+        if need is None and one is not None and how != "all":
+            L.append((ind, f"if {one} in {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{z}.remove({one})", sp))
+            L.append((ind + 1, f"{t} = [{one}]", sp))
+            return None
         if need is None:
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             if how == "all":
@@ -651,7 +677,7 @@ class CodeGen(ExprWriter):
         return None
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
-                  c: str, need: str | None, ind: int, sp: Any) -> None:
+                  c: str, need: str | None, ind: int, sp: Any, one: str | None = None) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
         if how == "all" and need is None:  # everything: the source's list is added, then emptied
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
@@ -662,7 +688,7 @@ class CodeGen(ExprWriter):
             return
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp)
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, one)
         if need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))

@@ -49,6 +49,9 @@ class ExprWriter:
         self.kind_of = comp.kind_of
         self.ncomp = len(comp.kind_of)
         self.is_die = [bool(model.kinds[k].faces) for k in comp.kind_of]  # dice, and components with sides
+        # Every kind has at most one component, numbered in the kinds' order: a component stands for its kind.
+        self.unique_kinds = all(k.count <= 1 for k in model.kinds) and len(set(comp.kind_of)) == len(comp.kind_of) \
+            and comp.kind_of == sorted(comp.kind_of)
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
@@ -524,6 +527,14 @@ class ExprWriter:
                 each = [f"({ids[0]} in {self.zone(sel)})" if e.func == "any" else f"{self.zone(sel)}.count({ids[0]})"
                         for sel in q.zones]
                 return each[0] if len(each) == 1 else "(" + (" or " if e.func == "any" else " + ").join(each) + ")"
+        if e.func == "any" and q.where is not None and q.kinds is None and not q.kind_locals and not q.exclude \
+                and self.comp.pred_table(q) is None:
+            sought = self.attr_equals(q.where)
+            if sought is not None:  # any(Z where attr == x), x the same for every component: x among the values
+                attr, x = sought
+                values = self.attr_values(attr)
+                each = [f"({x} in map({values}.__getitem__, {self.zone(sel)}))" for sel in q.zones]
+                return each[0] if len(each) == 1 else "(" + " or ".join(each) + ")"
         how, src = self.filter(q, c)
         zones = [self.zone(sel) for sel in q.zones]
         if e.func in ("count", "any"):
@@ -556,6 +567,16 @@ class ExprWriter:
             each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
 
+    def attr_equals(self, where: Any) -> tuple[str, str] | None:
+        """For a filter ``attr == x`` (either way round): the attribute (the same on every face) and the
+        source of ``x``, when ``x`` reads no component and nothing in it can fail (None: not this form)."""
+        if type(where) is not m.BinOp or where.op != "==":
+            return None
+        for elem, other in ((where.left, where.right), (where.right, where.left)):
+            if type(elem) is m.ElemAttr and not self.face_dependent(elem.attr) and _plain_value(other):
+                return elem.attr, self.ex(other)
+        return None
+
     def var(self, base: str) -> str:
         return f"_{base}{next(self.names)}"
 
@@ -565,10 +586,8 @@ class ExprWriter:
         if it.kind == "players":
             return "list(range(st.players))" if copy else "range(st.players)"
         if it.kind == "players_in":
-            if not copy:  # only gone through: a tuple kept by the values of ``st.out``
-                return "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"
-            i = self.var("i")
-            return f"[{i} for {i} in range(st.players) if not st.out[{i}]]"
+            seats = "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"  # a tuple kept by the values of st.out
+            return seats if not copy else f"[*{seats}]"
         if it.kind == "others_in":
             i = self.var("i")
             return f"[(st.current + {i}) % st.players for {i} in range(1, st.players) " \
@@ -602,6 +621,10 @@ class ExprWriter:
             how, src = self.filter(q, c)
             z = self.zone(q.zones[0])
             test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            if self.unique_kinds:  # no two components of one kind: the kinds are distinct already
+                if self.model.zones[q.zones[0].zone].ordered:
+                    return f"sorted([KO[{c}] for {c} in {z}{test}])"
+                return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)
         if it.kind == "kinds":
@@ -882,6 +905,14 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, 
     return e
 
 
+def _plain_value(e: Any) -> bool:
+    """Whether an expression is a constant, a local or a kind's attribute of one (no component read, no error)."""
+    t = type(e)
+    if t is m.KindAttr:
+        return type(e.kind) in (m.Const, m.Local)
+    return t in (m.Const, m.Local)
+
+
 def _whole(e: Any) -> bool:
     """Whether an expression is always a whole number (never a fraction): counts, whole constants, the
     number of players, and sums, differences and products of those."""
@@ -892,6 +923,8 @@ def _whole(e: Any) -> bool:
         return e.op in ("+", "-", "*") and _whole(e.left) and _whole(e.right)
     if t is m.Builtin:
         return e.func == "players"
+    if t is m.IfElseIR:
+        return _whole(e.then) and _whole(e.orelse)
     return _is_count(e)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile.exprs import never_negative
 from rulelang.compile.program import PICK, PickSpec
 from rulelang.compile.runtime import player_label
 from rulelang.errors import RulelangError
@@ -43,7 +44,14 @@ def emit_pick(gen: Any, L: list, s: m.PickS, after: tuple, ind: int) -> bool:
     L.append((ind, f"for {p} in {gen.iterable(s.iterable, copy=False)}:", sp))
     if s.cond is not None:
         L.append((ind + 1, f"loc[{qvar}] = {p}", sp))
-        L.append((ind + 1, f"if {gen.ex(s.cond)}:", sp))
+        if never_negative(s.iterable):
+            gen.cse_ids.add(p)
+        gen.loop_vars[qvar] = p  # the condition reads the value from its Python variable
+        try:
+            cond = gen.ex(s.cond)
+        finally:
+            del gen.loop_vars[qvar]
+        L.append((ind + 1, f"if {cond}:", sp))
         L.append((ind + 2, f"loc[{lst}].append({p})", sp))
     else:
         L.append((ind + 1, f"loc[{lst}].append({p})", sp))
