@@ -308,3 +308,61 @@ rank p by highest n
 """)
     assert st.counters[0] == 3
     assert "max(0, (3 if" in source
+
+
+SIDED = """game "T"
+players 3 to 3 default 3
+
+attribute shows = false
+attribute vehicle = ""
+
+face Up "up": shows true
+face Down "down"
+
+1 AChip token "A chip": vehicle "A", sides (Up 1 / 2, Down 1 / 2)
+1 BChip token "B chip": vehicle "B", sides (Up 1 / 2, Down 1 / 2)
+1 Stone token "stone"
+
+zone pool
+zone spun: unrolled
+
+counter a_up = 0
+counter b_up = 0
+counter any_up = 0
+counter a_spun_up = 0
+counter not_up = 0
+counter stone_seen = 0
+"""
+
+
+@pytest.mark.parametrize(("moves", "want"), [
+    ("  turn all AChip in pool to Up\n  turn all BChip in pool to Down\n", [1, 0, 1, 0, 1, 1]),
+    ("  turn all in pool where vehicle != \"\" to Down\n", [0, 0, 0, 0, 1, 1]),
+    ("  turn all in pool where vehicle != \"\" to Up\n  move all AChip from pool to spun\n", [0, 1, 1, 0, 1, 1]),
+    ("  turn all in pool where vehicle != \"\" to Up\n  move all from pool to spun\n", [0, 0, 0, 0, 0, 0]),
+])
+def test_any_by_face_looks_for_the_few_that_can_pass(tmp_path: Path, moves: str, want: list[int]) -> None:
+    st, source = _run(tmp_path, SIDED + f"""
+setup:
+  move all from box to pool
+{moves}
+turn:
+  if any(all in pool where vehicle == "A" and shows):
+    set a_up to 1
+  if any(all in pool where vehicle == "B" and shows):
+    set b_up to 1
+  if any(all in pool where shows):
+    set any_up to 1
+  if any(all in spun where vehicle == "A" and shows):
+    set a_spun_up to 1
+  if any(all in pool where not shows):
+    set not_up to 1
+  if any(all in pool where vehicle == ""):
+    set stone_seen to 1
+  end game
+
+rank p by highest a_up
+""")
+    assert st.counters == want
+    assert "(F[0] == 0 and 0 in Z[" in source  # the A chip, face Up, looked for
+

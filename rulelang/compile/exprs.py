@@ -527,6 +527,12 @@ class ExprWriter:
                 each = [f"({ids[0]} in {self.zone(sel)})" if e.func == "any" else f"{self.zone(sel)}.count({ids[0]})"
                         for sel in q.zones]
                 return each[0] if len(each) == 1 else "(" + (" or " if e.func == "any" else " + ").join(each) + ")"
+        if e.func == "any" and q.count is None and q.count_expr is None and q.quantity != "random" \
+                and all(self.plain_zone(sel) for sel in q.zones):
+            few = self.few_passing(q)
+            if few is not None:  # a test by face that few components can pass: look for those
+                terms = [f"({test}{x} in {self.zone(sel)})" for x, test in few for sel in q.zones]
+                return "False" if not terms else terms[0] if len(terms) == 1 else "(" + " or ".join(terms) + ")"
         if e.func == "any" and q.where is not None and q.kinds is None and not q.kind_locals and not q.exclude \
                 and self.comp.pred_table(q) is None:
             sought = self.attr_equals(q.where)
@@ -566,6 +572,32 @@ class ExprWriter:
         else:
             each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def few_passing(self, q: m.QueryIR) -> list[tuple[int, str]] | None:
+        """For a filter that depends on the faces and nothing else (a table), which at most 4 components can
+        pass: each with the source of its face test (followed by ``and``; empty if every face passes).
+        None: another filter, or more components."""
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return None
+        kinds = self.model.kinds
+        if all(len({tbl[k][0]} | {tbl[k][f + 1] for f in kinds[k].faces}) == 1 for k in self.kind_of):
+            return None  # the same whatever the face: a mask (see ``filter``)
+        few = []
+        for x, k in enumerate(self.kind_of):
+            faces = [-1, *kinds[k].faces]
+            passing = [f for f in faces if tbl[k][f + 1]]
+            if not passing:
+                continue
+            if len(few) == 4:
+                return None
+            if len(passing) == len(faces):
+                few.append((x, ""))
+            elif len(passing) == 1:
+                few.append((x, f"F[{x}] == {passing[0]} and "))
+            else:
+                few.append((x, f"F[{x}] in {self.const(frozenset(passing))} and "))
+        return few
 
     def attr_equals(self, where: Any) -> tuple[str, str] | None:
         """For a filter ``attr == x`` (either way round): the attribute (the same on every face) and the
