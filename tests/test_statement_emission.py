@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from rulelang import load_game
+from rulelang.errors import RulelangError
 from rulelang.compile import runtime
 
 
@@ -366,3 +367,47 @@ rank p by highest a_up
     assert st.counters == want
     assert "(F[0] == 0 and 0 in Z[" in source  # the A chip, face Up, looked for
 
+
+
+ASK = """game "T"
+players 3 to 3 default 3
+
+1 Gold token "{gold}"
+1 Silver token "{silver}"
+
+zone table
+zone won: per player
+
+setup:
+  move all from box to table
+
+turn:
+  ask p in players:
+    "grab {{kind of c}}" for c in all in table
+    "wait"
+  end game
+
+rank p by highest count(all in won of p)
+"""
+
+
+def test_answers_per_component_of_unique_kinds_are_listed_without_a_check(tmp_path: Path) -> None:
+    path = tmp_path / "t.rules"
+    path.write_text(ASK.format(gold="gold", silver="silver"), encoding="utf-8")
+    engine = load_game(path)
+    assert "same_answers(" not in engine.program.generated.source  # they cannot read alike
+    st = engine.new_state(3)
+    assert engine.legal_actions(st, 0) == ["grab gold", "grab silver", "wait"]
+
+
+@pytest.mark.parametrize(("gold", "silver"), [("coin", "coin"), ("wait", "silver")])
+def test_answers_that_may_read_alike_are_still_checked(tmp_path: Path, gold: str, silver: str) -> None:
+    path = tmp_path / "t.rules"
+    text = ASK.format(gold=gold, silver=silver)
+    if gold == "wait":
+        text = text.replace('"grab {kind of c}"', '"{kind of c}"')
+    path.write_text(text, encoding="utf-8")
+    engine = load_game(path)
+    assert "same_answers(" in engine.program.generated.source
+    with pytest.raises(RulelangError, match="two answers are both labelled"):
+        engine.new_state(3)

@@ -20,7 +20,8 @@ def emit_turn(gen: Any, L: list, s: m.TurnS, after: tuple, ind: int) -> bool:
     """``turn QUERY to FACE``: each selected component shows the face (an error for one without that side)."""
     sp = s.span
     allowed = gen.table([s.face in gen.model.kinds[k].faces for k in gen.kind_of], "sd")
-    L.append((ind, f"turn_to(st, {gen.selection(s.query)}, {s.face}, {allowed}, LB, FD, {gen.const(sp)})", sp))
+    ids = gen.selection(s.query, copy=False)  # turn_to only reads the list
+    L.append((ind, f"turn_to(st, {ids}, {s.face}, {allowed}, LB, FD, {gen.const(sp)})", sp))
     gen.consts["turn_to"] = turn_to
     which = gen.comp.triggers_for({z.zone for z in s.query.zones})
     return gen.soft(L, which, after, sp, ind) if which else False
@@ -105,8 +106,10 @@ def picked(st: Any, loc: list, var: int, among: list[int], i: int, name: str) ->
     winner = among[i]
     loc[var] = winner
     st.step += 1
-    labels = [player_label(p) for p in among]
     events = st.chance_events
+    if events is None and st.log is None:  # nothing records the pick
+        return
+    labels = [player_label(p) for p in among]
     if events is not None:
         events.append({"type": "chance", "step": st.step, "pick": name, "among": labels,
                        "outcome": player_label(winner)})
@@ -139,20 +142,52 @@ def ask_enumerator(gen: Any, s: m.AskS) -> str:
             continue
         template, bindings = dyn
         ind = 1
-        for slot, it in bindings:
-            v = gen.var("v")
-            lines.append((ind, f"for {v} in {gen.iterable(it)}:", span))
-            lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
-            ind += 1
-        if cond is not None:
-            lines.append((ind, f"if {gen.ex(cond)}:", span))
-            ind += 1
-        lines.append((ind, f"out.append({gen.template(template)})", span))
-    lines.append((1, "if len(set(out)) != len(out):", s.span))
-    lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
+        bound = []
+        try:
+            for slot, it in bindings:
+                v = gen.var("v")
+                lines.append((ind, f"for {v} in {gen.iterable(it, copy=False)}:", span))
+                lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
+                if never_negative(it):
+                    gen.cse_ids.add(v)
+                gen.loop_vars[slot + gen.off] = v  # read from its Python variable in this function
+                bound.append(slot + gen.off)
+                ind += 1
+            if cond is not None:
+                lines.append((ind, f"if {gen.ex(cond)}:", span))
+                ind += 1
+            lines.append((ind, f"out.append({gen.template(template)})", span))
+        finally:
+            for slot in bound:
+                del gen.loop_vars[slot]
+    if not _distinct_answers(gen, s):
+        lines.append((1, "if len(set(out)) != len(out):", s.span))
+        lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
     lines.append((1, "return out", s.span))
     gen.helper(name, "st, loc", lines)
     return name
+
+
+def _distinct_answers(gen: Any, s: m.AskS) -> bool:
+    """Whether an ask's answers can never read alike: fixed labels that differ, and one answer per component
+    of zones whose label shows the component's kind, where no two components share a kind."""
+    fixed = [label for (label, _c, _sp), dyn in zip(s.options, s.dynamic) if dyn is None]
+    dynamic = [dyn for dyn in s.dynamic if dyn is not None]
+    if len(dynamic) != 1 or len(set(fixed)) != len(fixed) or not gen.unique_kinds:
+        return len(dynamic) == 0 and len(set(fixed)) == len(fixed)
+    template, bindings = dynamic[0]
+    if len(bindings) != 1:
+        return False
+    slot, it = bindings[0]
+    if it.type != m.COMPONENT or it.query is None or it.kind == "kinds":
+        return False
+    holes = [part.expr if isinstance(part, m.SecretPart) else part for part in template.parts
+             if not isinstance(part, str)]
+    if len(holes) != 1 or type(holes[0]) is not m.CompKind or holes[0].comp != m.Local(slot, m.COMPONENT):
+        return False
+    texts = ["".join(kind.display if not isinstance(part, str) else part for part in template.parts)
+             for kind in gen.model.kinds]
+    return len(set(texts)) == len(texts) and not set(texts) & set(fixed)
 
 
 def same_answers(out: list[str], span: Any) -> None:
