@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from rulelang import load_game
-from rulelang.errors import RulelangError
 from rulelang.compile import runtime
+from rulelang.errors import RulelangError
 
 
 def _run(tmp_path: Path, text: str, players: int = 3) -> tuple[Any, str]:
