@@ -411,3 +411,77 @@ def test_answers_that_may_read_alike_are_still_checked(tmp_path: Path, gold: str
     assert "same_answers(" in engine.program.generated.source
     with pytest.raises(RulelangError, match="two answers are both labelled"):
         engine.new_state(3)
+
+
+def test_an_inlined_rule_reads_its_arguments_and_a_let_of_one_is_kept(tmp_path: Path) -> None:
+    st, source = _run(tmp_path, """game "T"
+players 3 to 3 default 3
+
+1 Bean token
+
+counter total = 0
+counter seen per player = 0
+
+rule bump(n: number, p: player):
+  let n = n + 1
+  total += n
+  seen of p += n
+
+setup:
+  for p in players:
+    bump(seat(p) * 10, p)
+
+turn:
+  end game
+
+rank p by highest seen of p
+""")
+    assert st.counters[1] == [11, 21, 31]  # n read after the let, p from its variable
+    assert st.counters[0] == 63
+    assert re.search(r"_, _v[0-9]+, = loc\[[0-9]+\], loc\[[0-9]+\], = ", source)  # p named, n not (_ instead)
+
+
+PAUSING = """game "T"
+players 3 to 3 default 3
+
+1 Bean token
+
+counter score per player = 0
+counter calls = 0
+
+rule offer(p: player, base: number):
+  score of p += base
+  choose p:
+    "take {n}" for n in 1 to 2:
+      score of p += n * base
+  score of p += 1000 * seat(p) + base
+
+setup:
+  pass
+
+turn:
+  for p in players:
+    score of p += 100
+    offer(p, seat(p))
+    calls += 1
+    score of p += calls * 10000
+  end game
+
+rank p by highest score of p
+"""
+
+
+def test_loops_and_inlined_rules_that_pause_read_their_values_again_after_the_pause(tmp_path: Path) -> None:
+    path = tmp_path / "t.rules"
+    path.write_text(PAUSING, encoding="utf-8")
+    engine = load_game(path)
+    st = engine.new_state(3)
+    for p, pick in enumerate(["take 1", "take 2", "take 2"]):
+        assert engine.legal_actions(st, p) == ["take 1", "take 2"]
+        engine.apply(st, pick, player=p)
+    assert st.over
+    base = [1, 2, 3]
+    n = [1, 2, 2]
+    assert st.counters[0] == [100 + b + k * b + 1000 * b + b + 10000 * (p + 1)
+                              for p, (b, k) in enumerate(zip(base, n))]
+    assert st.counters[1] == 3

@@ -331,16 +331,27 @@ class CodeGen(ExprWriter):
                 self.cov(("rule", s.rule), ind, L)
                 saved = (self.off, self.ikey)
                 base = self.alloc((id(s), "inline"), callee.nlocals)
+                params: dict[int, str] = {}  # arguments the body reads from Python variables (it binds them never)
                 if s.args:
                     args = [self.stored(a, sp) for a in s.args]
                     targets = ", ".join(f"loc[{base + i}]" for i in range(len(args)))
-                    L.append((ind, f"{targets}, = {', '.join(args)},", sp))
+                    for i, a in enumerate(args):
+                        if not _binds_slot(callee.body, i):
+                            params[base + i] = self.var("v")
+                            if a in self.cse_ids:
+                                self.cse_ids.add(params[base + i])
+                    names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
+                    named = f"{names}= " if params else ""
+                    L.append((ind, f"{named}{targets}, = {', '.join(args)},", sp))
                 self.off = base
                 self.ikey = self.ikey + ((id(s), s.rule),)
+                self.loop_vars.update(params)
                 try:
                     return self.emit_seq(L, callee.body, 0, after, False, ind)
                 finally:
                     self.off, self.ikey = saved
+                    for slot in params:
+                        del self.loop_vars[slot]
             self.budget(L, ind, sp)
             new = self.var("n")
             L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
@@ -411,6 +422,20 @@ class CodeGen(ExprWriter):
                     L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
                     L.append((ind, f"{idx} = 0", sp))
                 L.append((ind, f"while {idx} < len({lst}):", sp))
+                if not _binds_slot(s.body, s.var):  # read from its Python variable until the block pauses
+                    v = self.var("v")
+                    L.append((ind + 1, f"{v} = {var} = {lst}[{idx}]", sp))
+                    L.append((ind + 1, f"{idx} += 1", sp))
+                    if never_negative(s.iterable):
+                        self.cse_ids.add(v)
+                    self.budget(L, ind + 1, sp)
+                    slot = s.var + self.off
+                    self.loop_vars[slot] = v
+                    try:
+                        self.emit_seq(L, s.body, 0, end, False, ind + 1)
+                    finally:
+                        del self.loop_vars[slot]
+                    return
                 L.append((ind + 1, f"{var} = {lst}[{idx}]", sp))
                 L.append((ind + 1, f"{idx} += 1", sp))
             else:
@@ -783,17 +808,25 @@ class CodeGen(ExprWriter):
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
-        conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
+        self.loop_vars[var] = p  # the tests written here read the player from its variable
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+        try:
+            conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
+            cond = self.ex(s.cond) if s.cond is not None else None
+        finally:
+            del self.loop_vars[var]
         test = "(" + " or ".join(conds) + ")" if conds else "False"
         pc = self.site_pc(s, 2)
         if s.dynamic:  # answers per value: asked when any answer is allowed
             if pc not in self.entries:
                 self.entries[pc] = (ASK, AskSpec(var, slot, [(label, None) for label, _c, _sp in s.options]),
                                     None, None, sp)
-                self.enums[id(self.entries[pc][1])] = races.ask_enumerator(self, s)
+                with self.own_scope():
+                    self.enums[id(self.entries[pc][1])] = races.ask_enumerator(self, s)
             test = f"{self.enums[id(self.entries[pc][1])]}(st, loc)"
-        if s.cond is not None:
-            test = f"{self.ex(s.cond)} and {test}"
+        if cond is not None:
+            test = f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
@@ -804,14 +837,15 @@ class CodeGen(ExprWriter):
             self.entries[pc] = (ASK, spec, None, None, sp)
             name = f"a{next(self.names)}"
             lines: list = [(1, "out = []", sp)]
-            for label, c, span in s.options:
-                if c is None:
-                    lines.append((1, f"out.append({self.const(label)})", span))
-                else:
-                    lines.append((1, f"if {self.ex(c)}:", span))
-                    lines.append((2, f"out.append({self.const(label)})", span))
-            lines.append((1, "return out", sp))
-            self.helper(name, "st, loc", lines)
+            with self.own_scope():
+                for label, c, span in s.options:
+                    if c is None:
+                        lines.append((1, f"out.append({self.const(label)})", span))
+                    else:
+                        lines.append((1, f"if {self.ex(c)}:", span))
+                        lines.append((2, f"out.append({self.const(label)})", span))
+                lines.append((1, "return out", sp))
+                self.helper(name, "st, loc", lines)
             self.enums[id(spec)] = name
         self.resume(pc + 1, after, sp)
         return self.pause(L, pc, ind)
@@ -838,10 +872,11 @@ class CodeGen(ExprWriter):
                     spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
                                             in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
-            self.enums[id(spec)] = self.enumerator(s)
-            if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
-                    opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
-                self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
+            with self.own_scope():  # functions of their own: no variables of this block
+                self.enums[id(spec)] = self.enumerator(s)
+                if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
+                        opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                    self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
