@@ -485,3 +485,29 @@ def test_loops_and_inlined_rules_that_pause_read_their_values_again_after_the_pa
     assert st.counters[0] == [100 + b + k * b + 1000 * b + b + 10000 * (p + 1)
                               for p, (b, k) in enumerate(zip(base, n))]
     assert st.counters[1] == 3
+
+
+def test_an_ask_always_answerable_is_put_to_every_player_without_listing(tmp_path: Path) -> None:
+    path = tmp_path / "t.rules"
+    path.write_text(ASK.format(gold="gold", silver="silver"), encoding="utf-8")
+    engine = load_game(path)
+    source = engine.program.generated.source
+    assert not re.search(r"if a[0-9]+\(st, loc\):", source)  # "wait" is always there: nothing to list first
+    st = engine.new_state(3)
+    assert engine.pending(st).players == [0, 1, 2]
+
+
+@pytest.mark.parametrize(("setup", "asked"), [("  move all from box to table\n", [0, 1, 2]), ("  pass\n", None)])
+def test_an_ask_with_no_fixed_answer_asks_only_those_with_answers(tmp_path: Path, setup: str,
+                                                                   asked: list[int] | None) -> None:
+    path = tmp_path / "t.rules"
+    text = ASK.format(gold="gold", silver="silver").replace('    "wait"\n', "")
+    path.write_text(text.replace("  move all from box to table\n", setup), encoding="utf-8")
+    engine = load_game(path)
+    assert re.search(r"if a[0-9]+\(st, loc\):", engine.program.generated.source)
+    st = engine.new_state(3)
+    if asked is None:
+        assert st.over  # nothing to grab: nobody is asked, the game goes on to its end
+    else:
+        assert engine.pending(st).players == asked
+        assert engine.legal_actions(st, 1) == ["grab gold", "grab silver"]

@@ -168,6 +168,23 @@ def ask_enumerator(gen: Any, s: m.AskS) -> str:
     return name
 
 
+def always_answered(gen: Any, s: m.AskS) -> bool:
+    """Whether listing an ask's answers always gives some and never fails: an answer offered without a
+    condition, no other conditions, answers per component of zones found without a check, read apart."""
+    if any(cond is not None for _label, cond, _span in s.options):
+        return False
+    if not any(dyn is None for dyn in s.dynamic) or not _distinct_answers(gen, s):
+        return False
+    for dyn in s.dynamic:
+        if dyn is not None:
+            q = dyn[1][0][1].query
+            if q.count is not None or q.count_expr is not None or q.quantity == "random" \
+                    or not all(gen.plain_zone(sel) for sel in q.zones) \
+                    or (q.where is not None and gen.comp.pred_table(q) is None):
+                return False
+    return True
+
+
 def _distinct_answers(gen: Any, s: m.AskS) -> bool:
     """Whether an ask's answers can never read alike: fixed labels that differ, and one answer per component
     of zones whose label shows the component's kind, where no two components share a kind."""
