@@ -511,3 +511,29 @@ def test_an_ask_with_no_fixed_answer_asks_only_those_with_answers(tmp_path: Path
     else:
         assert engine.pending(st).players == asked
         assert engine.legal_actions(st, 1) == ["grab gold", "grab silver"]
+
+
+def test_a_total_of_a_number_over_players_counts_them(tmp_path: Path) -> None:
+    st, source = _run(tmp_path, """game "T"
+players 4 to 4 default 4
+
+1 Bean token
+
+counter before = 0
+counter after = 0
+counter others = 0
+
+setup:
+  pass
+
+turn:
+  set before to total(2 for p in players still in)
+  drop out P3
+  set after to total(1 for p in players still in)
+  set others to total(3 for p in players)
+  end game
+
+rank p by highest before
+""", players=4)
+    assert st.counters == [8, 3, 12]
+    assert "len((SEATS_IN.get(tuple(st.out))" in source

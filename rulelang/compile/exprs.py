@@ -682,6 +682,9 @@ class ExprWriter:
         v = self.var("v")
         # total(N for ...) with N a number written there: a running sum instead of a list
         count = e.func == "total" and type(e.expr) is m.Const and type(e.expr.value) is int
+        if count and e.cond is None and e.iterable.kind in ("players", "players_in", "others", "others_in"):
+            seats = f"len({self.iterable(e.iterable, copy=False)})"  # N times the number of players in it
+            return seats if e.expr.value == 1 else f"({e.expr.value} * {seats})"
         total = self.var("n")
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
