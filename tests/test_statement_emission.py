@@ -537,3 +537,13 @@ rank p by highest before
 """, players=4)
     assert st.counters == [8, 3, 12]
     assert "len((SEATS_IN.get(tuple(st.out))" in source
+
+
+def test_answers_from_a_zone_named_twice_are_still_checked(tmp_path: Path) -> None:
+    path = tmp_path / "t.rules"
+    path.write_text(ASK.format(gold="gold", silver="silver").replace("all in table", "all in table, table"),
+                    encoding="utf-8")
+    engine = load_game(path)
+    assert "same_answers(" in engine.program.generated.source
+    with pytest.raises(RulelangError, match="two answers are both labelled"):
+        engine.new_state(3)

@@ -198,6 +198,8 @@ def _distinct_answers(gen: Any, s: m.AskS) -> bool:
     slot, it = bindings[0]
     if it.type != m.COMPONENT or it.query is None or it.kind == "kinds":
         return False
+    if len({sel.zone for sel in it.query.zones}) != len(it.query.zones):  # a zone named twice lists its own twice
+        return False
     holes = [part.expr if isinstance(part, m.SecretPart) else part for part in template.parts
              if not isinstance(part, str)]
     if len(holes) != 1 or type(holes[0]) is not m.CompKind or holes[0].comp != m.Local(slot, m.COMPONENT):
