@@ -40,6 +40,7 @@ from rulelang.compile.exprs import (
     _is_count,
     _prologue,
     _slots_read,
+    _whole,
     conjuncts,
     fold,
     inline_single_piles,
@@ -349,16 +350,27 @@ class CodeGen(ExprWriter):
                 self.cov(("rule", s.rule), ind, L)
                 saved = (self.off, self.ikey)
                 base = self.alloc((id(s), "inline"), callee.nlocals)
+                params: dict[int, str] = {}  # arguments the body reads from Python variables (it binds them never)
                 if s.args:
                     args = [self.stored(a, sp) for a in s.args]
                     targets = ", ".join(f"loc[{base + i}]" for i in range(len(args)))
-                    L.append((ind, f"{targets}, = {', '.join(args)},", sp))
+                    for i, a in enumerate(args):
+                        if not _binds_slot(callee.body, i):
+                            params[base + i] = self.var("v")
+                            if a in self.cse_ids:
+                                self.cse_ids.add(params[base + i])
+                    names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
+                    named = f"{names}= " if params else ""
+                    L.append((ind, f"{named}{targets}, = {', '.join(args)},", sp))
                 self.off = base
                 self.ikey = self.ikey + ((id(s), s.rule),)
+                self.loop_vars.update(params)
                 try:
                     return self.emit_seq(L, callee.body, 0, after, False, ind)
                 finally:
                     self.off, self.ikey = saved
+                    for slot in params:
+                        del self.loop_vars[slot]
             self.budget(L, ind, sp)
             new = self.var("n")
             L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
@@ -429,12 +441,38 @@ class CodeGen(ExprWriter):
                     L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
                     L.append((ind, f"{idx} = 0", sp))
                 L.append((ind, f"while {idx} < len({lst}):", sp))
+                if not _binds_slot(s.body, s.var):  # read from its Python variable until the block pauses
+                    v = self.var("v")
+                    L.append((ind + 1, f"{v} = {var} = {lst}[{idx}]", sp))
+                    L.append((ind + 1, f"{idx} += 1", sp))
+                    if never_negative(s.iterable):
+                        self.cse_ids.add(v)
+                    self.budget(L, ind + 1, sp)
+                    slot = s.var + self.off
+                    self.loop_vars[slot] = v
+                    try:
+                        self.emit_seq(L, s.body, 0, end, False, ind + 1)
+                    finally:
+                        del self.loop_vars[slot]
+                    return
                 L.append((ind + 1, f"{var} = {lst}[{idx}]", sp))
                 L.append((ind + 1, f"{idx} += 1", sp))
             else:
                 v = self.var("v")
-                L.append((ind, f"for {v} in {self.iterable(s.iterable)}:", sp))
+                fixed = s.iterable.kind in ("players", "players_in", "others", "others_in", "range")  # no copy
+                L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not fixed)}:", sp))
                 L.append((ind + 1, f"{var} = {v}", sp))
+                if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
+                    if never_negative(s.iterable):
+                        self.cse_ids.add(v)
+                    self.budget(L, ind + 1, sp)
+                    slot = s.var + self.off
+                    self.loop_vars[slot] = v
+                    try:
+                        self.emit_seq(L, s.body, 0, end, False, ind + 1)
+                    finally:
+                        del self.loop_vars[slot]
+                    return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
 
@@ -448,13 +486,21 @@ class CodeGen(ExprWriter):
         i = s.counter
         counter = self.model.counters[i]
         v, old, new = self.var("v"), self.var("o"), self.var("n")
-        L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
+        # ``set`` to a number written there, not narrated: stored as it is (nothing to bound, no old value)
+        plain = s.op == "=" and counter.doc is None and type(s.value) is m.Const and (
+            type(s.value.value) is int and not too_big(s.value.value) if counter.type == m.INT
+            else counter.type != m.STR)
+        if not plain:
+            L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
         if s.owner is None:
             cell, who = f"C[{i}]", "None"
         else:
             who = self.var("w")
             L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
             cell = f"C[{i}][{who}]"
+        if plain:
+            L.append((ind, f"{cell} = {self.ex(s.value)}", sp))
+            return None if s.owner is None else who
         L.append((ind, f"{old} = {cell}", sp))
         value = {"+=": f"{old} + {v}", "-=": f"{old} - {v}"}.get(s.op, v)
         if counter.type in (m.INT, m.STR):  # a number kept in the state is bounded
@@ -488,8 +534,15 @@ class CodeGen(ExprWriter):
         c = self.var("c")
         how, src = self.filter(q, c)
         limited = q.quantity == "count" and (q.count is not None or q.count_expr is not None)
+        one = None
+        if self.unique_kinds and not limited and q.kinds is None and q.where is None and not q.exclude \
+                and len(q.kind_locals) == 1:  # 'move k from ...': the one component of kind k, if any
+            one = self.var("one")
+            if "KC" not in self.consts:
+                self.consts["KC"] = {k: i for i, k in enumerate(self.kind_of)}
+            L.append((ind, f"{one} = KC.get({self.local(q.kind_locals[0])}, -1)", sp))
         if len(q.zones) == 1:
-            return self.emit_move_one(L, s, ind, how, src, c, limited)
+            return self.emit_move_one(L, s, ind, how, src, c, limited, one)
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         L.append((ind, f"{lg} = st.log", sp))
         L.append((ind, f"if {lg} is not None:", sp))
@@ -506,18 +559,19 @@ class CodeGen(ExprWriter):
                 z = self.var("s")
                 L.append((ind, f"{z} = {self.zone(sel)}", sp))
                 self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
-                               ind, sp, ids=None if self.model.zones[sel.zone].ordered else span)
+                               ind, sp, one, ids=None if self.model.zones[sel.zone].ordered else span)
         elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
             i, z = self.var("i"), self.var("s")
             L.append((ind, f"for {i}, {z} in enumerate(({', '.join(self.zone(sel) for sel in q.zones)},)):", sp))
-            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp)
+            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp,
+                           one)
         else:
             z = self.var("s")
             L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
             self.move_from(L, z, d, mv, lg, came, self.zone_name(q.zones[0]), how, src, c, need if limited else None,
-                           ind, sp)
+                           ind, sp, one)
         L.append((ind, f"if {mv}:", sp))
         if dz.unrolled:
             L.append((ind + 1, f"for {c} in {mv}:", sp))
@@ -605,7 +659,8 @@ class CodeGen(ExprWriter):
             return None
         return repr(ids[0]), repr(ids[-1])
 
-    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool) -> None:
+    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool,
+                      sought: str | None = None) -> None:
         """A move from one zone: the components taken are the components moved."""
         sp = s.span
         q = s.query
@@ -638,7 +693,7 @@ class CodeGen(ExprWriter):
             keep = None
         else:
             sorted_ids = None if limited or self.model.zones[q.zones[0].zone].ordered else self.id_span(q)
-            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, ids=sorted_ids)
+            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -706,17 +761,26 @@ class CodeGen(ExprWriter):
         """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
         if q.count_expr is None:
             return repr(q.count)
+        if _whole(q.count_expr):  # a whole number already
+            return f"max(0, {self.ex(q.count_expr)})"
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 
     def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
-             sp: Any, ids: tuple[str, str] | None = None) -> str | None:
+             sp: Any, one: str | None = None, ids: tuple[str, str] | None = None) -> str | None:
         """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
         passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
         the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
         ``need``, ``z`` keeps what it held: the caller sets it to the list of the others, whose name
         is returned (one pass over ``z`` sorts its components into both lists). With ``ids`` (sources of
         the lowest and highest id, see ``id_span``) the components passing the test are a run of ids
-        and ``z`` is kept sorted: they are cut out of it as one slice."""
+        and ``z`` is kept sorted: they are cut out of it as one slice.
+        With ``one`` (the source of the only component that can pass the test, or -1), that component
+        is looked for instead."""
+        if need is None and one is not None and how != "all":
+            L.append((ind, f"if {one} in {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{z}.remove({one})", sp))
+            L.append((ind + 1, f"{t} = [{one}]", sp))
+            return None
         if need is None and ids is not None:
             i, j = self.var("i"), self.var("j")
             self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
@@ -758,7 +822,8 @@ class CodeGen(ExprWriter):
         return None
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
-                  c: str, need: str | None, ind: int, sp: Any, ids: tuple[str, str] | None = None) -> None:
+                  c: str, need: str | None, ind: int, sp: Any, one: str | None = None,
+                  ids: tuple[str, str] | None = None) -> None:
         """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
         if how == "all" and need is None:  # everything: the source's list is added, then emptied
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
@@ -769,7 +834,7 @@ class CodeGen(ExprWriter):
             return
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, ids=ids)
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, one, ids=ids)
         if need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))
@@ -892,17 +957,27 @@ class CodeGen(ExprWriter):
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
-        conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
+        self.loop_vars[var] = p  # the tests written here read the player from its variable
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+        try:
+            conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
+            cond = self.ex(s.cond) if s.cond is not None else None
+        finally:
+            del self.loop_vars[var]
         test = "(" + " or ".join(conds) + ")" if conds else "False"
         pc = self.site_pc(s, 2)
         if s.dynamic:  # answers per value: asked when any answer is allowed
             if pc not in self.entries:
                 self.entries[pc] = (ASK, AskSpec(var, slot, [(label, None) for label, _c, _sp in s.options]),
                                     None, None, sp)
-                self.enums[id(self.entries[pc][1])] = races.ask_enumerator(self, s)
+                with self.own_scope():
+                    self.enums[id(self.entries[pc][1])] = races.ask_enumerator(self, s)
             test = f"{self.enums[id(self.entries[pc][1])]}(st, loc)"
-        if s.cond is not None:
-            test = f"{self.ex(s.cond)} and {test}"
+            if races.always_answered(self, s):  # some answer, and listing them cannot fail: nothing to test
+                test = "True"
+        if cond is not None:
+            test = f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
@@ -913,14 +988,15 @@ class CodeGen(ExprWriter):
             self.entries[pc] = (ASK, spec, None, None, sp)
             name = f"a{next(self.names)}"
             lines: list = [(1, "out = []", sp)]
-            for label, c, span in s.options:
-                if c is None:
-                    lines.append((1, f"out.append({self.const(label)})", span))
-                else:
-                    lines.append((1, f"if {self.ex(c)}:", span))
-                    lines.append((2, f"out.append({self.const(label)})", span))
-            lines.append((1, "return out", sp))
-            self.helper(name, "st, loc", lines)
+            with self.own_scope():
+                for label, c, span in s.options:
+                    if c is None:
+                        lines.append((1, f"out.append({self.const(label)})", span))
+                    else:
+                        lines.append((1, f"if {self.ex(c)}:", span))
+                        lines.append((2, f"out.append({self.const(label)})", span))
+                lines.append((1, "return out", sp))
+                self.helper(name, "st, loc", lines)
             self.enums[id(spec)] = name
         self.resume(pc + 1, after, sp)
         if self.after_step_triggers:  # those are checked by the engine before each answer
@@ -1036,12 +1112,13 @@ class CodeGen(ExprWriter):
                     spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
                                             in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
-            first = len(self.helpers)
-            self.enums[id(spec)] = self.enumerator(s)
-            self.member_tests(s, spec, first)
-            if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
-                    opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
-                self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
+            with self.own_scope():  # functions of their own: no variables of this block
+                first = len(self.helpers)
+                self.enums[id(spec)] = self.enumerator(s)
+                self.member_tests(s, spec, first)
+                if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
+                        opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                    self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
@@ -1769,6 +1846,27 @@ def _reads_answers(e: Any) -> bool:
         return any(_reads_answers(x) for x in e)
     if attrs.has(type(e)):
         return any(_reads_answers(getattr(e, f.name)) for f in attrs.fields(type(e)))
+    return False
+
+
+_BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
+
+
+def _binds_slot(node: Any, slot: int) -> bool:
+    """Whether statements (or expressions) may write local ``slot``: a ``let`` of it, or any construct that
+    binds it (the ``for``, ``pick``, ``ask``, ``choose`` and ``repeat`` variables; reads are not writes)."""
+    if isinstance(node, (tuple, list)):
+        return any(_binds_slot(x, slot) for x in node)
+    if type(node) is m.Local or not attrs.has(type(node)):
+        return False
+    for f in attrs.fields(type(node)):
+        value = getattr(node, f.name)
+        if f.name in _BINDING_FIELDS and value == slot:
+            return True
+        if f.name == "bindings" and any(b[0] == slot for b in value):
+            return True
+        if f.name != "span" and _binds_slot(value, slot):
+            return True
     return False
 
 

@@ -49,6 +49,9 @@ class ExprWriter:
         self.kind_of = comp.kind_of
         self.ncomp = len(comp.kind_of)
         self.is_die = [bool(model.kinds[k].faces) for k in comp.kind_of]  # dice, and components with sides
+        # Every kind has at most one component, numbered in the kinds' order: a component stands for its kind.
+        self.unique_kinds = all(k.count <= 1 for k in model.kinds) and len(set(comp.kind_of)) == len(comp.kind_of) \
+            and comp.kind_of == sorted(comp.kind_of)
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
@@ -68,6 +71,9 @@ class ExprWriter:
         self.cse_vars: dict[int, str] | None = None
         self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
         self.cse_ids: set[str] = set()  # variables that hold a component of a zone or a seat (never None or < 0)
+        # While writing the body of a statement ``for`` that cannot pause: the Python variable holding the
+        # loop's value (absolute local slot -> name; ``loc`` is written too, for helpers that read it there).
+        self.loop_vars: dict[int, str] = {}
         self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any, by a compiler closure)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
@@ -87,6 +93,7 @@ class ExprWriter:
             "row_at": runtime.row_at, "number_range": runtime.number_range,
             "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
             "too_many_options": runtime.too_many_options,
+            "SEATS_IN": runtime.SEATS_IN, "players_in": runtime.players_in,
         })
         budget_emit.install(self)
 
@@ -293,6 +300,10 @@ class ExprWriter:
         """Source reading a local slot: the range's own variable inside an option's condition, else ``loc``."""
         if self.cse_vars is not None:
             name = self.cse_vars.get(slot)
+            if name is not None:
+                return name
+        if self.loop_vars:
+            name = self.loop_vars.get(slot + self.off)
             if name is not None:
                 return name
         self.loc_reads.add(slot)
@@ -527,6 +538,20 @@ class ExprWriter:
                 each = [f"({ids[0]} in {self.zone(sel)})" if e.func == "any" else f"{self.zone(sel)}.count({ids[0]})"
                         for sel in q.zones]
                 return each[0] if len(each) == 1 else "(" + (" or " if e.func == "any" else " + ").join(each) + ")"
+        if e.func == "any" and q.count is None and q.count_expr is None and q.quantity != "random" \
+                and all(self.plain_zone(sel) for sel in q.zones):
+            few = self.few_passing(q)
+            if few is not None:  # a test by face that few components can pass: look for those
+                terms = [f"({test}{x} in {self.zone(sel)})" for x, test in few for sel in q.zones]
+                return "False" if not terms else terms[0] if len(terms) == 1 else "(" + " or ".join(terms) + ")"
+        if e.func == "any" and q.where is not None and q.kinds is None and not q.kind_locals and not q.exclude \
+                and self.comp.pred_table(q) is None:
+            sought = self.attr_equals(q.where)
+            if sought is not None:  # any(Z where attr == x), x the same for every component: x among the values
+                attr, x = sought
+                values = self.attr_values(attr)
+                each = [f"({x} in map({values}.__getitem__, {self.zone(sel)}))" for sel in q.zones]
+                return each[0] if len(each) == 1 else "(" + " or ".join(each) + ")"
         how, src = self.filter(q, c)
         zones = [self.zone(sel) for sel in q.zones]
         if e.func in ("count", "any"):
@@ -562,6 +587,42 @@ class ExprWriter:
             each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
 
+    def few_passing(self, q: m.QueryIR) -> list[tuple[int, str]] | None:
+        """For a filter that depends on the faces and nothing else (a table), which at most 4 components can
+        pass: each with the source of its face test (followed by ``and``; empty if every face passes).
+        None: another filter, or more components."""
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return None
+        kinds = self.model.kinds
+        if all(len({tbl[k][0]} | {tbl[k][f + 1] for f in kinds[k].faces}) == 1 for k in self.kind_of):
+            return None  # the same whatever the face: a mask (see ``filter``)
+        few = []
+        for x, k in enumerate(self.kind_of):
+            faces = [-1, *kinds[k].faces]
+            passing = [f for f in faces if tbl[k][f + 1]]
+            if not passing:
+                continue
+            if len(few) == 4:
+                return None
+            if len(passing) == len(faces):
+                few.append((x, ""))
+            elif len(passing) == 1:
+                few.append((x, f"F[{x}] == {passing[0]} and "))
+            else:
+                few.append((x, f"F[{x}] in {self.const(frozenset(passing))} and "))
+        return few
+
+    def attr_equals(self, where: Any) -> tuple[str, str] | None:
+        """For a filter ``attr == x`` (either way round): the attribute (the same on every face) and the
+        source of ``x``, when ``x`` reads no component and nothing in it can fail (None: not this form)."""
+        if type(where) is not m.BinOp or where.op != "==":
+            return None
+        for elem, other in ((where.left, where.right), (where.right, where.left)):
+            if type(elem) is m.ElemAttr and not self.face_dependent(elem.attr) and _plain_value(other):
+                return elem.attr, self.ex(other)
+        return None
+
     def var(self, base: str) -> str:
         return f"_{base}{next(self.names)}"
 
@@ -581,8 +642,8 @@ class ExprWriter:
         if it.kind == "players":
             return "list(range(st.players))" if copy else "range(st.players)"
         if it.kind == "players_in":
-            i = self.var("i")
-            return f"[{i} for {i} in range(st.players) if not st.out[{i}]]"
+            seats = "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"  # a tuple kept by the values of st.out
+            return seats if not copy else f"[*{seats}]"
         if it.kind == "others_in":
             i = self.var("i")
             return f"[(st.current + {i}) % st.players for {i} in range(1, st.players) " \
@@ -616,6 +677,10 @@ class ExprWriter:
             how, src = self.filter(q, c)
             z = self.zone(q.zones[0])
             test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            if self.unique_kinds:  # no two components of one kind: the kinds are distinct already
+                if self.model.zones[q.zones[0].zone].ordered:
+                    return f"sorted([KO[{c}] for {c} in {z}{test}])"
+                return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
             if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
                 self.kind_spans()
                 self.consts["kinds_in_order"] = runtime.kinds_in_order
@@ -646,6 +711,10 @@ class ExprWriter:
         # total(N for ...) with N a number written there: a running sum instead of a list
         exists = e.func == "exists"  # total(N for ...) > 0, N > 0: whether any value passes the test
         count = e.func in ("total", "exists") and type(e.expr) is m.Const and type(e.expr.value) is int
+        if count and not exists and e.cond is None \
+                and e.iterable.kind in ("players", "players_in", "others", "others_in"):
+            seats = f"len({self.iterable(e.iterable, copy=False)})"  # N times the number of players in it
+            return seats if e.expr.value == 1 else f"({e.expr.value} * {seats})"
         total = self.var("n")
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
@@ -697,6 +766,8 @@ class ExprWriter:
         return f"{name}(st, loc)"
 
     def helper(self, name: str, args: str, lines: list[tuple[int, str, Span | None]]) -> None:
+        if self.loop_vars:
+            check_no_loop_vars(lines, self.loop_vars)
         body = [(0, f"def {name}({args}):", None)]
         body += _prologue(lines, 1)
         body += lines
@@ -932,11 +1003,19 @@ class _OwnScope:
 
     def __enter__(self) -> None:
         gen = self.gen
-        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels)
-        gen.cse_vars, gen.cse_piles, gen.once_levels = None, {}, None
+        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars)
+        gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars = None, {}, None, {}
 
     def __exit__(self, *exc: Any) -> None:
-        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels = self.saved
+        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels, self.gen.loop_vars = self.saved
+
+
+def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, str]) -> None:
+    """A helper function must not read a loop variable of the block being written (it would not see it)."""
+    names = set(loop_vars.values())
+    for _ind, text, _span in lines:
+        if names.intersection(re.findall(r"_v[0-9]+", text)):
+            raise AssertionError(f"a helper function reads a loop variable of its caller: {text}")
 
 
 def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
@@ -988,6 +1067,14 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, 
     return e
 
 
+def _plain_value(e: Any) -> bool:
+    """Whether an expression is a constant, a local or a kind's attribute of one (no component read, no error)."""
+    t = type(e)
+    if t is m.KindAttr:
+        return type(e.kind) in (m.Const, m.Local)
+    return t in (m.Const, m.Local)
+
+
 def _whole(e: Any) -> bool:
     """Whether an expression is always a whole number (never a fraction): counts, whole constants, the
     number of players, and sums, differences and products of those."""
@@ -998,6 +1085,8 @@ def _whole(e: Any) -> bool:
         return e.op in ("+", "-", "*") and _whole(e.left) and _whole(e.right)
     if t is m.Builtin:
         return e.func == "players"
+    if t is m.IfElseIR:
+        return _whole(e.then) and _whole(e.orelse)
     return _is_count(e)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile.exprs import never_negative
 from rulelang.compile.program import PICK, PickSpec
 from rulelang.compile.runtime import player_label
 from rulelang.errors import RulelangError
@@ -19,7 +20,8 @@ def emit_turn(gen: Any, L: list, s: m.TurnS, after: tuple, ind: int) -> bool:
     """``turn QUERY to FACE``: each selected component shows the face (an error for one without that side)."""
     sp = s.span
     allowed = gen.table([s.face in gen.model.kinds[k].faces for k in gen.kind_of], "sd")
-    L.append((ind, f"turn_to(st, {gen.selection(s.query)}, {s.face}, {allowed}, LB, FD, {gen.const(sp)})", sp))
+    ids = gen.selection(s.query, copy=False)  # turn_to only reads the list
+    L.append((ind, f"turn_to(st, {ids}, {s.face}, {allowed}, LB, FD, {gen.const(sp)})", sp))
     gen.consts["turn_to"] = turn_to
     which = gen.comp.triggers_for({z.zone for z in s.query.zones})
     return gen.soft(L, which, after, sp, ind) if which else False
@@ -43,7 +45,14 @@ def emit_pick(gen: Any, L: list, s: m.PickS, after: tuple, ind: int) -> bool:
     L.append((ind, f"for {p} in {gen.iterable(s.iterable, copy=False)}:", sp))
     if s.cond is not None:
         L.append((ind + 1, f"loc[{qvar}] = {p}", sp))
-        L.append((ind + 1, f"if {gen.ex(s.cond)}:", sp))
+        if never_negative(s.iterable):
+            gen.cse_ids.add(p)
+        gen.loop_vars[qvar] = p  # the condition reads the value from its Python variable
+        try:
+            cond = gen.ex(s.cond)
+        finally:
+            del gen.loop_vars[qvar]
+        L.append((ind + 1, f"if {cond}:", sp))
         L.append((ind + 2, f"loc[{lst}].append({p})", sp))
     else:
         L.append((ind + 1, f"loc[{lst}].append({p})", sp))
@@ -97,8 +106,10 @@ def picked(st: Any, loc: list, var: int, among: list[int], i: int, name: str) ->
     winner = among[i]
     loc[var] = winner
     st.step += 1
-    labels = [player_label(p) for p in among]
     events = st.chance_events
+    if events is None and st.log is None:  # nothing records the pick
+        return
+    labels = [player_label(p) for p in among]
     if events is not None:
         events.append({"type": "chance", "step": st.step, "pick": name, "among": labels,
                        "outcome": player_label(winner)})
@@ -131,20 +142,71 @@ def ask_enumerator(gen: Any, s: m.AskS) -> str:
             continue
         template, bindings = dyn
         ind = 1
-        for slot, it in bindings:
-            v = gen.var("v")
-            lines.append((ind, f"for {v} in {gen.iterable(it)}:", span))
-            lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
-            ind += 1
-        if cond is not None:
-            lines.append((ind, f"if {gen.ex(cond)}:", span))
-            ind += 1
-        lines.append((ind, f"out.append({gen.template(template)})", span))
-    lines.append((1, "if len(set(out)) != len(out):", s.span))
-    lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
+        bound = []
+        try:
+            for slot, it in bindings:
+                v = gen.var("v")
+                lines.append((ind, f"for {v} in {gen.iterable(it, copy=False)}:", span))
+                lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
+                if never_negative(it):
+                    gen.cse_ids.add(v)
+                gen.loop_vars[slot + gen.off] = v  # read from its Python variable in this function
+                bound.append(slot + gen.off)
+                ind += 1
+            if cond is not None:
+                lines.append((ind, f"if {gen.ex(cond)}:", span))
+                ind += 1
+            lines.append((ind, f"out.append({gen.template(template)})", span))
+        finally:
+            for slot in bound:
+                del gen.loop_vars[slot]
+    if not _distinct_answers(gen, s):
+        lines.append((1, "if len(set(out)) != len(out):", s.span))
+        lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
     lines.append((1, "return out", s.span))
     gen.helper(name, "st, loc", lines)
     return name
+
+
+def always_answered(gen: Any, s: m.AskS) -> bool:
+    """Whether listing an ask's answers always gives some and never fails: an answer offered without a
+    condition, no other conditions, answers per component of zones found without a check, read apart."""
+    if any(cond is not None for _label, cond, _span in s.options):
+        return False
+    if not any(dyn is None for dyn in s.dynamic) or not _distinct_answers(gen, s):
+        return False
+    for dyn in s.dynamic:
+        if dyn is not None:
+            q = dyn[1][0][1].query
+            if q.count is not None or q.count_expr is not None or q.quantity == "random" \
+                    or not all(gen.plain_zone(sel) for sel in q.zones) \
+                    or (q.where is not None and gen.comp.pred_table(q) is None):
+                return False
+    return True
+
+
+def _distinct_answers(gen: Any, s: m.AskS) -> bool:
+    """Whether an ask's answers can never read alike: fixed labels that differ, and one answer per component
+    of zones whose label shows the component's kind, where no two components share a kind."""
+    fixed = [label for (label, _c, _sp), dyn in zip(s.options, s.dynamic) if dyn is None]
+    dynamic = [dyn for dyn in s.dynamic if dyn is not None]
+    if len(dynamic) != 1 or len(set(fixed)) != len(fixed) or not gen.unique_kinds:
+        return len(dynamic) == 0 and len(set(fixed)) == len(fixed)
+    template, bindings = dynamic[0]
+    if len(bindings) != 1:
+        return False
+    slot, it = bindings[0]
+    if it.type != m.COMPONENT or it.query is None or it.kind == "kinds":
+        return False
+    if len({sel.zone for sel in it.query.zones}) != len(it.query.zones):  # a zone named twice lists its own twice
+        return False
+    holes = [part.expr if isinstance(part, m.SecretPart) else part for part in template.parts
+             if not isinstance(part, str)]
+    if len(holes) != 1 or type(holes[0]) is not m.CompKind or holes[0].comp != m.Local(slot, m.COMPONENT):
+        return False
+    texts = ["".join(kind.display if not isinstance(part, str) else part for part in template.parts)
+             for kind in gen.model.kinds]
+    return len(set(texts)) == len(texts) and not set(texts) & set(fixed)
 
 
 def same_answers(out: list[str], span: Any) -> None:

@@ -36,6 +36,19 @@ def player_label(p: int) -> str:
     return f"P{p + 1}" if p >= 0 else "nobody"
 
 
+SEATS_IN: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""The seats still in, by the values of a state's ``out`` list (filled by ``players_in``, at most 4096)."""
+
+
+def players_in(out: list[int]) -> tuple[int, ...]:
+    """The seats of the players still in, in seat order (``out``: the state's list, 0 for a player still in)."""
+    key = tuple(out)
+    seats = tuple(p for p, when in enumerate(key) if not when)
+    if len(SEATS_IN) < 4096:
+        SEATS_IN[key] = seats
+    return seats
+
+
 MAX_RANGE = 100_000
 """The most numbers ``a to b`` may give (each is a value in a list, an option or a step)."""
 
