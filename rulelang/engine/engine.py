@@ -42,6 +42,22 @@ class IllegalAction(RulelangError):
     """An action that the rules do not allow at this point."""
 
 
+
+def read_label(parser: tuple, action: str, n: int) -> list | None:
+    """The ``n`` range values an option's label parser reads from label ``action`` (None for a hole
+    that shows no ``for`` value: rendering checks it), or None when the label does not read back."""
+    m = parser[0].match(action)
+    if m is None:
+        return None
+    try:
+        parsed: list = [None] * n
+        for group, (position, convert) in zip(m.groups(), parser[1]):
+            if position is not None:
+                parsed[position] = convert(group)
+    except (ValueError, KeyError):
+        return None
+    return parsed
+
 class Engine:
     """Plays one compiled game; stateless itself, so one engine serves many states."""
 
@@ -708,15 +724,8 @@ class Engine:
                         for (slot, _values), value in zip(bindings, saved):
                             loc[slot] = value
                 continue
-            m = parser[0].match(action)
-            if m is None:
-                continue
-            try:
-                parsed = [None] * len(bindings)
-                for group, (position, convert) in zip(m.groups(), parser[1]):
-                    if position is not None:  # a hole that shows no ``for`` value is checked by rendering
-                        parsed[position] = convert(group)
-            except (ValueError, KeyError):
+            parsed = read_label(parser, action, len(bindings))
+            if parsed is None:
                 continue
             option = (index, tuple(parsed))
             try:

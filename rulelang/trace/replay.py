@@ -24,7 +24,7 @@ import attrs
 
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import CHOOSE, PICK
-from rulelang.engine.engine import Engine
+from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
@@ -780,15 +780,8 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
                     return opt, exact
             loc[slot] = saved
             continue
-        m = parser[0].match(action)
-        if m is None:
-            continue
-        try:
-            parsed = [None] * len(bindings)
-            for group, (position, convert) in zip(m.groups(), parser[1]):
-                if position is not None:
-                    parsed[position] = convert(group)
-        except (ValueError, KeyError):
+        parsed = read_label(parser, action, len(bindings))
+        if parsed is None:
             continue
         saved = [loc[slot] for slot, _values in bindings]
         for (slot, _values), value in zip(bindings, parsed):
