@@ -40,3 +40,26 @@ def recorded(engine: Engine, game: str, players: int, seed: int) -> tuple[Trace,
     lines.append((len(events) + 2, result_line(st)))
     assert st.result is not None
     return Trace(f"<{game} {seed}>", head, lines), st.result
+
+
+# A two-player game of one choice: its first option is written where OPTION stands.
+NUMBERS = """\
+game "Numbers"
+players 2 to 2 default 2
+
+counter score per player = 0 "points"
+
+setup:
+  pass
+
+turn:
+  choose:
+    OPTION:
+      score of current += 1
+    "stop":
+      pass
+  if score of current > 3:
+    end game
+
+rank p by highest score of p
+"""

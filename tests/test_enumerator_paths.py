@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from step_support import take_step
+from step_support import NUMBERS, take_step
 
 import rulelang
 from rulelang.agents.base import RandomAgent
@@ -192,26 +192,6 @@ def test_a_false_first_conjunct_keeps_the_pile_from_being_read(tmp_path: Path) -
     assert not any(index == 0 for index, _values in want)  # no 'lay' option at all
 
 
-NUMBERS = """\
-game "Numbers"
-players 2 to 2 default 2
-
-counter score per player = 0 "points"
-
-setup:
-  pass
-
-turn:
-  choose:
-    OPTION:
-      score of current += 1
-    "stop":
-      pass
-  if score of current > 3:
-    end game
-
-rank p by highest score of p
-"""
 
 
 @pytest.mark.parametrize("option", [

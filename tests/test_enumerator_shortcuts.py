@@ -25,7 +25,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from step_support import take_step
+from step_support import NUMBERS, take_step
 from test_choice_enumerators import careful_options, generated_options, lazy_options, locals_after
 
 import rulelang
@@ -184,26 +184,6 @@ def test_a_total_over_a_component_without_a_pile_gets_the_careful_error(gold_lai
     assert eager == careful and lazy == careful
 
 
-NUMBERS = """\
-game "Numbers"
-players 2 to 2 default 2
-
-counter score per player = 0 "points"
-
-setup:
-  pass
-
-turn:
-  choose:
-    OPTION:
-      score of current += 1
-    "stop":
-      pass
-  if score of current > 3:
-    end game
-
-rank p by highest score of p
-"""
 
 
 @pytest.mark.parametrize(("option", "counted"), [
