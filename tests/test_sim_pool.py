@@ -8,6 +8,7 @@ game or a dead worker is an error, never a hang or a silent gap.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +28,21 @@ CHICKEN = str(ROOT / "games/chicken.rules")
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the worker processes started (by this process's pid), forking even for short runs."""
-    count: list[int] = []
+    return _watch_starts(monkeypatch, os.getpid)
+
+
+def _watch_starts(monkeypatch: pytest.MonkeyPatch, note: Callable[[], int]) -> list[int]:
+    """What ``note()`` says as each worker process is started, forking even for short runs."""
+    seen: list[int] = []
     real = pool._start_worker
 
-    def counting(context: Any, job: SimJob, chunks: pool.Chunks) -> Any:
-        count.append(os.getpid())
+    def watching(context: Any, job: SimJob, chunks: pool.Chunks) -> Any:
+        seen.append(note())
         return real(context, job, chunks)
 
-    monkeypatch.setattr(pool, "_start_worker", counting)
+    monkeypatch.setattr(pool, "_start_worker", watching)
     monkeypatch.setattr(pool, "SOLO_SECONDS", 0.0)
-    return count
+    return seen
 
 
 def _take_all(games: int, lanes: int, fixed: int | None = None, start: int = 0) -> list[range]:
@@ -95,15 +101,7 @@ def test_workers_fork_with_the_loaded_objects_frozen_and_unfrozen_after(monkeypa
     to the pages both processes share); after the run they are back, and a caller's own freeze is kept."""
     import gc
 
-    at_fork: list[int] = []
-    real = pool._start_worker
-
-    def noting(context: Any, job: SimJob, chunks: pool.Chunks) -> Any:
-        at_fork.append(gc.get_freeze_count())
-        return real(context, job, chunks)
-
-    monkeypatch.setattr(pool, "_start_worker", noting)
-    monkeypatch.setattr(pool, "SOLO_SECONDS", 0.0)
+    at_fork = _watch_starts(monkeypatch, gc.get_freeze_count)
     job = SimJob(CHICKEN, (), 2, tuple(seat_specs(["random"], 2)), seed=3)
     one, _ = simulate(job, 12, jobs=1)
     assert at_fork == [] and gc.get_freeze_count() == 0
