@@ -155,3 +155,48 @@ rank p by highest asked of p
         answers = [6 - (6 + players - 1 - p) // players for p in range(players)]
         assert [a // 10 + a % 10 for a in asked] == answers
         assert sum(answers) == 6 * (players - 1)
+
+
+def test_sum_of_a_whole_number_attribute_over_a_mask(tmp_path: Path) -> None:
+    st, source = _run(tmp_path, """game "T"
+players 3 to 4 default 3
+
+attribute warm = false
+attribute points = 0
+
+3 Red token "red": warm true, points 2
+2 Green token "green": points 5
+4 Blue token "blue": points -1
+1 Gold token "gold": warm true, points 7
+
+zone line: ordered
+zone side: per player, ordered
+
+counter warm_points = 0
+counter blue_points = 0
+counter side_points per player = 0
+
+setup:
+  move 2 Red from box to line
+  move all Blue from box to line
+  move all Green from box to line
+  move all Gold from box to line
+  for p in players:
+    if seat(p) == 2:
+      move 1 Blue from line to side of p
+      move 1 Red from box to side of p
+
+turn:
+  set warm_points to sum(points of all in line where warm)
+  set blue_points to sum(points of Blue in line) * 10 + sum(points of Blue in box)
+  for p in players:
+    set side_points of p to sum(points of all in side of p where warm) * 10 + sum(points of Blue in side of p)
+  end game
+
+rank p by highest side_points of p
+""")
+    c = st.counters
+    assert c[0] == 2 + 2 + 7  # two Reds and the Gold; the Greens and Blues are not warm
+    assert c[1] == -30  # three Blues in line (the fourth in side of P2), none in the box
+    assert c[2] == [0, 19, 0]  # P2: one Red (2) and one Blue (-1)
+    assert "sum(map(am" in source

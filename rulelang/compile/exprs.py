@@ -577,6 +577,14 @@ class ExprWriter:
                         for z in zones]
             return each[0] if len(each) == 1 else "(" + (" or " if is_any else " + ").join(each) + ")"
         assert e.attr is not None
+        if how == "mask" and not self.face_dependent(e.attr):
+            kv = self.comp.kind_values[e.attr]
+            mask = self.consts[src]
+            taken = [kv[k] if v else 0 for k, v in zip(self.kind_of, mask)]
+            if all(type(v) is int for v in taken):  # whole numbers: 0 for the components the mask leaves out
+                vals = self.table(taken, "am")
+                each = [f"sum(map({vals}.__getitem__, {z}))" for z in zones]
+                return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
         if self.face_dependent(e.attr):
             value = self.face_value(e.attr, c)
         else:
