@@ -200,3 +200,42 @@ rank p by highest side_points of p
     assert c[1] == -30  # three Blues in line (the fourth in side of P2), none in the box
     assert c[2] == [0, 19, 0]  # P2: one Red (2) and one Blue (-1)
     assert "sum(map(am" in source
+
+
+def test_standings_count_a_kind_variable_without_a_memo(tmp_path: Path) -> None:
+    path = tmp_path / "t.rules"
+    path.write_text(KINDS + """
+define sole_most(k: kind, p: player) = count(k in side of p) > max(count(k in side of q) for q in players if q != p)
+
+setup:
+  for p in players:
+    if seat(p) == 1:
+      move 2 Red from box to side of p
+      move 1 Blue from box to side of p
+    if seat(p) == 2:
+      move 1 Red from box to side of p
+      move 2 Green from box to side of p
+      move 1 Blue from box to side of p
+    if seat(p) == 3:
+      move 2 Blue from box to side of p
+
+turn:
+  end game
+
+sheet score for p:
+  "most": total(10 for k in kinds where true if sole_most(k, p))
+  "fewest": min(count(k in side of p) for k in kinds where true if k != Gold)
+
+rank p by highest score of p
+""", encoding="utf-8")
+    engine = load_game(path)
+    source = engine.program.generated.source
+    st = engine.new_state(3)
+    assert st.over
+    by_player = {entry["player"]: entry["sheets"]["score"] for entry in engine.standings(st)["standings"]}
+    # P1: most Red (2 > 1); P2: most Green (2 > 0); P3: most Blue (2 > 1); fewest of Red, Green, Blue
+    assert by_player["P1"] == {"most": 10, "fewest": 0}
+    assert by_player["P2"] == {"most": 10, "fewest": 1}
+    assert by_player["P3"] == {"most": 10, "fewest": 0}
+    assert "len(KI[" in source
+    assert not re.search(r"memo\[key\] = len\(KI\[", source)  # C-speed: cheaper than a memo

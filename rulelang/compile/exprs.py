@@ -829,8 +829,8 @@ class ExprWriter:
             return False
         if q.kinds is None and q.where is None and not q.kind_locals:
             return True
-        if q.kind_locals:
-            return False
+        if q.kind_locals:  # count/any(k in Z), k a kind variable: the components of k against Z (see aggregate)
+            return len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude
         tbl = self.comp.pred_table(q)
         if tbl is None:
             return False
