@@ -64,7 +64,7 @@ class Rng:
         """``below(n)``, the same draw, with the generator's step written out (one call instead of two):
         the pick of a random agent at every decision."""
         if n <= 1:
-            return self.below(n)
+            return 0 if n == 1 else self.below(n)  # one option: nothing drawn (as below(1))
         state = self._state
         inc = self._inc
         r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF

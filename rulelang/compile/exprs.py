@@ -559,22 +559,32 @@ class ExprWriter:
             if how == "all":
                 each = [f"bool({z})" if is_any else f"len({z})" for z in zones]
             elif how == "mask":
+                ids = self.const(frozenset(i for i, v in enumerate(self.consts[src]) if v))
                 if is_any:  # the components the mask takes, as a set: any of them in the zone?
-                    ids = self.const(frozenset(i for i, v in enumerate(self.consts[src]) if v))
                     each = [f"(not {ids}.isdisjoint({z}))" for z in zones]
-                else:
-                    each = [f"sum(map({src}.__getitem__, {z}))" for z in zones]
-            elif is_any and len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
-                kind = self.local(q.kind_locals[0])  # any(k in Z), k a local: does Z meet the components of k?
+                else:  # how many of them are in the zone (a component is in one place, once)
+                    each = [f"len({ids}.intersection({z}))" for z in zones]
+            elif len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
+                kind = self.local(q.kind_locals[0])  # any/count(k in Z), k a local: Z against the components of k
                 if "KI" not in self.consts:  # the components of each kind
                     self.consts["KI"] = [frozenset(i for i, k in enumerate(self.kind_of) if k == j)
                                          for j in range(len(self.model.kinds))]
-                each = [f"(not KI[{kind}].isdisjoint({z}))" for z in zones]
+                # (a component is in one place, once: how many of k's are in Z is the size of the intersection)
+                each = [f"(not KI[{kind}].isdisjoint({z}))" if is_any else f"len(KI[{kind}].intersection({z}))"
+                        for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
                         for z in zones]
             return each[0] if len(each) == 1 else "(" + (" or " if is_any else " + ").join(each) + ")"
         assert e.attr is not None
+        if how == "mask" and not self.face_dependent(e.attr):
+            kv = self.comp.kind_values[e.attr]
+            mask = self.consts[src]
+            taken = [kv[k] if v else 0 for k, v in zip(self.kind_of, mask)]
+            if all(type(v) is int for v in taken):  # whole numbers: 0 for the components the mask leaves out
+                vals = self.table(taken, "am")
+                each = [f"sum(map({vals}.__getitem__, {z}))" for z in zones]
+                return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
         if self.face_dependent(e.attr):
             value = self.face_value(e.attr, c)
         else:
@@ -651,14 +661,14 @@ class ExprWriter:
         if it.kind == "others":
             i = self.var("i")
             listed = f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
-            if copy:
-                return listed
-            # only gone through: the table of the others of each seat, for each number of players the game takes
+            # the table of the others of each seat, for each number of players the game takes (a copy of
+            # its row where the list is kept and may be changed)
             most = self.model.max_players
             if "OTHERS" not in self.consts:
                 self.consts["OTHERS"] = [[[(c + j) % n for j in range(1, n)] for c in range(n)]
                                          for n in range(most + 1)]
-            return f"(OTHERS[st.players][st.current] if st.players <= {most} else {listed})"
+            row = "OTHERS[st.players][st.current]" + ("[:]" if copy else "")
+            return f"({row} if st.players <= {most} else {listed})"
         if it.kind == "kinds_where":
             try:
                 chosen = [k.index for k in self.model.kinds if self.comp.static_value(it.cond, k.index, -1)]
@@ -819,8 +829,8 @@ class ExprWriter:
             return False
         if q.kinds is None and q.where is None and not q.kind_locals:
             return True
-        if q.kind_locals:
-            return False
+        if q.kind_locals:  # count/any(k in Z), k a kind variable: the components of k against Z (see aggregate)
+            return len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude
         tbl = self.comp.pred_table(q)
         if tbl is None:
             return False
@@ -942,7 +952,7 @@ def _unguarded(text: str, name: str) -> str:
 
 
 _SAFE_CALLS = frozenset({"isdisjoint", "issuperset", "len", "bool", "sum", "map", "any", "all", "sorted", "set",
-                         "frozenset", "min", "max", "abs", "range", "count"})
+                         "frozenset", "min", "max", "abs", "range", "count", "intersection"})
 
 
 def cannot_fail(text: str) -> bool:
