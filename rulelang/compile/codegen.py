@@ -1020,16 +1020,22 @@ class CodeGen(ExprWriter):
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
         L.append((at + 1, f"loc[{var}] = {p}", sp))
-        if s.cond is not None:
-            L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
-            L.append((at + 2, "continue", sp))
-        L.append((at + 1, f"{ok} = []", sp))
-        for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
-            if c is None:
-                L.append((at + 1, f"{ok}.append({self.const(label)})", span))
-            else:
-                L.append((at + 1, f"if {self.ex(c)}:", span))
-                L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+        self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+        try:
+            if s.cond is not None:
+                L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
+                L.append((at + 2, "continue", sp))
+            L.append((at + 1, f"{ok} = []", sp))
+            for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
+                if c is None:
+                    L.append((at + 1, f"{ok}.append({self.const(label)})", span))
+                else:
+                    L.append((at + 1, f"if {self.ex(c)}:", span))
+                    L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+        finally:
+            del self.loop_vars[var]
         L.append((at + 1, f"if {ok}:", sp))
         L.append((at + 2, f"{asked}.append({p})", sp))
         L.append((at + 2, f"{lists}.append({ok})", sp))

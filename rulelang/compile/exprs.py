@@ -685,6 +685,9 @@ class ExprWriter:
                 self.kind_spans()
                 self.consts["kinds_in_order"] = runtime.kinds_in_order
                 return f"kinds_in_order({z}, KO, KHI)"
+            if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
+                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
+                return f"kinds_in_order_where({z}, KO, {src})"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)
         if it.kind == "kinds":
