@@ -1,0 +1,109 @@
+"""Shortcuts of the code generator first needed by games/rule-the-roost.rules, each checked against the
+careful way of computing the same thing.
+
+- ``kinds(all in Z where ...)`` of a zone kept sorted, whose filter is a table by component: one pass
+  over the zone (``kinds_in_order_where``) instead of a set of kinds, sorted.
+- ``kinds(all in Z)`` of a short zone kept sorted: one look at each component instead of a search per
+  kind (``kinds_in_order``).
+- The answers of an ``ask`` listed at once while the engine picks by position: the options' tests read
+  the asked player from the loop's variable (a seat) rather than from ``loc``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from scripted import ROOT
+from test_fast_paths import step_by_step
+
+from rulelang import load_game
+from rulelang.agents.base import RandomAgent
+from rulelang.compile import runtime
+from rulelang.engine.engine import Engine
+from rulelang.play import play
+
+ROOST = ROOT / "games" / "rule-the-roost.rules"
+
+pytestmark = pytest.mark.usefixtures("at_root")
+
+
+def _zones_and_kinds(rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+    """Components numbered kind by kind (kinds of none included), a sorted zone of some of them, and
+    each kind's last id."""
+    counts = [rng.choice([0, 1, 1, 2, 4, 9]) for _ in range(rng.randint(1, 8))]
+    kind_of = [k for k, n in enumerate(counts) for _ in range(n)]
+    first = [sum(counts[:k]) for k in range(len(counts))]
+    last = [f + n - 1 for f, n in zip(first, counts)]
+    z = sorted(rng.sample(range(len(kind_of)), rng.randint(0, len(kind_of))))
+    return z, kind_of, last
+
+
+def test_the_kinds_of_a_sorted_zone_through_a_mask() -> None:
+    """``kinds_in_order_where`` is the sorted set of the kinds of the components the mask lets through,
+    for masks that differ between components of one kind too, and zones short and long."""
+    rng = random.Random(11)
+    lengths = set()
+    for _ in range(600):
+        z, kind_of, _last = _zones_and_kinds(rng)
+        mask = [rng.random() < 0.6 for _ in kind_of]
+        want = sorted({kind_of[c] for c in z if mask[c]})
+        assert runtime.kinds_in_order_where(z, kind_of, mask) == want, (kind_of, z, mask)
+        lengths.add(len(z) > 16)
+    assert lengths == {False, True}
+
+
+def test_the_kinds_of_a_sorted_zone_short_and_long() -> None:
+    """``kinds_in_order`` gives the sorted set of kinds on both of its ways (a zone of at most 16
+    components, looked at one by one, and a longer one, searched kind by kind)."""
+    rng = random.Random(12)
+    lengths = set()
+    for _ in range(600):
+        z, kind_of, last = _zones_and_kinds(rng)
+        assert runtime.kinds_in_order(z, kind_of, last) == sorted({kind_of[c] for c in z}), (kind_of, z)
+        lengths.add(len(z) > 16)
+    assert lengths == {False, True}
+
+
+def _narrated(engine: Engine, players: int, seed: int) -> tuple[str, Any, list[Any]]:
+    st = engine.new_state(players)
+    log: list[Any] = []
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed,
+         on_event=lambda e, narration: log.append((e, list(narration))))
+    return st.dumps(), st.result, log
+
+
+def test_masked_kinds_play_the_games_of_the_sorted_set(monkeypatch) -> None:
+    """The game compiled with ``kinds_in_order_where`` plays the same games, results, events and
+    narration as with the careful set of kinds, sorted, in its place."""
+    fast = load_game(ROOST)
+    source = fast.program.generated.source
+    assert "kinds_in_order_where(" in source
+    assert not re.search(r"sorted\(\{KO\[\w+\] for \w+ in Z\[\d+\]\[st\.current\] if mk", source)
+    with monkeypatch.context() as patch:
+        patch.setattr(runtime, "kinds_in_order_where",
+                      lambda z, kind_of, mask: sorted({kind_of[c] for c in z if mask[c]}))
+        careful = load_game(ROOST)
+    for players in (2, 3, 4):
+        for seed in range(1, 16):
+            assert _narrated(fast, players, seed) == _narrated(careful, players, seed), (players, seed)
+
+
+def test_answers_listed_at_once_read_the_asked_player_from_the_loop() -> None:
+    """The egg question's test reads the hand of the loop's player, not ``loc``; and taking every answer
+    at once plays the games the decision interface plays, answer by answer."""
+    engine = load_game(ROOST)
+    source = engine.program.generated.source
+    listed = re.findall(r"for (_p\d+) in .*:\n\s+loc\[\d+\] = \1\n\s+(_ok\d+) = \[\]\n\s+if (.*):\n", source)
+    assert listed
+    for p, _ok, test in listed:
+        assert f"Z[4][{p}]" in test and "loc[" not in test, test
+    for players in (2, 4):
+        for seed in range(1, 21):
+            st = engine.new_state(players)
+            play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+            careful = step_by_step(engine, players, seed)
+            assert st.dumps() == careful.dumps(), (players, seed)
+            assert st.result == careful.result and st.step == careful.step, (players, seed)
