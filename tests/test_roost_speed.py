@@ -11,6 +11,7 @@ careful way of computing the same thing.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -107,3 +108,25 @@ def test_answers_listed_at_once_read_the_asked_player_from_the_loop() -> None:
             careful = step_by_step(engine, players, seed)
             assert st.dumps() == careful.dumps(), (players, seed)
             assert st.result == careful.result and st.step == careful.step, (players, seed)
+
+
+def test_a_zone_of_each_component_is_named_inline_where_it_is_revealed(monkeypatch) -> None:
+    """A reveal of the cards under a barn names the zone inline, as its namer names it: the same games,
+    memories of what was seen, events and narration as with the namer."""
+    from rulelang.compile import codegen
+
+    fast = load_game(ROOST)
+    source = fast.program.generated.source
+    assert re.search(r"reveal\(st, \w+, \w+, \(k\d+ \+ LB\[", source)
+    with monkeypatch.context() as patch:
+        patch.setattr(codegen.CodeGen, "reveal_where", lambda self, sel: f"{self.zone_name(sel)}[0]")
+        careful = load_game(ROOST)
+    assert "reveal(st" in careful.program.generated.source
+    assert not re.search(r"reveal\(st, \w+, \w+, \(k\d+ \+ LB\[", careful.program.generated.source)
+    looked = 0
+    for players in (2, 4):
+        for seed in range(1, 16):
+            got, want = _narrated(fast, players, seed), _narrated(careful, players, seed)
+            assert got == want, (players, seed)
+            looked += sum(len(looks) for looks in json.loads(got[0])["seen"])
+    assert looked
