@@ -68,12 +68,16 @@ def test_the_kinds_of_a_sorted_zone_short_and_long() -> None:
     assert lengths == {False, True}
 
 
-def _narrated(engine: Engine, players: int, seed: int) -> tuple[str, Any, list[Any]]:
+def _narrated(engine: Engine, players: int, seed: int) -> tuple[str, Any, list[Any], str]:
+    """A random game played twice: as playouts play it (the engine picks; the final state and result)
+    and told (its events and narration, and the final state)."""
     st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+    told = engine.new_state(players)
     log: list[Any] = []
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed,
+    play(engine, told, [RandomAgent(seed, s) for s in range(players)], seed, narrate=True,
          on_event=lambda e, narration: log.append((e, list(narration))))
-    return st.dumps(), st.result, log
+    return st.dumps(), st.result, log, told.dumps()
 
 
 def test_masked_kinds_play_the_games_of_the_sorted_set(monkeypatch) -> None:
@@ -130,3 +134,26 @@ def test_a_zone_of_each_component_is_named_inline_where_it_is_revealed(monkeypat
             assert got == want, (players, seed)
             looked += sum(len(looks) for looks in json.loads(got[0])["seen"])
     assert looked
+
+
+def test_players_giving_one_answer_are_counted_in_one_call(monkeypatch) -> None:
+    """``total(1 for q in players if answer of q == "throw an egg")`` is the count of that answer among
+    the players' answers: the same games, results, events and narration as the loop over the players,
+    with one egg and with two or more (both branches taken)."""
+    from rulelang.compile import exprs
+
+    fast = load_game(ROOST)
+    source = fast.program.generated.source
+    assert re.search(r"if \(st\.answers\.count\(k\d+\) == 1\):", source)
+    assert re.search(r"if \(st\.answers\.count\(k\d+\) >= 2\):", source)
+    with monkeypatch.context() as patch:
+        patch.setattr(exprs, "_answer_counted", lambda e: None)
+        careful = load_game(ROOST)
+    assert "st.answers.count(" not in careful.program.generated.source
+    said = set()
+    for players in (2, 3, 4):
+        for seed in range(1, 16):
+            got = _narrated(fast, players, seed)
+            assert got == _narrated(careful, players, seed), (players, seed)
+            said |= {n["text"] for _e, narration in got[2] for n in narration if n.get("type") == "say"}
+    assert any("One egg" in line for line in said) and any("cancel each other" in line for line in said)
