@@ -157,3 +157,31 @@ def test_players_giving_one_answer_are_counted_in_one_call(monkeypatch) -> None:
             assert got == _narrated(careful, players, seed), (players, seed)
             said |= {n["text"] for _e, narration in got[2] for n in narration if n.get("type") == "say"}
     assert any("One egg" in line for line in said) and any("cancel each other" in line for line in said)
+
+
+def test_standings_rank_by_the_key_ties_sharing_a_rank_in_seat_order() -> None:
+    """Each player's rank is one more than the number of players with a higher final score; players
+    with equal scores share it and are listed by seat; the winners are those of rank 1 (ties seen)."""
+    engine = load_game(ROOST)
+    ties = 0
+    for players in (2, 3, 4):
+        for seed in range(1, 31):
+            st = engine.new_state(players)
+            play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+            rows = st.result["standings"]
+            score = {r["player"]: runtime_number(r["keys"][0]) for r in rows}
+            seat = {f"P{i + 1}": i for i in range(players)}
+            assert sorted(score) == sorted(seat)
+            assert [r["player"] for r in rows] == sorted(score, key=lambda p: (-score[p], seat[p]))
+            for r in rows:
+                assert r["rank"] == 1 + sum(v > score[r["player"]] for v in score.values())
+            assert st.result["winners"] == [r["player"] for r in rows if r["rank"] == 1]
+            ties += len(set(score.values())) < players
+    assert ties
+
+
+def runtime_number(v: Any) -> Any:
+    """A key of the standings as a number (a fraction is written as the text "7/3")."""
+    from fractions import Fraction
+
+    return Fraction(v) if isinstance(v, str) else v
