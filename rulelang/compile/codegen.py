@@ -319,11 +319,12 @@ class CodeGen(ExprWriter):
             who = "None" if s.player is None else self.seat_ex(s.player, "eyes to look with", sp)
             L.append((ind, f"{p} = {who}", sp))
             L.append((ind, f"{picked} = {self.selection(s.query)}", sp))
-            where = ", ".join(f"{self.zone_name(z)}[0]" for z in s.query.zones)
+            names = [self.reveal_where(z) for z in s.query.zones]
+            where = names[0] if len(names) == 1 else f"', '.join(({', '.join(names)},))"
             kinds = self.model.kinds
             remembered = self.table([self.comp.labels[c] if self.is_die[c] else kinds[k].name
                                      for c, k in enumerate(self.kind_of)], "rm")
-            L.append((ind, f"reveal(st, {p}, {picked}, ', '.join(({where},)), LB, {remembered})", sp))
+            L.append((ind, f"reveal(st, {p}, {picked}, {where}, LB, {remembered})", sp))
             return False
         if t is m.RollS:
             return self.emit_roll(L, s, after, ind)
@@ -943,6 +944,15 @@ class CodeGen(ExprWriter):
         L.append((j + 1, "else:  # (replay's stream answers the draw by its recorded kind)", sp))
         L.append((j + 2, f"{k} = {rng}.one_of([KO[{c}] for {c} in {src}])", sp))
 
+    def reveal_where(self, sel: m.ZoneSel) -> str:
+        """Source of the narration name of a zone a reveal looks at: a zone of each component of a kind
+        named inline (its display name, a space, the component's label: as its namer names it),
+        others by their namer."""
+        zone = self.model.zones[sel.zone]
+        if sel.owner is not None and zone.per_kind is not None and zone.per_class is None:
+            return f"({self.const(zone.display + ' ')} + LB[{self.ex(sel.owner)}])"
+        return f"{self.zone_name(sel)}[0]"
+
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
         var, slot = s.var + self.off, s.list_slot + self.off
@@ -1020,16 +1030,22 @@ class CodeGen(ExprWriter):
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
         L.append((at + 1, f"loc[{var}] = {p}", sp))
-        if s.cond is not None:
-            L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
-            L.append((at + 2, "continue", sp))
-        L.append((at + 1, f"{ok} = []", sp))
-        for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
-            if c is None:
-                L.append((at + 1, f"{ok}.append({self.const(label)})", span))
-            else:
-                L.append((at + 1, f"if {self.ex(c)}:", span))
-                L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+        self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+        try:
+            if s.cond is not None:
+                L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
+                L.append((at + 2, "continue", sp))
+            L.append((at + 1, f"{ok} = []", sp))
+            for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
+                if c is None:
+                    L.append((at + 1, f"{ok}.append({self.const(label)})", span))
+                else:
+                    L.append((at + 1, f"if {self.ex(c)}:", span))
+                    L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+        finally:
+            del self.loop_vars[var]
         L.append((at + 1, f"if {ok}:", sp))
         L.append((at + 2, f"{asked}.append({p})", sp))
         L.append((at + 2, f"{lists}.append({ok})", sp))

@@ -695,6 +695,9 @@ class ExprWriter:
                 self.kind_spans()
                 self.consts["kinds_in_order"] = runtime.kinds_in_order
                 return f"kinds_in_order({z}, KO, KHI)"
+            if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
+                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
+                return f"kinds_in_order_where({z}, KO, {src})"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)
         if it.kind == "kinds":
@@ -738,6 +741,10 @@ class ExprWriter:
             all_piles = list(self.cse_piles.values())
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
         keep_var = e.var in reads or -1 in reads  # a helper, a memo's key or a closure reads it from ``loc``
+        answered = _answer_counted(e) if count and not exists and not keep_var else None
+        if answered is not None:  # how many players gave one answer (st.answers has one per player)
+            n = f"st.answers.count({self.const(answered)})"
+            return n if e.expr.value == 1 else f"({e.expr.value} * {n})"
 
         def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
             texts, piles = inline_single_piles(texts, piles)
@@ -1018,6 +1025,19 @@ class _OwnScope:
 
     def __exit__(self, *exc: Any) -> None:
         self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels, self.gen.loop_vars = self.saved
+
+
+def _answer_counted(e: m.Gen) -> str | None:
+    """The answer X of ``total(N for q in players if answer of q == X)`` (X a text written there), or
+    None for any other total."""
+    c = e.cond
+    if e.iterable.kind != "players" or type(c) is not m.BinOp or c.op != "==":
+        return None
+    for a, b in ((c.left, c.right), (c.right, c.left)):
+        if type(a) is m.AnswerGet and type(a.player) is m.Local and a.player.slot == e.var \
+                and type(b) is m.Const and type(b.value) is str:
+            return b.value
+    return None
 
 
 def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, str]) -> None:

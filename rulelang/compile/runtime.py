@@ -224,8 +224,29 @@ def kinds_in_order(z: list[int], kind_of: list[int], last: list[int]) -> list[in
     component, then of the first one after that kind's last id, and so on."""
     out = []
     i, n = 0, len(z)
+    if n <= 16:  # a short zone: one look at each component beats a search per kind
+        seen = -1
+        for c in z:
+            k = kind_of[c]
+            if k != seen:
+                out.append(k)
+                seen = k
+        return out
     while i < n:
         k = kind_of[z[i]]
         out.append(k)
         i = bisect_right(z, last[k], i)
+    return out
+
+
+def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> list[int]:
+    """The kinds of the components ``c`` of ``z`` with ``mask[c]``, each once, in kind order, for a zone
+    kept sorted (components are numbered kind by kind, so one kind's components are side by side)."""
+    out = []
+    seen = -1
+    for c in z:
+        k = kind_of[c]
+        if k != seen and mask[c]:
+            out.append(k)
+            seen = k
     return out

@@ -1191,12 +1191,12 @@ class Engine:
         def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
             return tuple(-v if d == "highest" else v for (d, _), v in zip(keys, row[1]))
 
-        rows.sort(key=lambda r: (sort_key(r), r[0]))
+        # each key made once; the seats differ, so the rows themselves are never compared
+        keyed = sorted([(sort_key(r), r[0], r) for r in rows])
         ranking = []
         rank = 0
         prev = None
-        for i, row in enumerate(rows):
-            k = sort_key(row)
+        for i, (k, _p, row) in enumerate(keyed):
             if k != prev:
                 rank = i + 1
                 prev = k
