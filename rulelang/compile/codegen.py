@@ -336,7 +336,7 @@ class CodeGen(ExprWriter):
                 self.check_fn(which)
                 self.entries[pc] = (SHUFFLE, zl, s.zone.zone, which, sp)
             self.resume(pc + 1, after, sp)
-            return self.pause(L, pc, ind)
+            return self.emit_shuffle(L, s, pc, ind)
         if t is m.AskS:
             return self.emit_ask(L, s, after, ind)
         if t is m.ChooseS:
@@ -703,6 +703,28 @@ class CodeGen(ExprWriter):
         self.put(L, dz, s.place, d, t, ind + 2, sp)
         L.append((ind + 2, "if st.log is not None:", sp))
         L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
+    def emit_shuffle(self, L: list, s: m.ShuffleS, pc: int, ind: int) -> bool:
+        """Shuffle a zone: while the engine's pickers play with a chance stream and nothing records
+        or narrates, at once, as ``Engine._chance`` would (the same draws, the same step and budget);
+        else pause at ``pc``. A zone that triggers watch, or triggers after each step, always pause."""
+        sp = s.span
+        if self.entries[pc][3] or self.after_step_triggers:
+            return self.pause(L, pc, ind)
+        self.consts["shuffle_zone"] = runtime.shuffle_zone
+        src, rng, P = self.var("src"), self.var("rng"), self.var("pk")
+        L.append((ind, f"{src} = {self.zone(s.zone)}", sp))
+        L.append((ind, f"if len({src}) > 1:", sp))  # fewer than two: nothing to shuffle, no step
+        L.append((ind + 1, f"{rng} = st.chance_rng", sp))
+        L.append((ind + 1, f"{P} = st.picking", sp))
+        L.append((ind + 1, f"if {rng} is None or {P} is None or st.step >= {P}[1] or st.log is not None "
+                           "or st.chance_events is not None:", sp))
+        self.pause(L, pc, ind + 2)
+        L.append((ind + 1, f"shuffle_zone({rng}, {src}, KO)", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, "left = BUDGET", sp))  # a decision was taken: as the engine's loop resets it
+        return False
 
     def emit_roll(self, L: list, s: m.RollS, after: tuple, ind: int) -> bool:
         """Roll dice: while playing with a chance stream, at once (one trace event per die); else pause."""
