@@ -28,7 +28,7 @@ from rulelang.compile.program import (
     SHUFFLE,
     Program,
 )
-from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of
+from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of, shuffle_zone
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -1033,16 +1033,8 @@ class Engine:
         op = ins[0]
         loc = fr[2]
         if op == SHUFFLE:
-            src = ins[1](st, loc)
-            kind_of = self.program.kind_of
-            order = [kind_of[c] for c in src]
-            rng.shuffle(order)  # as Decision.sample shuffles the kinds' names
-            by_kind: dict[int, list[int]] = {}
-            for c in sorted(src):
-                by_kind.setdefault(kind_of[c], []).append(c)
-            for lst in by_kind.values():
-                lst.reverse()
-            src[:] = [by_kind[k].pop() for k in order]
+            # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
+            shuffle_zone(rng, ins[1](st, loc), self.program.kind_of)
             fr[1] += 1
             if ins[3]:
                 self._check_triggers(st, ins[3])
@@ -1182,12 +1174,11 @@ class Engine:
         def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
             return tuple(-v if d == "highest" else v for (d, _), v in zip(keys, row[1]))
 
-        rows.sort(key=lambda r: (sort_key(r), r[0]))
+        keyed = sorted([(sort_key(row), row[0], row) for row in rows])  # seats differ: rows never compared
         ranking = []
         rank = 0
         prev = None
-        for i, row in enumerate(rows):
-            k = sort_key(row)
+        for i, (k, _p, row) in enumerate(keyed):
             if k != prev:
                 rank = i + 1
                 prev = k
