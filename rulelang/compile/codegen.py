@@ -1023,6 +1023,9 @@ class CodeGen(ExprWriter):
         self.resume(pc + 1, after, sp)
         if self.after_step_triggers:  # those are checked by the engine before each answer
             return self.pause(L, pc, ind)
+        if s.dynamic and not _reads_answers((s.options, s.dynamic)) \
+                and not _reads_slots((s.options, s.dynamic), {s.var, s.list_slot}):
+            self.same_answers_at.add(pc)  # nothing the answers read changes while the players answer
         return self.pause_answers(L, pc, var, slot, asked, ind, sp)
 
     def ask_listed_once(self, L: list, s: m.AskS, var: int, slot: int, asked: str, ind: int) -> None:
@@ -1094,11 +1097,18 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, "return left", sp))
         L.append((ind, f"{W} = {asked}", sp))
         L.append((ind, f"{A} = st.answers", sp))
+        once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
+        if once:
+            L.append((ind, f"{ok} = None", sp))
         L.append((ind, "while True:", sp))
         L.append((ind + 1, f"if st.step >= {P}[1]:", sp))
         L.append((ind + 2, "return left", sp))
         L.append((ind + 1, f"{who} = loc[{var}] = {W}[0]", sp))
-        L.append((ind + 1, f"{ok} = {enum}(st, loc)", sp))
+        if once:
+            L.append((ind + 1, f"if {ok} is None:", sp))
+            L.append((ind + 2, f"{ok} = {enum}(st, loc)", sp))
+        else:
+            L.append((ind + 1, f"{ok} = {enum}(st, loc)", sp))
         L.append((ind + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
         L.append((ind + 1, f"if not 0 <= {i} < len({ok}):", sp))
         L.append((ind + 2, f"bad_answer({i}, {self.const(sp)})", sp))
