@@ -161,3 +161,17 @@ def test_one_component_of_each_kind_stays_where_drawn() -> None:
     src = [2, 0, 1]
     runtime.shuffle_zone(_Draws([2, 0, 1]), src, [0, 1, 2])
     assert src == [1, 2, 0]
+
+
+def test_one_component_a_kind_shuffles_the_zone_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "one.rules"
+    path.write_text(RULES.replace("3 Red cards\n2 Blue cards\n", "1 Red card\n1 Blue card\n1 Pink card\n"),
+                    encoding="utf-8")
+    inline, careful = load_game(path), paused(path, monkeypatch)
+    source = inline.program.generated.source
+    assert "shuffle_zone(" not in source and ".shuffle(_src" in source
+    for seed in range(1, 21):
+        got, error = played(inline, 3, seed)
+        want, want_error = played(careful, 3, seed)
+        assert error == want_error == "", seed
+        assert got.dumps() == want.dumps() == one_at_a_time(careful, 3, seed).dumps(), seed

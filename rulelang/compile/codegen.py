@@ -720,7 +720,10 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, f"if {rng} is None or {P} is None or st.step >= {P}[1] or st.log is not None "
                            "or st.chance_events is not None:", sp))
         self.pause(L, pc, ind + 2)
-        L.append((ind + 1, f"shuffle_zone({rng}, {src}, KO)", sp))
+        if len(set(self.comp.kind_of)) == len(self.comp.kind_of):  # each component a kind of its own
+            L.append((ind + 1, f"{rng}.shuffle({src})", sp))  # (what shuffle_zone comes to then)
+        else:
+            L.append((ind + 1, f"shuffle_zone({rng}, {src}, KO)", sp))
         L.append((ind + 1, "st.step += 1", sp))
         L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
         L.append((ind + 1, "left = BUDGET", sp))  # a decision was taken: as the engine's loop resets it
