@@ -1159,20 +1159,25 @@ class Engine:
                               for (label, _), fn in zip(lines, fns)}
             sheets.append(mine)
         rows = []
+        span = self.model.ranking.span
+        nlocals = max(1, program.rank_nlocals)
+        rank_sheets = program.rank_sheets
+        by_key = [(fn, rank_sheets[k] if k < len(rank_sheets) else None) for k, fn in enumerate(run.rank_fns)]
         for p in range(st.players):
-            loc = [None] * max(1, program.rank_nlocals)
+            loc = [None] * nlocals
             loc[0] = p
             values = []
-            for k, fn in enumerate(run.rank_fns):
-                sheet = program.rank_sheets[k] if k < len(program.rank_sheets) else None
+            for fn, sheet in by_key:
                 if sheet is not None:  # the key is a score sheet's total: already added up
-                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), self.model.ranking.span))
+                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), span))
                 else:
-                    values.append(bounded(fn(st, loc), self.model.ranking.span))
+                    values.append(bounded(fn(st, loc), span))
             rows.append((p, values))
 
+        highest = [d == "highest" for d, _ in keys]
+
         def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
-            return tuple(-v if d == "highest" else v for (d, _), v in zip(keys, row[1]))
+            return tuple([-v if h else v for h, v in zip(highest, row[1])])
 
         keyed = sorted([(sort_key(row), row[0], row) for row in rows])  # seats differ: rows never compared
         ranking = []
