@@ -337,7 +337,7 @@ class CodeGen(ExprWriter):
                 self.check_fn(which)
                 self.entries[pc] = (SHUFFLE, zl, s.zone.zone, which, sp)
             self.resume(pc + 1, after, sp)
-            return self.pause(L, pc, ind)
+            return self.emit_shuffle(L, s, pc, ind)
         if t is m.AskS:
             return self.emit_ask(L, s, after, ind)
         if t is m.ChooseS:
@@ -705,6 +705,31 @@ class CodeGen(ExprWriter):
         L.append((ind + 2, "if st.log is not None:", sp))
         L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
 
+    def emit_shuffle(self, L: list, s: m.ShuffleS, pc: int, ind: int) -> bool:
+        """Shuffle a zone: while the engine's pickers play with a chance stream and nothing records
+        or narrates, at once, as ``Engine._chance`` would (the same draws, the same step and budget);
+        else pause at ``pc``. A zone that triggers watch, or triggers after each step, always pause."""
+        sp = s.span
+        if self.entries[pc][3] or self.after_step_triggers:
+            return self.pause(L, pc, ind)
+        self.consts["shuffle_zone"] = runtime.shuffle_zone
+        src, rng, P = self.var("src"), self.var("rng"), self.var("pk")
+        L.append((ind, f"{src} = {self.zone(s.zone)}", sp))
+        L.append((ind, f"if len({src}) > 1:", sp))  # fewer than two: nothing to shuffle, no step
+        L.append((ind + 1, f"{rng} = st.chance_rng", sp))
+        L.append((ind + 1, f"{P} = st.picking", sp))
+        L.append((ind + 1, f"if {rng} is None or {P} is None or st.step >= {P}[1] or st.log is not None "
+                           "or st.chance_events is not None:", sp))
+        self.pause(L, pc, ind + 2)
+        if len(set(self.comp.kind_of)) == len(self.comp.kind_of):  # each component a kind of its own
+            L.append((ind + 1, f"{rng}.shuffle({src})", sp))  # (what shuffle_zone comes to then)
+        else:
+            L.append((ind + 1, f"shuffle_zone({rng}, {src}, KO)", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, "left = BUDGET", sp))  # a decision was taken: as the engine's loop resets it
+        return False
+
     def emit_roll(self, L: list, s: m.RollS, after: tuple, ind: int) -> bool:
         """Roll dice: while playing with a chance stream, at once (one trace event per die); else pause."""
         sp = s.span
@@ -1011,6 +1036,9 @@ class CodeGen(ExprWriter):
         self.resume(pc + 1, after, sp)
         if self.after_step_triggers:  # those are checked by the engine before each answer
             return self.pause(L, pc, ind)
+        if s.dynamic and not _reads_answers((s.options, s.dynamic)) \
+                and not _reads_slots((s.options, s.dynamic), {s.var, s.list_slot}):
+            self.same_answers_at.add(pc)  # nothing the answers read changes while the players answer
         return self.pause_answers(L, pc, var, slot, asked, ind, sp)
 
     def ask_listed_once(self, L: list, s: m.AskS, var: int, slot: int, asked: str, ind: int) -> None:
@@ -1088,11 +1116,18 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, "return left", sp))
         L.append((ind, f"{W} = {asked}", sp))
         L.append((ind, f"{A} = st.answers", sp))
+        once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
+        if once:
+            L.append((ind, f"{ok} = None", sp))
         L.append((ind, "while True:", sp))
         L.append((ind + 1, f"if st.step >= {P}[1]:", sp))
         L.append((ind + 2, "return left", sp))
         L.append((ind + 1, f"{who} = loc[{var}] = {W}[0]", sp))
-        L.append((ind + 1, f"{ok} = {enum}(st, loc)", sp))
+        if once:
+            L.append((ind + 1, f"if {ok} is None:", sp))
+            L.append((ind + 2, f"{ok} = {enum}(st, loc)", sp))
+        else:
+            L.append((ind + 1, f"{ok} = {enum}(st, loc)", sp))
         L.append((ind + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
         L.append((ind + 1, f"if not 0 <= {i} < len({ok}):", sp))
         L.append((ind + 2, f"bad_answer({i}, {self.const(sp)})", sp))

@@ -55,6 +55,7 @@ class ExprWriter:
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
+        self.same_answers_at: set[int] = set()  # pcs of asks whose answers are the same for everyone asked
         self.members: dict[int, tuple] = {}  # id of a ChooseSpec -> replay's membership tests (see member_tests)
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
         self.memo: dict[Any, str] | None = None  # while writing standings: canonical node -> memo function

@@ -250,3 +250,17 @@ def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> 
             out.append(k)
             seen = k
     return out
+
+
+def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
+    """Shuffle the zone ``src`` in place as ``Engine.apply_random`` shuffles it: the kinds' order
+    drawn by ``rng.shuffle`` (the same draws), the components of one kind in the places of their
+    kind in increasing id order."""
+    rng.shuffle(src)  # the same permutation as of their kinds, listed in the same order
+    kinds = [kind_of[c] for c in src]
+    if len(set(kinds)) == len(kinds):  # one component of each kind: each stays where it was drawn
+        return
+    by_kind: dict[int, list[int]] = {}
+    for c in sorted(src, reverse=True):
+        by_kind.setdefault(kind_of[c], []).append(c)
+    src[:] = [by_kind[k].pop() for k in kinds]

@@ -28,7 +28,7 @@ from rulelang.compile.program import (
     SHUFFLE,
     Program,
 )
-from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of
+from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of, shuffle_zone
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -1042,16 +1042,8 @@ class Engine:
         op = ins[0]
         loc = fr[2]
         if op == SHUFFLE:
-            src = ins[1](st, loc)
-            kind_of = self.program.kind_of
-            order = [kind_of[c] for c in src]
-            rng.shuffle(order)  # as Decision.sample shuffles the kinds' names
-            by_kind: dict[int, list[int]] = {}
-            for c in sorted(src):
-                by_kind.setdefault(kind_of[c], []).append(c)
-            for lst in by_kind.values():
-                lst.reverse()
-            src[:] = [by_kind[k].pop() for k in order]
+            # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
+            shuffle_zone(rng, ins[1](st, loc), self.program.kind_of)
             fr[1] += 1
             if ins[3]:
                 self._check_triggers(st, ins[3])
@@ -1176,23 +1168,27 @@ class Engine:
                               for (label, _), fn in zip(lines, fns)}
             sheets.append(mine)
         rows = []
+        span = self.model.ranking.span
+        nlocals = max(1, program.rank_nlocals)
+        rank_sheets = program.rank_sheets
+        by_key = [(fn, rank_sheets[k] if k < len(rank_sheets) else None) for k, fn in enumerate(run.rank_fns)]
         for p in range(st.players):
-            loc = [None] * max(1, program.rank_nlocals)
+            loc = [None] * nlocals
             loc[0] = p
             values = []
-            for k, fn in enumerate(run.rank_fns):
-                sheet = program.rank_sheets[k] if k < len(program.rank_sheets) else None
+            for fn, sheet in by_key:
                 if sheet is not None:  # the key is a score sheet's total: already added up
-                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), self.model.ranking.span))
+                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), span))
                 else:
-                    values.append(bounded(fn(st, loc), self.model.ranking.span))
+                    values.append(bounded(fn(st, loc), span))
             rows.append((p, values))
 
-        def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
-            return tuple(-v if d == "highest" else v for (d, _), v in zip(keys, row[1]))
+        highest = [d == "highest" for d, _ in keys]
 
-        # each key made once; the seats differ, so the rows themselves are never compared
-        keyed = sorted([(sort_key(r), r[0], r) for r in rows])
+        def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
+            return tuple([-v if h else v for h, v in zip(highest, row[1])])
+
+        keyed = sorted([(sort_key(row), row[0], row) for row in rows])  # seats differ: rows never compared
         ranking = []
         rank = 0
         prev = None
