@@ -8,7 +8,9 @@ from typing import Any
 from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
+from rulelang.errors import RulelangError
 from rulelang.play import play
+from rulelang.rng import Rng
 from rulelang.trace.format import header, result_line
 from rulelang.trace.replay import Trace
 
@@ -27,6 +29,27 @@ def take_step(engine: Engine, st: State, agents: list[RandomAgent], chance: Any,
         return None
     assert engine.is_chance(st)
     return engine.apply_random(st, chance, events=events)
+
+
+def played(engine: Engine, players: int, seed: int, max_steps: int = 100_000) -> tuple[State, str]:
+    """A random game played with play() (the engine picks by position); the error text if it stopped."""
+    st = engine.new_state(players)
+    try:
+        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, max_steps=max_steps)
+    except RulelangError as exc:
+        return st, str(exc)
+    return st, ""
+
+
+def one_at_a_time(engine: Engine, players: int, seed: int) -> State:
+    """The same game, each decision (shuffles too) taken through the engine's decision interface."""
+    st = engine.new_state(players)
+    agents = [RandomAgent(seed, s) for s in range(players)]
+    st.chance_rng = Rng(seed, stream=0)
+    while not st.over:
+        take_step(engine, st, agents, st.chance_rng)
+    st.chance_rng = None
+    return st
 
 
 def recorded(engine: Engine, game: str, players: int, seed: int) -> tuple[Trace, dict[str, Any]]:

@@ -11,14 +11,11 @@ from pathlib import Path
 
 import pytest
 from scripted import ROOT
+from step_support import played
 
 from rulelang import load_game
-from rulelang.agents.base import RandomAgent
 from rulelang.compile import codegen
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import State
-from rulelang.errors import RulelangError
-from rulelang.play import play
 
 pytestmark = pytest.mark.usefixtures("at_root")
 
@@ -72,15 +69,6 @@ def careful(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
                       lambda self, L, pc, var, slot, asked, ind, sp: self.pause(L, pc, ind))
         return load_game(path)
 
-
-def played(engine: Engine, players: int, seed: int, max_steps: int = 100_000) -> tuple[State, str]:
-    """A random game played with play(); the error text if it stopped."""
-    st = engine.new_state(players)
-    try:
-        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, max_steps=max_steps)
-    except RulelangError as exc:
-        return st, str(exc)
-    return st, ""
 
 
 @pytest.fixture

@@ -13,16 +13,11 @@ from pathlib import Path
 
 import pytest
 from scripted import ROOT
-from step_support import take_step
+from step_support import one_at_a_time, played
 
 from rulelang import load_game
-from rulelang.agents.base import RandomAgent
 from rulelang.compile import codegen, runtime
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import State
-from rulelang.errors import RulelangError
-from rulelang.play import play
-from rulelang.rng import Rng
 
 pytestmark = pytest.mark.usefixtures("at_root")
 
@@ -73,25 +68,6 @@ def paused(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
     return engine
 
 
-def played(engine: Engine, players: int, seed: int, max_steps: int = 100_000) -> tuple[State, str]:
-    """A random game played with play(); the error text if it stopped."""
-    st = engine.new_state(players)
-    try:
-        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, max_steps=max_steps)
-    except RulelangError as exc:
-        return st, str(exc)
-    return st, ""
-
-
-def one_at_a_time(engine: Engine, players: int, seed: int) -> State:
-    """The same game, each decision (shuffles too) taken through the engine's decision interface."""
-    st = engine.new_state(players)
-    agents = [RandomAgent(seed, s) for s in range(players)]
-    st.chance_rng = Rng(seed, stream=0)
-    while not st.over:
-        take_step(engine, st, agents, st.chance_rng)
-    st.chance_rng = None
-    return st
 
 
 @pytest.fixture
