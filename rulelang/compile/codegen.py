@@ -1084,23 +1084,9 @@ class CodeGen(ExprWriter):
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
-        L.append((at, "while True:", sp))
-        L.append((at + 1, f"if st.step >= {P}[1]:", sp))
-        L.append((at + 2, "return left", sp))
-        L.append((at + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
-        L.append((at + 1, f"{ok} = {lists}[{j}]", sp))
-        L.append((at + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
-        L.append((at + 1, f"if not 0 <= {i} < len({ok}):", sp))
-        L.append((at + 2, f"bad_answer({i}, {self.const(sp)})", sp))
-        L.append((at + 1, f"{A}[{who}] = {ok}[{i}]", sp))
-        L.append((at + 1, f"{j} += 1", sp))
-        L.append((at + 1, f"loc[{slot}] = {asked}[{j}:]", sp))
-        L.append((at + 1, "st.step += 1", sp))
-        L.append((at + 1, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((at + 1, f"if {j} == len({asked}):", sp))
-        L.append((at + 2, "break", sp))
-        L.append((at, f"fr[1] = {pc + 1}", sp))
-        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+        self.answer_each(L, at, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
+                         [(0, f"{ok} = {lists}[{j}]")],
+                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
 
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
@@ -1119,27 +1105,34 @@ class CodeGen(ExprWriter):
         once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
         if once:
             L.append((ind, f"{ok} = None", sp))
-        L.append((ind, "while True:", sp))
-        L.append((ind + 1, f"if st.step >= {P}[1]:", sp))
-        L.append((ind + 2, "return left", sp))
-        L.append((ind + 1, f"{who} = loc[{var}] = {W}[0]", sp))
-        if once:
-            L.append((ind + 1, f"if {ok} is None:", sp))
-            L.append((ind + 2, f"{ok} = {enum}(st, loc)", sp))
-        else:
-            L.append((ind + 1, f"{ok} = {enum}(st, loc)", sp))
-        L.append((ind + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
-        L.append((ind + 1, f"if not 0 <= {i} < len({ok}):", sp))
-        L.append((ind + 2, f"bad_answer({i}, {self.const(sp)})", sp))
-        L.append((ind + 1, f"{A}[{who}] = {ok}[{i}]", sp))
-        L.append((ind + 1, f"{W} = loc[{slot}] = {W}[1:]", sp))
-        L.append((ind + 1, "st.step += 1", sp))
-        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((ind + 1, f"if not {W}:", sp))
-        L.append((ind + 2, "break", sp))
-        L.append((ind, f"fr[1] = {pc + 1}", sp))
-        self.taken(L, f"r{self.frame}_{pc + 1}", ind, sp)
+        fetch = [(0, f"if {ok} is None:"), (1, f"{ok} = {enum}(st, loc)")] if once else [(0, f"{ok} = {enum}(st, loc)")]
+        self.answer_each(L, ind, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]", fetch,
+                         [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
         return True
+
+    def answer_each(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, str, str, str, str], who_is: str,
+                    fetch: list[tuple[int, str]], advance: list[str], done: str) -> None:
+        """The loop in which the asked players answer in turn while pickers pick by position (see
+        ``pause_answers``): ``who_is`` finds the next player, ``fetch`` (lines, with their extra indent)
+        sets the answers they may give, ``advance`` moves past them, ``done`` says nobody is left; each
+        answer is a step, and the block goes on (``taken``) once all have answered."""
+        P, A, who, ok, i = names
+        L.append((at, "while True:", sp))
+        L.append((at + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((at + 2, "return left", sp))
+        L.append((at + 1, f"{who} = {who_is}", sp))
+        L.extend((at + 1 + extra, line, sp) for extra, line in fetch)
+        L.append((at + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((at + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((at + 2, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((at + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.extend((at + 1, line, sp) for line in advance)
+        L.append((at + 1, "st.step += 1", sp))
+        L.append((at + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at + 1, f"if {done}:", sp))
+        L.append((at + 2, "break", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
     def emit_choose(self, L: list, s: m.ChooseS, after: tuple, ind: int) -> bool:
         sp = s.span
