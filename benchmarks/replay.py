@@ -11,15 +11,19 @@ does, plus the header and result lines), untimed. Then, interleaved over R round
 
 - **playout**: the same N games played again from scratch by the engine with random
   agents (``engine.new_state`` + ``play``, no events collected), and
+- **recording playout**: the same N games played again while collecting every event, as
+  ``rulelang run --trace`` does (without writing them), and
 - **replay**: the N recorded traces replayed by ``rulelang.trace.replay.Replayer``
   (built from in-memory ``Trace`` objects, so no file reading or JSON parsing is
   timed), each of which must come out ``compliant`` with the recorded result,
 
 both in events per second, an event being one chance outcome or one action (the result
 line is not counted). The last line printed is ``ratio: X``: replay events/s divided
-by playout events/s. Replay knows every outcome in advance, so the project's goal is a
-ratio of at least 1.5. With ``--profile K``, one more (untimed) replay pass runs under
-cProfile and its top K entries by internal time go to stderr.
+by playout events/s; the line before it, ``replay / recording playout: Y``, divides by the
+recording playout's events/s (a recorded game does the same work per event). Replay
+knows every outcome in advance, so the project's goal is a ratio of at least 1.5. With
+``--profile K``, one more (untimed) replay pass runs under cProfile and its top K
+entries by internal time go to stderr.
 
 Exit status: 0 on success, 1 if the .rules file does not load, a game fails or a
 replay is not compliant, 2 on a usage error.
@@ -82,6 +86,23 @@ def run_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int
     return time.perf_counter() - start, events
 
 
+def run_recording_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
+    """Play one fresh random game per seed collecting its events, as ``rulelang run --trace`` does
+    (without writing them); return (seconds, events)."""
+    events = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        kept: list[dict[str, Any]] = []
+
+        def on_event(event: dict[str, Any], _narration: list[dict[str, Any]], kept: list = kept) -> None:
+            kept.append(event)
+
+        state = engine.new_state(players)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event)
+        events += state.step
+    return time.perf_counter() - start, events
+
+
 def run_replays(engine: Engine, traces: list[Trace]) -> tuple[float, int, list[Any]]:
     """Replay each trace; return (seconds, events, verdicts)."""
     verdicts = []
@@ -137,14 +158,17 @@ def main(argv: list[str] | None = None) -> int:
 
     rounds = min(args.rounds, args.games)
     bounds = [args.games * r // rounds for r in range(rounds + 1)]
-    play_time = replay_time = 0.0
-    play_events = replay_events = 0
+    play_time = replay_time = record_time = 0.0
+    play_events = replay_events = record_events = 0
     try:
         for r in range(rounds):
             lo, hi = bounds[r], bounds[r + 1]
-            sides = ["play", "replay"] if r % 2 == 0 else ["replay", "play"]
+            sides = ["play", "record", "replay"] if r % 2 == 0 else ["replay", "record", "play"]
             for side in sides:
-                if side == "play":
+                if side == "record":
+                    t, n = run_recording_playouts(engine, players, seeds[lo:hi])
+                    record_time, record_events = record_time + t, record_events + n
+                elif side == "play":
                     t, n = run_playouts(engine, players, seeds[lo:hi])
                     play_time, play_events = play_time + t, play_events + n
                 else:
@@ -158,8 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     except RulelangError as exc:
         print(exc.format(), file=sys.stderr)
         return 1
-    if not play_events == replay_events == total_events:
-        print(f"event counts differ: recorded {total_events}, played {play_events}, replayed {replay_events}",
+    if not play_events == replay_events == record_events == total_events:
+        print(f"event counts differ: recorded {total_events}, played {play_events}, "
+              f"played recording {record_events}, replayed {replay_events}",
               file=sys.stderr)
         return 1
 
@@ -174,11 +199,14 @@ def main(argv: list[str] | None = None) -> int:
 
     play_rate = play_events / play_time
     replay_rate = replay_events / replay_time
+    record_rate = record_events / record_time
     print(f"{model.title}: {args.games} recorded random games, {players} players, seeds "
           f"{seeds.start}..{seeds.stop - 1}, {total_events} events ({total_events / args.games:.1f}/game), "
           f"{rounds} interleaved rounds; {game_file}")
-    print(f"  playout  {play_rate:10.0f} events/s  ({play_time:.3f} s)")
-    print(f"  replay   {replay_rate:10.0f} events/s  ({replay_time:.3f} s)")
+    print(f"  playout            {play_rate:10.0f} events/s  ({play_time:.3f} s)")
+    print(f"  recording playout  {record_rate:10.0f} events/s  ({record_time:.3f} s)")
+    print(f"  replay             {replay_rate:10.0f} events/s  ({replay_time:.3f} s)")
+    print(f"replay / recording playout: {replay_rate / record_rate:.3f}")
     print(f"ratio: {replay_rate / play_rate:.3f}")
     return 0
 

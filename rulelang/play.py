@@ -59,7 +59,8 @@ def play(
                 action = ""
                 if recording:  # a recorded label must name one option: two that read alike are an error now
                     labels = engine.pending(state).labels  # type: ignore[union-attr]
-                    labels.check_unique()  # type: ignore[union-attr]
+                    if not engine.labels_distinct(state):
+                        labels.check_unique()  # type: ignore[union-attr]
                     action = labels[i]  # type: ignore[index]
                 engine.apply_index(state, i)
                 events = [_action_event(step, seat, action)] if recording else []
@@ -75,7 +76,8 @@ def play(
                 assert d is not None
                 seat = d.player if d.player is not None else state.current
                 seen = engine.observe(state, seat) if wants_view[seat] else {}
-                if recording and d.labels is not None and hasattr(d.labels, "check_unique"):
+                if recording and d.labels is not None and hasattr(d.labels, "check_unique") \
+                        and not engine.labels_distinct(state):
                     d.labels.check_unique()
                 if searching[seat]:  # a search agent also gets determinizations of its own seat's view
                     action = agents[seat].choose(seen, list(d.labels or []), World(engine, state, seat))  # type: ignore[call-arg]

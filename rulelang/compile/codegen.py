@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import budget_emit, membership, races, runtime
+from rulelang.compile import budget_emit, label_proof, membership, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import (
     ExprWriter,
@@ -1142,6 +1142,7 @@ class CodeGen(ExprWriter):
             with self.at_offset():
                 chooser = seat_of(self.comp.expr(s.player), "a choice to make", sp) if s.player is not None else None
                 spec = ChooseSpec(chooser, [], pc + k + 1)
+                spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
                 for n, opt in enumerate(s.options):
                     spec.options.append((
                         self.comp.template(opt.label),

@@ -37,6 +37,7 @@ class ChooseSpec:
     # has no holes, its test, its range's values or None, whether taking it so leaves the locals exact,
     # whether a label read back renders as read, the option)), see CodeGen.member_tests
     member: tuple | None = None
+    distinct: bool = False  # no two legal options can render the same label (see label_proof.labels_distinct)
 
 
 @attrs.define

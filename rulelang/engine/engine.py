@@ -790,6 +790,15 @@ class Engine:
         spec = ins[1]
         return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
 
+    def labels_distinct(self, st: State) -> bool:
+        """Whether the pending decision is a ``choose`` whose options cannot render the same label twice
+        (proved when the game was compiled), so a recorded label needs no look at the other labels."""
+        if st.over:
+            return False
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        return ins[0] == CHOOSE and ins[1].distinct
+
     def ask_answers(self, st: State) -> tuple[int, list[str]] | None:
         """(who answers first, the answers allowed to them) when an ``ask`` is pending; None otherwise (cheap)."""
         if st.over:
