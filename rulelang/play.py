@@ -57,10 +57,11 @@ def play(
                 # A plain choice for an agent that picks by position: no labels, no Decision.
                 seat, i = size[0], agents[size[0]].choose_index(size[1])  # type: ignore[attr-defined]
                 action = ""
-                if recording:  # a recorded label must name one option: two that read alike are an error now
+                if recording and engine.labels_distinct(state):  # (no two options can read alike)
+                    action = engine.option_label(state, i)
+                elif recording:  # a recorded label must name one option: two that read alike are an error now
                     labels = engine.pending(state).labels  # type: ignore[union-attr]
-                    if not engine.labels_distinct(state):
-                        labels.check_unique()  # type: ignore[union-attr]
+                    labels.check_unique()  # type: ignore[union-attr]
                     action = labels[i]  # type: ignore[index]
                 engine.apply_index(state, i)
                 events = [_action_event(step, seat, action)] if recording else []

@@ -799,6 +799,14 @@ class Engine:
         ins = self.code[fr[0]][fr[1]]
         return ins[0] == CHOOSE and ins[1].distinct
 
+    def option_label(self, st: State, i: int) -> str:
+        """The label of option ``i`` of the pending ``choose`` (as ``choice_size`` counts them)."""
+        fr = st.stack[-1]
+        options = st.choice_cache
+        if options is None:
+            options = st.choice_cache = self._options(st, self.code[fr[0]][fr[1]][1], fr[2])
+        return self._label_renderer(st, fr, options)(i)
+
     def ask_answers(self, st: State) -> tuple[int, list[str]] | None:
         """(who answers first, the answers allowed to them) when an ``ask`` is pending; None otherwise (cheap)."""
         if st.over:
