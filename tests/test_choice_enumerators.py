@@ -21,7 +21,7 @@ from pathlib import Path
 import attrs
 import pytest
 from scripted import ROOT
-from step_support import take_step
+from step_support import played, take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -232,3 +232,15 @@ def test_chance_taken_without_a_decision_is_the_decisions_outcome(game: str) -> 
         st = engine.new_state(players)
         play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
         assert st.dumps() == want.dumps(), seed
+
+
+def test_a_condition_that_reads_its_value_only_in_a_query_is_tested_per_value(tmp_path: Path) -> None:
+    # ``count(k in pot ...)`` reads ``k``: the condition is tested for each kind, not once before the range
+    # (where ``k`` holds nothing yet: a crash, or, holding an earlier kind, a silent wrong listing)
+    engine = small_game(tmp_path, '"take the {k}s" for k in kinds(all in pot of current)'
+                                  ' if count(k in pot of current) >= 2')
+    st = engine.new_state(3)
+    assert list(engine.pending(st).labels) == ["take the Beans", "take the Peas", "pass"]
+    assert generated_options(engine, st) == careful_options(engine, st)
+    st, _error = played(engine, 3, 1)
+    assert st.over

@@ -689,6 +689,8 @@ def _reads_slots(expr: Any, slots: set[int]) -> bool:
     """Whether an IR expression reads any of these local slots."""
     if isinstance(expr, m.Local):
         return expr.slot in slots
+    if isinstance(expr, m.QueryIR) and not slots.isdisjoint(expr.kind_locals):
+        return True  # (a query of the kind a local holds, ``k in hand``, reads that local)
     if isinstance(expr, (tuple, list)):
         return any(_reads_slots(x, slots) for x in expr)
     if attrs.has(type(expr)):
