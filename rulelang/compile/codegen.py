@@ -41,6 +41,7 @@ from rulelang.compile.exprs import (
     _prologue,
     _slots_read,
     _whole,
+    cannot_fail,
     conjuncts,
     fold,
     inline_single_piles,
@@ -229,6 +230,9 @@ class CodeGen(ExprWriter):
         that player's zones and counters (besides shared ones) is checked for those players."""
         chk = f"{self.check_fn(which, owners=True)}(st, ({', '.join(owners)},))" if owners else \
             f"{self.check_fn(which)}(st)"
+        guard = self.check_guard(which, owners)
+        if guard is not None:
+            chk = f"{guard} and {chk}"
         pc = self.site_pc(None, 1, ("soft", id(after[1]), after[2]))
         self.resume(pc, after, span)
         self.nsoft += 1
@@ -1698,6 +1702,69 @@ class CodeGen(ExprWriter):
         lines.append((1, "return False", None))
         self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
+
+    def check_guard(self, which: tuple[int, ...], owners: list[str] | None) -> str | None:
+        """A test written before a call of the check of ``which`` (see ``soft``): true when a trigger's
+        condition now differs from its flag, the only case where the check changes a flag or fires;
+        None when some condition cannot be tested here (it may fail, or reads more than the state and
+        the seats of ``owners``), and then the check is called every time.
+
+        A watched-once trigger is tested as ``COND != armed[t]``; one watched per player, for each
+        seat ``o`` of ``owners``, as ``o < 0 or COND(o) != armed[t][o]`` (a seat that is not one is
+        left to the check)."""
+        tests = []
+        for t in which:
+            trig = self.model.triggers[t]
+            if not trig.each:
+                cond = self.guard_cond(trig, None)
+                if cond is None:
+                    return None
+                tests.append(f"{cond} != st.armed[{t}]")
+                continue
+            if not owners or not _owner_local(trig):
+                return None
+            for o in owners:
+                cond = self.guard_cond(trig, o)
+                if cond is None:
+                    return None
+                sure = o == "st.current" or o in self.cse_ids  # a seat, never < 0
+                tests.append(f"{cond} != st.armed[{t}][{o}]" if sure else f"{o} < 0 or {cond} != st.armed[{t}][{o}]")
+        if not tests:
+            return None
+        return f"(st.armed is not None and ({' or '.join(f'({x})' for x in tests)}))"
+
+    def guard_cond(self, trig: m.Trigger, owner: str | None) -> str | None:
+        """Source of a trigger's condition as a bool, written where a check is called (``owner``: the
+        seat of a trigger watched per player); None unless it reads only the state (and that seat) and
+        cannot fail."""
+        nhelpers = len(self.helpers)
+        saved = self.off
+        added = owner is not None and owner not in self.cse_ids
+        try:
+            with self.own_scope():
+                self.off = 0
+                if owner is not None:
+                    self.loop_vars[0] = owner
+                    self.cse_ids.add(owner)  # tested for < 0 first where it is not sure to be a seat
+                cond = self.ex(trig.cond)
+        except AssertionError:  # a helper function would read the seat's variable
+            cond = None
+        finally:
+            self.off = saved
+            if added:
+                self.cse_ids.discard(owner)
+        if len(self.helpers) != nhelpers:  # the condition needs a helper function: left to the check
+            del self.helpers[nhelpers:]
+            return None
+        # (Python's operators written as words are not calls, whatever follows them)
+        if cond is None or not cannot_fail(re.sub(r"\b(and|or|not|in|is|if|else)\b", "+", cond)):
+            return None
+        if any(ref != owner for ref in re.findall(r"\bloc\[\d+\]", cond)):
+            return None
+        e = trig.cond
+        if not (type(e) is m.BinOp and e.op in ("<", "<=", ">", ">=") and e.left.type == e.right.type == m.INT):
+            cond = f"bool({cond})"  # the flag kept in the state is a bool
+        return cond
 
     def check_one(self, lines: list, t: int) -> bool:
         """Write the body of a check of trigger ``t`` alone when it is watched once for the game (not
