@@ -675,6 +675,9 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         need = None
         one = limited and q.count_expr is None and q.count == 1 and how != "all"
+        if limited and q.count_expr is None and q.count == 1 and how == "all" and not dz.unrolled:
+            self.move_top_one(L, s, d, z, c, ind)
+            return
         if limited and not one:
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
@@ -708,6 +711,26 @@ class CodeGen(ExprWriter):
         self.put(L, dz, s.place, d, t, ind + 2, sp)
         L.append((ind + 2, "if st.log is not None:", sp))
         L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
+    def move_top_one(self, L: list, s: m.MoveS, d: str, z: str, c: str, ind: int) -> None:
+        """``move 1 from ZONE to ZONE``: the top component, popped and put without a list of one
+        (as the top ``need`` of every component with ``need`` 1, see ``take`` and ``put``)."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+        L.append((ind, f"if {z} and {z} is not {d}:", sp))
+        L.append((ind + 1, f"{c} = {z}.pop()", sp))
+        if not dz.ordered:
+            L.append((ind + 1, f"insort({d}, {c})", sp))
+        elif s.place == "bottom":
+            L.append((ind + 1, f"{d}.insert(0, {c})", sp))
+        else:
+            L.append((ind + 1, f"{d}.append({c})", sp))
+        L.append((ind + 1, "if st.log is not None:", sp))
+        L.append((ind + 2, f"log_move(st.log, LB, [{c}], [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})",
+                  sp))
 
     def emit_shuffle(self, L: list, s: m.ShuffleS, pc: int, ind: int) -> bool:
         """Shuffle a zone: while the engine's pickers play with a chance stream and nothing records
