@@ -718,8 +718,7 @@ class CodeGen(ExprWriter):
         sp = s.span
         q = s.query
         dz = self.model.zones[s.dest.zone]
-        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
-        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))  # (the caller found the destination ``d``)
         L.append((ind, f"if {z} and {z} is not {d}:", sp))
         L.append((ind + 1, f"{c} = {z}.pop()", sp))
         if not dz.ordered:
