@@ -1006,6 +1006,7 @@ class CodeGen(ExprWriter):
 
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
+        self.ask_in_loop = _in_loop(after)  # see nobody_asked
         var, slot = s.var + self.off, s.list_slot + self.off
         asked, p = self.var("a"), self.var("p")
         L.append((ind, "st.answers = [''] * st.players", sp))
@@ -1105,8 +1106,7 @@ class CodeGen(ExprWriter):
         L.append((at + 2, f"{lists}.append({ok})", sp))
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
-        L.append((at + 1, f"fr[1] = {pc + 1}", sp))
-        L.append((at + 1, "return left", sp))
+        self.nobody_asked(L, pc, at + 1, sp)
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
@@ -1114,14 +1114,23 @@ class CodeGen(ExprWriter):
                          [(0, f"{ok} = {lists}[{j}]")],
                          [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
 
+    def nobody_asked(self, L: list, pc: int, ind: int, sp: Any) -> None:
+        """No one is asked at the ask at ``pc``: play goes on at ``pc + 1``, in its block called from
+        here where the ask is in no loop (as the engine's loop would call it next, with nothing in
+        between); in a loop, back through the engine (each pass would nest one call more)."""
+        L.append((ind, f"fr[1] = {pc + 1}", sp))
+        if self.ask_in_loop:
+            L.append((ind, "return left", sp))
+        else:
+            L.append((ind, f"return r{self.frame}_{pc + 1}(st, loc, fr, left)", sp))
+
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
         ``pause_pick``), everyone asked answers here at once, in turn, as ``Engine._run`` takes them."""
         enum = self.enums[id(self.entries[pc][1])]
         P, W, A, who, ok, i = (self.var(x) for x in ("pk", "wt", "an", "h", "ok", "i"))
         L.append((ind, f"if not {asked}:", sp))  # no one is asked
-        L.append((ind + 1, f"fr[1] = {pc + 1}", sp))
-        L.append((ind + 1, "return left", sp))
+        self.nobody_asked(L, pc, ind + 1, sp)
         L.append((ind, f"fr[1] = {pc}", sp))
         L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is None or len({P}) != 2:", sp))
@@ -2000,6 +2009,15 @@ def _binds_slot(node: Any, slot: int) -> bool:
             return True
         if f.name != "span" and _binds_slot(value, slot):
             return True
+    return False
+
+
+def _in_loop(ctx: tuple) -> bool:
+    """Whether a continuation goes back into a loop (``while``, ``repeat``, ``for``) of the frame's rule."""
+    while ctx[0] != "ret":
+        if ctx[0] == "loop":
+            return True
+        ctx = ctx[5]
     return False
 
 
