@@ -675,7 +675,7 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         need = None
         one = limited and q.count_expr is None and q.count == 1 and how != "all"
-        if limited and q.count_expr is None and q.count == 1 and how == "all" and not dz.unrolled:
+        if _pops_top(q, how, dz):
             self.move_top_one(L, s, d, z, c, ind)
             return
         if limited and not one:
@@ -2010,6 +2010,12 @@ def _binds_slot(node: Any, slot: int) -> bool:
         if f.name != "span" and _binds_slot(value, slot):
             return True
     return False
+
+
+def _pops_top(q: m.QueryIR, how: str, dest: m.Zone) -> bool:
+    """Whether a move from one zone takes its top component, whatever it is (``move 1 from ZONE``),
+    to a zone whose components are not laid out on a board (see ``CodeGen.move_top_one``)."""
+    return q.quantity == "count" and q.count == 1 and q.count_expr is None and how == "all" and not dest.unrolled
 
 
 def _in_loop(ctx: tuple) -> bool:
