@@ -1,11 +1,13 @@
 """Trigger checks called only when a condition changed; the top component moved without a list;
-an ask with no one to ask going on in the next block at once.
+the top N of one kind cut out of a sorted zone; an ask with no one to ask going on in the next
+block at once.
 
 After a statement that may make a trigger's condition true, the generated code first tests
 whether the condition now differs from the flag the check keeps (``CodeGen.check_guard``),
 where the condition cannot fail and reads only the state and the changed players' seats:
 the check is called only then, the one case where it changes a flag or fires. ``move 1 from
-ZONE`` pops the top component and puts it (``CodeGen.move_top_one``). An ask in no loop
+ZONE`` pops the top component and puts it (``CodeGen.move_top_one``); ``move (N) K from
+ZONE`` cuts the top N of kind K out of the zone's sorted list (``CodeGen.take_top_of_run``). An ask in no loop
 where no one is asked calls the block after it (``CodeGen.nobody_asked``) instead of
 returning to the engine's loop. The games must be exactly those played without any of this:
 every check called, the top component taken as a list of one, the engine's loop going on.
@@ -32,19 +34,22 @@ pytestmark = pytest.mark.usefixtures("at_root")
 GUARDED = re.compile(r"if \(st\.armed is not None and .*\) and chk\d+\(st")
 UNGUARDED = re.compile(r"^\s*if chk\d+\(st", re.M)
 POPPED = re.compile(r"(_c\d+) = (_s\d+)\.pop\(\)")
+RUN_TOP = re.compile(r"(_i\d+) = max\(bisect_left\((_s\d+), KLO\[.*\], 0, (_j\d+)\), \3 - _need\d+\)")
 NEXT_BLOCK = re.compile(r"fr\[1\] = (\d+)\n\s+return r\d+_\1\(st, loc, fr, left\)")
 
 
 def general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
-    """The game compiled without the three: every check called, moves of one component as lists,
-    an ask with no one to ask returning to the engine's loop."""
+    """The game compiled without the four: every check called, moves of one component as lists,
+    an ask with no one to ask returning to the engine's loop, components of one kind found one by one."""
     with monkeypatch.context() as patch:
         patch.setattr(codegen.CodeGen, "check_guard", lambda self, which, owners: None)
         patch.setattr(codegen, "_pops_top", lambda q, how, dest: False)
         patch.setattr(codegen, "_in_loop", lambda ctx: True)
+        patch.setattr(codegen.CodeGen, "id_span", lambda self, q: None)  # (and the older uses of runs of ids)
         engine = load_game(path)
     source = engine.program.generated.source
     assert not GUARDED.search(source) and not POPPED.search(source) and not NEXT_BLOCK.search(source)
+    assert not RUN_TOP.search(source)
     return engine
 
 
@@ -78,7 +83,7 @@ def test_the_games_are_the_same_as_without_guards(game: str, monkeypatch: pytest
         same_games(fast, careful, players, range(1, 9))
 
 
-def test_barnyard_uses_all_three() -> None:
+def test_barnyard_uses_all_four() -> None:
     source = load_game(ROOT / "games" / "barnyard.rules").program.generated.source
     # the deck-empty trigger and the Crow/token triggers per player are tested before their checks
     assert "(bool((not Z[1])) != st.armed[2])" in source
@@ -87,6 +92,8 @@ def test_barnyard_uses_all_three() -> None:
     # the hand refill pops the top card of the deck and puts it in the hand
     assert re.search(r"(_s\d+) = Z\[1\]\n\s+if \1 and \1 is not _d\d+:\n"
                      r"\s+(_c\d+) = \1\.pop\(\)\n\s+insort\(_d\d+, \2\)", source)
+    # the bluff lays the top N of the kind chosen
+    assert RUN_TOP.search(source)
     # Excuse Me asked of no one (as always with two players): on to the guess at once
     assert NEXT_BLOCK.search(source)
 
@@ -120,6 +127,8 @@ turn:
       move (n) from hand of current to pen of current
     "give a bean to {q}" for q in other players if any(Bean in hand of current):
       move 1 Bean from hand of current to pen of q
+    "bank {n} {k}" for k in kinds(all in hand of current) for n in 1 to 3:
+      move (n) k from hand of current to pen of current
     "wait":
       pass
   ask e in other players if any(Stone in hand of e):
@@ -171,7 +180,7 @@ def test_a_small_game_with_each_kind_of_trigger(tmp_path: Path, monkeypatch: pyt
     assert "((len(Z[4]) >= 2) != st.armed[1])" in source
     # a division that may fail (by zero) is left to the check: the box's moves call it every time
     assert "div(" in source and UNGUARDED.search(source)
-    assert POPPED.search(source)
+    assert POPPED.search(source) and RUN_TOP.search(source)
     # the first ask is in no loop, the one in 'repeat' goes back through the engine's loop
     assert len(NEXT_BLOCK.findall(source)) >= 2
     assert re.search(r"fr\[1\] = \d+\n\s+return left\n", source)

@@ -700,8 +700,14 @@ class CodeGen(ExprWriter):
             L.append((ind + 3, "break", sp))
             keep = None
         else:
-            sorted_ids = None if limited or self.model.zones[q.zones[0].zone].ordered else self.id_span(q)
-            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
+            ordered = self.model.zones[q.zones[0].zone].ordered
+            run = self.id_span(q) if need is not None and how != "all" and not ordered else None
+            if run is not None:
+                self.take_top_of_run(L, z, d, t, need, run, ind, sp)
+                keep = None
+            else:
+                sorted_ids = None if limited or ordered else self.id_span(q)
+                keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -711,6 +717,21 @@ class CodeGen(ExprWriter):
         self.put(L, dz, s.place, d, t, ind + 2, sp)
         L.append((ind + 2, "if st.log is not None:", sp))
         L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
+    def take_top_of_run(self, L: list, z: str, d: str, t: str, need: str, ids: tuple[str, str], ind: int,
+                        sp: Any) -> None:
+        """Take the top ``need`` components passing a filter out of the sorted list ``z`` into ``t``, when
+        those the filter passes are a run of ids (sources of the lowest and highest, see ``id_span``):
+        the top of their slice, cut out by bisection, listed from the top down (as ``take`` finds them
+        walking down from the top)."""
+        i, j = self.var("i"), self.var("j")
+        self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
+        L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+        L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]})", sp))
+        L.append((ind + 1, f"{i} = max(bisect_left({z}, {ids[0]}, 0, {j}), {j} - {need})", sp))
+        L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
+        L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+        L.append((ind + 1, f"{t}.reverse()", sp))
 
     def move_top_one(self, L: list, s: m.MoveS, d: str, z: str, c: str, ind: int) -> None:
         """``move 1 from ZONE to ZONE``: the top component, popped and put without a list of one
