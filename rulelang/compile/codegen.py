@@ -41,6 +41,7 @@ from rulelang.compile.exprs import (
     _prologue,
     _slots_read,
     _whole,
+    cannot_fail,
     conjuncts,
     fold,
     inline_single_piles,
@@ -229,6 +230,9 @@ class CodeGen(ExprWriter):
         that player's zones and counters (besides shared ones) is checked for those players."""
         chk = f"{self.check_fn(which, owners=True)}(st, ({', '.join(owners)},))" if owners else \
             f"{self.check_fn(which)}(st)"
+        guard = self.check_guard(which, owners)
+        if guard is not None:
+            chk = f"{guard} and {chk}"
         pc = self.site_pc(None, 1, ("soft", id(after[1]), after[2]))
         self.resume(pc, after, span)
         self.nsoft += 1
@@ -671,6 +675,9 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         need = None
         one = limited and q.count_expr is None and q.count == 1 and how != "all"
+        if _pops_top(q, how, dz):
+            self.move_top_one(L, s, d, z, c, ind)
+            return
         if limited and not one:
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
@@ -693,8 +700,14 @@ class CodeGen(ExprWriter):
             L.append((ind + 3, "break", sp))
             keep = None
         else:
-            sorted_ids = None if limited or self.model.zones[q.zones[0].zone].ordered else self.id_span(q)
-            keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
+            ordered = self.model.zones[q.zones[0].zone].ordered
+            run = self.id_span(q) if need is not None and how != "all" and not ordered else None
+            if run is not None:
+                self.take_top_of_run(L, z, d, t, need, run, ind, sp)
+                keep = None
+            else:
+                sorted_ids = None if limited or ordered else self.id_span(q)
+                keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -704,6 +717,40 @@ class CodeGen(ExprWriter):
         self.put(L, dz, s.place, d, t, ind + 2, sp)
         L.append((ind + 2, "if st.log is not None:", sp))
         L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
+    def take_top_of_run(self, L: list, z: str, d: str, t: str, need: str, ids: tuple[str, str], ind: int,
+                        sp: Any) -> None:
+        """Take the top ``need`` components passing a filter out of the sorted list ``z`` into ``t``, when
+        those the filter passes are a run of ids (sources of the lowest and highest, see ``id_span``):
+        the top of their slice, cut out by bisection, listed from the top down (as ``take`` finds them
+        walking down from the top)."""
+        i, j = self.var("i"), self.var("j")
+        self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
+        L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+        L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]})", sp))
+        L.append((ind + 1, f"{i} = max(bisect_left({z}, {ids[0]}, 0, {j}), {j} - {need})", sp))
+        L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
+        L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+        L.append((ind + 1, f"{t}.reverse()", sp))
+
+    def move_top_one(self, L: list, s: m.MoveS, d: str, z: str, c: str, ind: int) -> None:
+        """``move 1 from ZONE to ZONE``: the top component, popped and put without a list of one
+        (as the top ``need`` of every component with ``need`` 1, see ``take`` and ``put``)."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))  # (the caller found the destination ``d``)
+        L.append((ind, f"if {z} and {z} is not {d}:", sp))
+        L.append((ind + 1, f"{c} = {z}.pop()", sp))
+        if not dz.ordered:
+            L.append((ind + 1, f"insort({d}, {c})", sp))
+        elif s.place == "bottom":
+            L.append((ind + 1, f"{d}.insert(0, {c})", sp))
+        else:
+            L.append((ind + 1, f"{d}.append({c})", sp))
+        L.append((ind + 1, "if st.log is not None:", sp))
+        L.append((ind + 2, f"log_move(st.log, LB, [{c}], [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})",
+                  sp))
 
     def emit_shuffle(self, L: list, s: m.ShuffleS, pc: int, ind: int) -> bool:
         """Shuffle a zone: while the engine's pickers play with a chance stream and nothing records
@@ -980,6 +1027,7 @@ class CodeGen(ExprWriter):
 
     def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
         sp = s.span
+        self.ask_in_loop = _in_loop(after)  # see nobody_asked
         var, slot = s.var + self.off, s.list_slot + self.off
         asked, p = self.var("a"), self.var("p")
         L.append((ind, "st.answers = [''] * st.players", sp))
@@ -1079,8 +1127,7 @@ class CodeGen(ExprWriter):
         L.append((at + 2, f"{lists}.append({ok})", sp))
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
-        L.append((at + 1, f"fr[1] = {pc + 1}", sp))
-        L.append((at + 1, "return left", sp))
+        self.nobody_asked(L, pc, at + 1, sp)
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
@@ -1088,14 +1135,23 @@ class CodeGen(ExprWriter):
                          [(0, f"{ok} = {lists}[{j}]")],
                          [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
 
+    def nobody_asked(self, L: list, pc: int, ind: int, sp: Any) -> None:
+        """No one is asked at the ask at ``pc``: play goes on at ``pc + 1``, in its block called from
+        here where the ask is in no loop (as the engine's loop would call it next, with nothing in
+        between); in a loop, back through the engine (each pass would nest one call more)."""
+        L.append((ind, f"fr[1] = {pc + 1}", sp))
+        if self.ask_in_loop:
+            L.append((ind, "return left", sp))
+        else:
+            L.append((ind, f"return r{self.frame}_{pc + 1}(st, loc, fr, left)", sp))
+
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
         ``pause_pick``), everyone asked answers here at once, in turn, as ``Engine._run`` takes them."""
         enum = self.enums[id(self.entries[pc][1])]
         P, W, A, who, ok, i = (self.var(x) for x in ("pk", "wt", "an", "h", "ok", "i"))
         L.append((ind, f"if not {asked}:", sp))  # no one is asked
-        L.append((ind + 1, f"fr[1] = {pc + 1}", sp))
-        L.append((ind + 1, "return left", sp))
+        self.nobody_asked(L, pc, ind + 1, sp)
         L.append((ind, f"fr[1] = {pc}", sp))
         L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is None or len({P}) != 2:", sp))
@@ -1700,6 +1756,69 @@ class CodeGen(ExprWriter):
         self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
 
+    def check_guard(self, which: tuple[int, ...], owners: list[str] | None) -> str | None:
+        """A test written before a call of the check of ``which`` (see ``soft``): true when a trigger's
+        condition now differs from its flag, the only case where the check changes a flag or fires;
+        None when some condition cannot be tested here (it may fail, or reads more than the state and
+        the seats of ``owners``), and then the check is called every time.
+
+        A watched-once trigger is tested as ``COND != armed[t]``; one watched per player, for each
+        seat ``o`` of ``owners``, as ``o < 0 or COND(o) != armed[t][o]`` (a seat that is not one is
+        left to the check)."""
+        tests = []
+        for t in which:
+            trig = self.model.triggers[t]
+            if not trig.each:
+                cond = self.guard_cond(trig, None)
+                if cond is None:
+                    return None
+                tests.append(f"{cond} != st.armed[{t}]")
+                continue
+            if not owners or not _owner_local(trig):
+                return None
+            for o in owners:
+                cond = self.guard_cond(trig, o)
+                if cond is None:
+                    return None
+                sure = o == "st.current" or o in self.cse_ids  # a seat, never < 0
+                tests.append(f"{cond} != st.armed[{t}][{o}]" if sure else f"{o} < 0 or {cond} != st.armed[{t}][{o}]")
+        if not tests:
+            return None
+        return f"(st.armed is not None and ({' or '.join(f'({x})' for x in tests)}))"
+
+    def guard_cond(self, trig: m.Trigger, owner: str | None) -> str | None:
+        """Source of a trigger's condition as a bool, written where a check is called (``owner``: the
+        seat of a trigger watched per player); None unless it reads only the state (and that seat) and
+        cannot fail."""
+        nhelpers = len(self.helpers)
+        saved = self.off
+        added = owner is not None and owner not in self.cse_ids
+        try:
+            with self.own_scope():
+                self.off = 0
+                if owner is not None:
+                    self.loop_vars[0] = owner
+                    self.cse_ids.add(owner)  # tested for < 0 first where it is not sure to be a seat
+                cond = self.ex(trig.cond)
+        except AssertionError:  # a helper function would read the seat's variable
+            cond = None
+        finally:
+            self.off = saved
+            if added:
+                self.cse_ids.discard(owner)
+        if len(self.helpers) != nhelpers:  # the condition needs a helper function: left to the check
+            del self.helpers[nhelpers:]
+            return None
+        # (Python's operators written as words are not calls, whatever follows them)
+        if cond is None or not cannot_fail(re.sub(r"\b(and|or|not|in|is|if|else)\b", "+", cond)):
+            return None
+        if any(ref != owner for ref in re.findall(r"\bloc\[\d+\]", cond)):
+            return None
+        e = trig.cond
+        if not (type(e) is m.BinOp and e.op in ("<", "<=", ">", ">=") and e.left.type == e.right.type == m.INT):
+            cond = f"bool({cond})"  # the flag kept in the state is a bool
+        return cond
+
     def check_one(self, lines: list, t: int) -> bool:
         """Write the body of a check of trigger ``t`` alone when it is watched once for the game (not
         per player): the same flag and firing as the general check, without a list of the fired
@@ -1912,6 +2031,21 @@ def _binds_slot(node: Any, slot: int) -> bool:
             return True
         if f.name != "span" and _binds_slot(value, slot):
             return True
+    return False
+
+
+def _pops_top(q: m.QueryIR, how: str, dest: m.Zone) -> bool:
+    """Whether a move from one zone takes its top component, whatever it is (``move 1 from ZONE``),
+    to a zone whose components are not laid out on a board (see ``CodeGen.move_top_one``)."""
+    return q.quantity == "count" and q.count == 1 and q.count_expr is None and how == "all" and not dest.unrolled
+
+
+def _in_loop(ctx: tuple) -> bool:
+    """Whether a continuation goes back into a loop (``while``, ``repeat``, ``for``) of the frame's rule."""
+    while ctx[0] != "ret":
+        if ctx[0] == "loop":
+            return True
+        ctx = ctx[5]
     return False
 
 
