@@ -1368,11 +1368,20 @@ class CodeGen(ExprWriter):
             counts.append((c, lists, zone))
         if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: as many as written
             return str(len(counts)), counts
-        return " + ".join(c for c, _l, _z in counts), counts
+        if len(counts) == 1:
+            return counts[0][0], counts
+        total = self.var("n")
+        L.append((ind, f"{total} = {' + '.join(c for c, _l, _z in counts)}", sp))
+        return total, counts
 
     def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any) -> None:
         """Option ``i`` of a choice counted by ``count_options`` into ``x`` (its index) and ``v`` (its
         values), as listing the options and taking the ``i``-th gives them."""
+        if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: the i-th
+            if len(plans) > 1:
+                L.append((ind, f"{x} = {i}", sp))
+            L.append((ind, f"{v} = ()", sp))
+            return
         at = self.var("at")
         L.append((ind, f"{at} = {i}", sp))
         for j, ((_cond, _form, opt), (c, lists, zone)) in enumerate(zip(plans, counts)):
@@ -1400,7 +1409,8 @@ class CodeGen(ExprWriter):
             L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
             if not last:
                 L.append((ind, "else:", opt.span))
-                L.append((ind + 1, f"{at} -= {c}", opt.span))
+                if any(ls or zn for _c, ls, zn in counts[j + 1:]):  # a later option reads its position
+                    L.append((ind + 1, f"{at} -= {c}", opt.span))
                 ind += 1
 
     def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
