@@ -1186,8 +1186,8 @@ class CodeGen(ExprWriter):
     def pause_pick(self, L: list, s: m.ChooseS, pc: int, ind: int, who: str | None) -> bool:
         """Pause at the choice at ``pc``; but while the engine's pickers pick by position
         (``State.picking`` of two items, see ``Engine._run``), pick here at once: the same options
-        listed, the same pick, the same locals bound and the same state as the engine's loop
-        would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
+        listed (or only counted, see ``counted_pick``), the same pick, the same locals bound and the
+        same state as the engine's loop would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
         sp = s.span
         spec = self.entries[pc][1]
         L.append((ind, f"fr[1] = {pc}", sp))
