@@ -1216,10 +1216,14 @@ class CodeGen(ExprWriter):
             with self.own_scope():  # functions of their own: no variables of this block
                 first = len(self.helpers)
                 self.enums[id(spec)] = self.enumerator(s)
+                written = _loc_writes(self.helpers[first:])  # what listing leaves in ``loc`` (see counted_pick)
                 self.member_tests(s, spec, first)
                 if any(_unread_suffix(opt, opt.cond is not None and not _reads_slots(
                         opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                    start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
+                    written |= _loc_writes(self.helpers[start:])
+                self.listing_writes[id(spec)] = written
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
@@ -1239,8 +1243,8 @@ class CodeGen(ExprWriter):
     def pause_pick(self, L: list, s: m.ChooseS, pc: int, ind: int, who: str | None) -> bool:
         """Pause at the choice at ``pc``; but while the engine's pickers pick by position
         (``State.picking`` of two items, see ``Engine._run``), pick here at once: the same options
-        listed, the same pick, the same locals bound and the same state as the engine's loop
-        would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
+        listed (or only counted, see ``counted_pick``), the same pick, the same locals bound and the
+        same state as the engine's loop would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
         sp = s.span
         spec = self.entries[pc][1]
         L.append((ind, f"fr[1] = {pc}", sp))
@@ -1248,27 +1252,25 @@ class CodeGen(ExprWriter):
         L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
         L.append((ind + 1, "return left", sp))
-        picker = self.pickers.get(id(spec))
-        if picker is not None:
-            E, Q = self.var("ends"), self.var("opts")
-            L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
-        else:
-            Q = self.var("opts")
-            L.append((ind, f"{Q} = {self.enums[id(spec)]}(st, loc)", sp))
-            L.append((ind, f"{n} = len({Q})", sp))
-        L.append((ind, f"if not {Q}:", sp))  # nothing to choose: the choice is skipped
-        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((ind + 1, f"fr[1] = {spec.end}", sp))
-        L.append((ind + 1, "return left", sp))
         if who is None:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
-        L.append((ind, f"{i} = {P}[0][{who}]({n})", sp))
-        L.append((ind, f"if not 0 <= {i} < {n}:", sp))
-        L.append((ind + 1, f"bad_option({i}, {self.const(sp)})", sp))
-        if picker is not None:
-            self.pick_combination(L, E, Q, i, x, v, ind, sp)
-        else:
-            L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
+        plans = self.counted_pick(s, spec)
+        listed = True  # whether the options may have to be listed (as the engine lists them)
+        out = ind
+        if plans is not None:  # counted, the picked one found from its position
+            total, counts = self.count_options(L, plans, ind, sp)
+            listed = all(c != "1" for c, _l, _z in counts)  # else an option always offered: never none
+            out = ind + listed
+            if listed:  # none to count: listed below, as the engine lists them (and skipped)
+                L.append((ind, f"if {total}:", sp))
+            L.append((out, f"{i} = {P}[0][{who}]({total})", sp))
+            L.append((out, f"if not 0 <= {i} < {total}:", sp))
+            L.append((out + 1, f"bad_option({i}, {self.const(sp)})", sp))
+            self.counted_option(L, plans, counts, i, x, v, out, sp)
+            if listed:
+                L.append((ind, "else:", sp))
+        if listed:
+            self.listed_pick(L, spec, P, n, i, x, v, who, out, sp)
         k = len(spec.options)
         nxt = self.var("nx")
         for j, opt in enumerate(spec.options):
@@ -1289,6 +1291,30 @@ class CodeGen(ExprWriter):
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
         return True
+
+    def listed_pick(self, L: list, spec: ChooseSpec, P: str, n: str, i: str, x: str, v: str, who: str, ind: int,
+                    sp: Any) -> None:
+        """The pick of ``pause_pick`` from the options listed (lazily where a picker lists them so): the
+        choice skipped where there are none, else option ``i`` into ``x`` (its index) and ``v`` (its values)."""
+        picker = self.pickers.get(id(spec))
+        if picker is not None:
+            E, Q = self.var("ends"), self.var("opts")
+            L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
+        else:
+            Q = self.var("opts")
+            L.append((ind, f"{Q} = {self.enums[id(spec)]}(st, loc)", sp))
+            L.append((ind, f"{n} = len({Q})", sp))
+        L.append((ind, f"if not {Q}:", sp))  # nothing to choose: the choice is skipped
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, f"fr[1] = {spec.end}", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"{i} = {P}[0][{who}]({n})", sp))
+        L.append((ind, f"if not 0 <= {i} < {n}:", sp))
+        L.append((ind + 1, f"bad_option({i}, {self.const(sp)})", sp))
+        if picker is not None:
+            self.pick_combination(L, E, Q, i, x, v, ind, sp)
+        else:
+            L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
 
     def pick_combination(self, L: list, E: str, Q: str, i: str, x: str, v: str, ind: int, sp: Any) -> None:
         """Option ``i`` of a lazily listed choice into ``x`` (its index) and ``v`` (its values), as
@@ -1313,6 +1339,136 @@ class CodeGen(ExprWriter):
         L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at} % len({lists}[0])], {lists}[1][{r1}], {lists}[2][{r2}])", sp))
         L.append((ind + 1, "else:", sp))
         L.append((ind + 2, f"{x}, {v} = pick_option({E}, {Q}, {i})", sp))
+
+    def counted_pick(self, s: m.ChooseS, spec: ChooseSpec) -> list[tuple[Any, str, m.OptionIR]] | None:
+        """Per option of ``s``, how a picker by position may count its options without listing them and
+        find the picked one from its position (see ``count_options``, ``counted_option``): (its condition
+        tested before its ranges or None, its form, the option); None where that is not sure to give
+        the same options in the same order, or to leave the same state, as listing them.
+
+        Forms: ``"one"`` (no ranges: one option), ``"ranges"`` (no range reads a value of the option's
+        earlier ranges: their sizes multiplied, the last range fastest) and ``"kinds"`` (``for k in
+        kinds(all in Z) for n in 1 to count(k in Z)`` first, then ranges as ``"ranges"``: in a zone
+        kept sorted by id, with components numbered kind by kind in kind order, the pairs (k, n) are
+        listed in the order of Z's components, one pair per component). Only where listing cannot
+        fail (no error, never more tries than the options limit, no guard needed), no condition reads
+        an option's values, and what listing leaves in ``loc`` is what taking the option stores
+        there (one option whose values those are) or nothing."""
+        mem = self.members.get(id(spec))
+        if mem is None or mem[0] is not None or self.tries_bound(s) > runtime.MAX_OPTIONS or len(s.options) > 4:
+            return None
+        written = self.listing_writes.get(id(spec), set())
+        if written and (len(s.options) != 1 or not written <= {slot for slot, _fn in spec.options[0][1]}):
+            return None
+        plans: list[tuple[Any, str, m.OptionIR]] = []
+        for opt in s.options:
+            slots = [slot for slot, _it in opt.bindings]
+            cond = opt.cond
+            if cond is not None and _reads_slots(cond, set(slots)):
+                if not _always_true(cond):
+                    return None
+                cond = None
+            form = "one" if not opt.bindings else "kinds" if self.kinds_counted(opt) else "ranges"
+            for i in range(2 if form == "kinds" else 1, len(opt.bindings)):
+                if _slots_read([opt.bindings[i][1]]) & set(slots[:i]):
+                    return None
+            plans.append((cond, form, opt))
+        return plans
+
+    def kinds_counted(self, opt: m.OptionIR) -> bool:
+        """Whether an option's ranges start ``for k in kinds(all in Z) for n in 1 to count(k in Z)``, Z one
+        zone kept sorted by id, the components numbered kind by kind in kind order (see counted_pick)."""
+        if len(opt.bindings) < 2 or self.kind_of != sorted(self.kind_of):
+            return False
+        (slot, it), (_slot, it2) = opt.bindings[:2]
+        pattern = kind_count_pattern(it, slot)
+        if pattern is None or it.query is None or it.query.where is not None \
+                or self.model.zones[it.query.zones[0].zone].ordered:
+            return False
+        return it2.kind == "range" and type(it2.low) is m.Const and type(it2.low.value) is int \
+            and it2.low.value == 1 and _same(it2.high, pattern)
+
+    def count_options(self, L: list, plans: list, ind: int, sp: Any) -> tuple[str, list]:
+        """Write the count of the options of a choice planned by ``counted_pick``: returns the source of
+        the total and, per option, (its count's source, the sources of its lists and of their sizes,
+        the zone of a ``"kinds"`` form or None)."""
+        counts = []
+        for cond, form, opt in plans:
+            at = ind
+            if cond is not None:
+                L.append((ind, f"if {self.ex(cond)}:", opt.span))
+                at = ind + 1
+            zone = None
+            sizes: list[str] = []
+            lists: list[tuple[str, str]] = []
+            its = [it for _slot, it in opt.bindings]
+            if form == "kinds":
+                assert its[0].query is not None
+                zone = self.var("z")
+                L.append((at, f"{zone} = {self.zone(its[0].query.zones[0])}", opt.span))
+                sizes.append(f"len({zone})")
+                its = its[2:]
+            for it in its:
+                lst, size = self.var("l"), self.var("t")
+                L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
+                L.append((at, f"{size} = len({lst})", opt.span))
+                lists.append((lst, size))
+                sizes.append(size)
+            if cond is None and not sizes:
+                counts.append(("1", lists, zone))
+                continue
+            c = self.var("c")
+            L.append((at, f"{c} = {' * '.join(sizes) or '1'}", opt.span))
+            if cond is not None:
+                L.append((ind, "else:", opt.span))
+                L.append((ind + 1, f"{c} = 0", opt.span))
+            counts.append((c, lists, zone))
+        if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: as many as written
+            return str(len(counts)), counts
+        if len(counts) == 1:
+            return counts[0][0], counts
+        total = self.var("n")
+        L.append((ind, f"{total} = {' + '.join(c for c, _l, _z in counts)}", sp))
+        return total, counts
+
+    def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any) -> None:
+        """Option ``i`` of a choice counted by ``count_options`` into ``x`` (its index) and ``v`` (its
+        values), as listing the options and taking the ``i``-th gives them."""
+        if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: the i-th
+            if len(plans) > 1:
+                L.append((ind, f"{x} = {i}", sp))
+            L.append((ind, f"{v} = ()", sp))
+            return
+        at = self.var("at")
+        L.append((ind, f"{at} = {i}", sp))
+        for j, ((_cond, _form, opt), (c, lists, zone)) in enumerate(zip(plans, counts)):
+            last = j == len(plans) - 1
+            body = ind
+            if not last:
+                L.append((ind, f"if {at} < {c}:", opt.span))
+                body = ind + 1
+            if len(plans) > 1:
+                L.append((body, f"{x} = {j}", opt.span))
+            values: list[str] = []
+            for lst, size in reversed(lists[1:] if zone is None else lists):  # the last range fastest
+                e = self.var("e")
+                L.append((body, f"{e} = {lst}[{at} % {size}]", opt.span))
+                L.append((body, f"{at} //= {size}", opt.span))
+                values.insert(0, e)
+            if zone is not None:  # the component at that position: its kind, and its place among its kind's
+                self.kind_spans()
+                self.consts["bisect_left"] = bisect.bisect_left
+                k = self.var("k")
+                L.append((body, f"{k} = KO[{zone}[{at}]]", opt.span))
+                values[:0] = [k, f"{at} - bisect_left({zone}, KLO[{k}]) + 1"]
+            elif lists:
+                values.insert(0, f"{lists[0][0]}[{at}]")
+            L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
+            if not last:
+                L.append((ind, "else:", opt.span))
+                if any(ls or zn for _c, ls, zn in counts[j + 1:]):  # a later option reads its position
+                    L.append((ind + 1, f"{at} -= {c}", opt.span))
+                ind += 1
 
     def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
         """After a decision taken in a block: run the next block (where ``fr[1]`` now points) at once,
@@ -1959,6 +2115,7 @@ class CodeGen(ExprWriter):
         """Write the whole module."""
         self.code: list[list[Any]] = []
         self.nlocals: list[int] = []
+        self.listing_writes: dict[int, set[int]] = {}  # id of a ChooseSpec -> loc slots its listing stores into
         self.blocks: list[list] = []
         model = self.model
         self.frames = [model.setup_rule, model.turn_rule] + [t.rule for t in model.triggers]
