@@ -1084,9 +1084,41 @@ class CodeGen(ExprWriter):
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
-        self.answer_each(L, at, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
-                         [(0, f"{ok} = {lists}[{j}]")],
-                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
+        self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
+
+    def answer_listed(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int,
+                      slot: int) -> None:
+        """``answer_each``'s loop for answers listed beforehand (``ask_listed_once``): the same picks,
+        steps and state, but who is still waiting (``loc[slot]``) and the cleared decision caches are
+        written once, when the loop is left (at the end, at the step limit or on an error), instead
+        of after every answer: nothing in the loop reads them."""
+        P, A, who, ok, i, j, lists, asked = names
+        left_at = [(2, f"loc[{slot}] = {asked}[{j}:]"), (2, "st.pending_cache = st.choice_cache = None")]
+        L.append((at, "try:", sp))
+        b = at + 1
+        L.append((b, "while True:", sp))
+        L.append((b + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((b + 2, f"if {j}:", sp))
+        L.extend((b + 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b + 2, "return left", sp))
+        L.append((b + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
+        L.append((b + 1, f"{ok} = {lists}[{j}]", sp))
+        L.append((b + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((b + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((b + 2, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((b + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.append((b + 1, f"{j} += 1", sp))
+        L.append((b + 1, "st.step += 1", sp))
+        L.append((b + 1, f"if {j} == len({asked}):", sp))
+        L.append((b + 2, "break", sp))
+        L.append((at, "except BaseException:", sp))  # left on an error: the state as after each answer
+        L.append((b, f"if {j}:", sp))
+        L.extend((b - 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b, "raise", sp))
+        L.append((at, f"loc[{slot}] = []", sp))
+        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
