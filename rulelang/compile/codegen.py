@@ -1065,18 +1065,21 @@ class CodeGen(ExprWriter):
             if s.cond is not None:
                 L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
                 L.append((at + 2, "continue", sp))
-            L.append((at + 1, f"{ok} = []", sp))
-            for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
-                if c is None:
-                    L.append((at + 1, f"{ok}.append({self.const(label)})", span))
-                else:
-                    L.append((at + 1, f"if {self.ex(c)}:", span))
-                    L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+            if not self.answers_by_table(L, s, ok, at + 1):
+                L.append((at + 1, f"{ok} = []", sp))
+                for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
+                    if c is None:
+                        L.append((at + 1, f"{ok}.append({self.const(label)})", span))
+                    else:
+                        L.append((at + 1, f"if {self.ex(c)}:", span))
+                        L.append((at + 2, f"{ok}.append({self.const(label)})", span))
         finally:
             del self.loop_vars[var]
-        L.append((at + 1, f"if {ok}:", sp))
-        L.append((at + 2, f"{asked}.append({p})", sp))
-        L.append((at + 2, f"{lists}.append({ok})", sp))
+        some = any(c is None for _label, c, _span in s.options)  # an answer always allowed: never none
+        if not some:
+            L.append((at + 1, f"if {ok}:", sp))
+        L.append((at + 2 - some, f"{asked}.append({p})", sp))
+        L.append((at + 2 - some, f"{lists}.append({ok})", sp))
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
         L.append((at + 1, f"fr[1] = {pc + 1}", sp))
@@ -1119,6 +1122,34 @@ class CodeGen(ExprWriter):
         L.append((at, "st.pending_cache = st.choice_cache = None", sp))
         L.append((at, f"fr[1] = {pc + 1}", sp))
         self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+
+    def answers_by_table(self, L: list, s: m.AskS, ok: str, ind: int) -> bool:
+        """For ``ask_listed_once``: when at most three answers have a condition, set ``ok`` to the
+        answers allowed, as the ask's answer lister lists them, taken from a table of every outcome of
+        those conditions (each tested once, in order: the same tests, the same errors), without
+        building a list per player; False (nothing written) otherwise."""
+        conds = [c for _label, c, _span in s.options if c is not None]
+        if len(conds) > 3:
+            return False
+        outcomes = []
+        for bits in range(1 << len(conds)):
+            allowed, i = [], 0
+            for label, c, _span in s.options:
+                if c is None:
+                    allowed.append(label)
+                else:
+                    if bits >> i & 1:
+                        allowed.append(label)
+                    i += 1
+            outcomes.append(tuple(allowed))
+        if len(conds) == 1:  # one test: one of two answer lists
+            allowed, refused = (self.table(outcome, "at") for outcome in outcomes[::-1])
+            L.append((ind, f"{ok} = {allowed} if {self.ex(conds[0])} else {refused}", s.span))
+            return True
+        table = self.table(outcomes, "at")
+        at = " | ".join(f"({1 << i} if {self.ex(c)} else 0)" for i, c in enumerate(conds)) or "0"
+        L.append((ind, f"{ok} = {table}[{at}]", s.span))
+        return True
 
     def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
         """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
