@@ -828,7 +828,10 @@ class ExprWriter:
                 (2, f"v = memo[key] = {inner}", None),
                 (1, "return v", None),
             ])
-        return f"{name}(st, loc)"
+        else:
+            table = self.memo[("alpha", _canonical(e, frozenset(), [], {}))]
+        # A value already kept is read at once, without calling the memo's function.
+        return f"({table}[{key}] if {key} in {table} else {name}(st, loc))"
 
     def _cheap(self, e: m.Agg) -> bool:
         """A count or ``any`` of one zone whose filter is a table lookup, or none (C-speed, no memo needed)."""
