@@ -286,3 +286,90 @@ def test_reveal_remembers_the_kinds_for_one_player_and_for_all() -> None:
     assert len({id(x) for x in looks}) == 3  # each player's own list
     picked.append(1)
     assert st.seen[1][0]["components"] == ["d", "a", "b"]  # not the list looked at
+
+
+# counts of a zone's components that pass a test of their own and whose attribute equals a value
+COUNTS = """game "C"
+players 2 to 4 default 3
+
+attribute colour = 0
+attribute big = false
+
+4 Red tokens: colour 1, big true
+4 Blue tokens: colour 2, big true
+3 Green tokens: colour 3, big true
+5 Small tokens: colour 1
+
+zone pot: per player
+zone pile
+
+counter turns = 0
+counter leader = nobody
+
+setup:
+  move all from box to pile
+
+turn:
+  choose:
+    "take {k}" for k in kinds(all in pile):
+      move 1 k from pile to pot of current
+    "pass":
+      pass
+  if CHECK:
+    say "many"
+  turns += 1
+  if turns >= 12:
+    end game
+
+define mine(p: player, q: player) = count(all in pot of p where big and colour == seat(q))
+define small(p: player) = count(all in pot of p where colour == 1 and big)
+
+sheet score for p:
+  "mine": total(mine(p, q) for q in players)
+  "small": small(p)
+
+rank p by highest score of p
+"""
+
+
+def _counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check: str) -> tuple[Engine, Engine]:
+    path = tmp_path / "c.rules"
+    path.write_text(COUNTS.replace("CHECK", check), encoding="utf-8")
+    fast = load_game(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(exprs.ExprWriter, "count_where_equal", lambda self, q: None)
+        general = load_game(path)
+    assert ".count(" in fast.program.generated.source and ".count(" not in general.program.generated.source
+    return fast, general
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_counts_where_an_attribute_equals_a_value_as_the_filter_counts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int) -> None:
+    fast, general = _counts(tmp_path, monkeypatch, "count(all in pot of current where big and colour == turns) > 1")
+    source = fast.program.generated.source
+    assert source.count(".count(") >= 2  # the turn's test and mine(p, q); not small(p): the test comes second
+    scores = set()
+    for seed in range(1, 31):
+        got, error = played(fast, players, seed)
+        want, want_error = played(general, players, seed)
+        assert (error, want_error) == ("", "")
+        assert got.dumps() == want.dumps() and got.result == want.result, seed
+        scores.update(str(row["sheets"]) for row in got.result["standings"])
+    assert len(scores) > 5
+
+
+def test_the_value_sought_is_computed_only_when_a_component_passes_the_test(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``seat(leader)`` with nobody as the leader is an error, but only once a big token is in the pot:
+    the same error, at the same step, as the filter's."""
+    fast, general = _counts(tmp_path, monkeypatch, "count(all in pot of current where big and colour == seat(leader)) > 1")
+    errors = set()
+    for seed in range(1, 11):
+        got, error = played(fast, 3, seed)
+        want, want_error = played(general, 3, seed)
+        assert error == want_error and got.step == want.step, seed
+        assert got.dumps() == want.dumps(), seed
+        errors.add(error)
+        assert got.step > 0  # taken before the first big token: no error
+    assert any("nobody" in e for e in errors)
