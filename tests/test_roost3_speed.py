@@ -363,7 +363,8 @@ def test_the_value_sought_is_computed_only_when_a_component_passes_the_test(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``seat(leader)`` with nobody as the leader is an error, but only once a big token is in the pot:
     the same error, at the same step, as the filter's."""
-    fast, general = _counts(tmp_path, monkeypatch, "count(all in pot of current where big and colour == seat(leader)) > 1")
+    check = "count(all in pot of current where big and colour == seat(leader)) > 1"
+    fast, general = _counts(tmp_path, monkeypatch, check)
     errors = set()
     for seed in range(1, 11):
         got, error = played(fast, 3, seed)
