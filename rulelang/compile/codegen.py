@@ -1113,27 +1113,90 @@ class CodeGen(ExprWriter):
             if s.cond is not None:
                 L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
                 L.append((at + 2, "continue", sp))
-            L.append((at + 1, f"{ok} = []", sp))
-            for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
-                if c is None:
-                    L.append((at + 1, f"{ok}.append({self.const(label)})", span))
-                else:
-                    L.append((at + 1, f"if {self.ex(c)}:", span))
-                    L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+            if not self.answers_by_table(L, s, ok, at + 1):
+                L.append((at + 1, f"{ok} = []", sp))
+                for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
+                    if c is None:
+                        L.append((at + 1, f"{ok}.append({self.const(label)})", span))
+                    else:
+                        L.append((at + 1, f"if {self.ex(c)}:", span))
+                        L.append((at + 2, f"{ok}.append({self.const(label)})", span))
         finally:
             del self.loop_vars[var]
-        L.append((at + 1, f"if {ok}:", sp))
-        L.append((at + 2, f"{asked}.append({p})", sp))
-        L.append((at + 2, f"{lists}.append({ok})", sp))
+        some = any(c is None for _label, c, _span in s.options)  # an answer always allowed: never none
+        if not some:
+            L.append((at + 1, f"if {ok}:", sp))
+        L.append((at + 2 - some, f"{asked}.append({p})", sp))
+        L.append((at + 2 - some, f"{lists}.append({ok})", sp))
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
         self.nobody_asked(L, pc, at + 1, sp)
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
-        self.answer_each(L, at, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
-                         [(0, f"{ok} = {lists}[{j}]")],
-                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
+        self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
+
+    def answer_listed(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int,
+                      slot: int) -> None:
+        """``answer_each``'s loop for answers listed beforehand (``ask_listed_once``): the same picks,
+        steps and state, but who is still waiting (``loc[slot]``) and the cleared decision caches are
+        written once, when the loop is left (at the end, at the step limit or on an error), instead
+        of after every answer: nothing in the loop reads them."""
+        P, A, who, ok, i, j, lists, asked = names
+        left_at = [(2, f"loc[{slot}] = {asked}[{j}:]"), (2, "st.pending_cache = st.choice_cache = None")]
+        L.append((at, "try:", sp))
+        b = at + 1
+        L.append((b, "while True:", sp))
+        L.append((b + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((b + 2, f"if {j}:", sp))
+        L.extend((b + 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b + 2, "return left", sp))
+        L.append((b + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
+        L.append((b + 1, f"{ok} = {lists}[{j}]", sp))
+        L.append((b + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((b + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((b + 2, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((b + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.append((b + 1, f"{j} += 1", sp))
+        L.append((b + 1, "st.step += 1", sp))
+        L.append((b + 1, f"if {j} == len({asked}):", sp))
+        L.append((b + 2, "break", sp))
+        L.append((at, "except BaseException:", sp))  # left on an error: the state as after each answer
+        L.append((b, f"if {j}:", sp))
+        L.extend((b - 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b, "raise", sp))
+        L.append((at, f"loc[{slot}] = []", sp))
+        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+
+    def answers_by_table(self, L: list, s: m.AskS, ok: str, ind: int) -> bool:
+        """For ``ask_listed_once``: when at most three answers have a condition, set ``ok`` to the
+        answers allowed, as the ask's answer lister lists them, taken from a table of every outcome of
+        those conditions (each tested once, in order: the same tests, the same errors), without
+        building a list per player; False (nothing written) otherwise."""
+        conds = [c for _label, c, _span in s.options if c is not None]
+        if len(conds) > 3:
+            return False
+        outcomes = []
+        for bits in range(1 << len(conds)):
+            allowed, i = [], 0
+            for label, c, _span in s.options:
+                if c is None:
+                    allowed.append(label)
+                else:
+                    if bits >> i & 1:
+                        allowed.append(label)
+                    i += 1
+            outcomes.append(tuple(allowed))
+        if len(conds) == 1:  # one test: one of two answer lists
+            allowed, refused = (self.table(outcome, "at") for outcome in outcomes[::-1])
+            L.append((ind, f"{ok} = {allowed} if {self.ex(conds[0])} else {refused}", s.span))
+            return True
+        table = self.table(outcomes, "at")
+        at = " | ".join(f"({1 << i} if {self.ex(c)} else 0)" for i, c in enumerate(conds)) or "0"
+        L.append((ind, f"{ok} = {table}[{at}]", s.span))
+        return True
 
     def nobody_asked(self, L: list, pc: int, ind: int, sp: Any) -> None:
         """No one is asked at the ask at ``pc``: play goes on at ``pc + 1``, in its block called from

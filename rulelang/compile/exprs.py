@@ -553,6 +553,11 @@ class ExprWriter:
                 values = self.attr_values(attr)
                 each = [f"({x} in map({values}.__getitem__, {self.zone(sel)}))" for sel in q.zones]
                 return each[0] if len(each) == 1 else "(" + " or ".join(each) + ")"
+        if e.func == "count" and q.kinds is None and not q.kind_locals and not q.exclude \
+                and q.count is None and q.count_expr is None and q.quantity != "random":
+            counted = self.count_where_equal(q)
+            if counted is not None:
+                return counted
         how, src = self.filter(q, c)
         zones = [self.zone(sel) for sel in q.zones]
         if e.func in ("count", "any"):
@@ -623,6 +628,44 @@ class ExprWriter:
             else:
                 few.append((x, f"F[{x}] in {self.const(frozenset(passing))} and "))
         return few
+
+    def count_where_equal(self, q: m.QueryIR) -> str | None:
+        """``count(Z where A and attr == x)``, ``A`` a test of the component alone (the same on every face)
+        and ``x`` reading no component: 0 when no component of Z passes ``A``, else how many of Z's
+        values of ``attr`` equal ``x`` (a component ``A`` refuses has the value None, which equals no
+        value), counted at C speed. ``x`` is computed once, and only when some component passes ``A``:
+        where the filter computes it (None: not this form)."""
+        w = q.where
+        if type(w) is not m.BinOp or w.op != "and" or type(w.right) is not m.BinOp or w.right.op != "==":
+            return None
+        eq = w.right
+        for elem, x in ((eq.left, eq.right), (eq.right, eq.left)):
+            if type(elem) is m.ElemAttr and not self.face_dependent(elem.attr) and _reads_no_component(x):
+                break
+        else:
+            return None
+        tbl = self.comp.table(w.left, None)
+        if tbl is None:
+            return None
+        how, mask = self._table_filter(tbl, "c")
+        if how != "mask":
+            return None
+        kv = self.comp.kind_values[elem.attr]
+        passing = self.consts[mask]
+        values = [kv[k] if ok else None for k, ok in zip(self.kind_of, passing)]
+        if not all(type(v) in (int, str, bool) for v, ok in zip(values, passing) if ok):
+            return None
+        ids = self.const(frozenset(i for i, ok in enumerate(passing) if ok))
+        tables = self.__dict__.setdefault("_equal_tables", {})  # one table per attribute and mask
+        vals = tables.get((elem.attr, tuple(passing)))
+        if vals is None:
+            vals = tables[(elem.attr, tuple(passing))] = self.table(values, "ae")
+        x_src = self.ex(x)
+        each = []
+        for sel in q.zones:
+            z = self.zone(sel)
+            each.append(f"(0 if {ids}.isdisjoint({z}) else list(map({vals}.__getitem__, {z})).count({x_src}))")
+        return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
 
     def attr_equals(self, where: Any) -> tuple[str, str] | None:
         """For a filter ``attr == x`` (either way round): the attribute (the same on every face) and the
@@ -828,7 +871,10 @@ class ExprWriter:
                 (2, f"v = memo[key] = {inner}", None),
                 (1, "return v", None),
             ])
-        return f"{name}(st, loc)"
+        else:
+            table = self.memo[("alpha", _canonical(e, frozenset(), [], {}))]
+        # A value already kept is read at once, without calling the memo's function.
+        return f"({table}[{key}] if {key} in {table} else {name}(st, loc))"
 
     def _cheap(self, e: m.Agg) -> bool:
         """A count or ``any`` of one zone whose filter is a table lookup, or none (C-speed, no memo needed)."""
@@ -1096,6 +1142,19 @@ def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, 
         return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free, names)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     return e
+
+
+def _reads_no_component(e: Any) -> bool:
+    """Whether an expression reads nothing of the component a filter tests, nor holds a query or a
+    generator of its own (conservatively: those are not looked into)."""
+    t = type(e)
+    if t in (m.ElemAttr, m.ElemIsKind, m.Agg, m.Gen, m.PlacesIR, m.Format, m.TemplateIR, m.QueryIR):
+        return False
+    if isinstance(e, tuple):
+        return all(_reads_no_component(x) for x in e)
+    if attrs.has(t):
+        return all(_reads_no_component(getattr(e, f.name)) for f in attrs.fields(t))
+    return True
 
 
 def _plain_value(e: Any) -> bool:

@@ -198,9 +198,12 @@ def fire(st: Any, fired: list[tuple[int, int | None]], rules: list[int], nlocals
 
 def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[str], remembered: list[str]) -> None:
     """A look at components: ``p`` (None: every player) remembers the kinds, the narration names them."""
-    seen = [remembered[c] for c in picked]
-    for who in range(st.players) if p is None else (p,):
-        st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
+    seen = list(map(remembered.__getitem__, picked))
+    if p is not None:  # one player: the list just made is hers
+        st.seen[p].append({"turn": st.turn, "where": where, "components": seen})
+    else:
+        for who in range(st.players):
+            st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
     if st.log is not None:
         st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
                        "components": [labels[c] for c in picked]})
@@ -257,10 +260,11 @@ def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
     drawn by ``rng.shuffle`` (the same draws), the components of one kind in the places of their
     kind in increasing id order."""
     rng.shuffle(src)  # the same permutation as of their kinds, listed in the same order
-    kinds = [kind_of[c] for c in src]
+    kinds = list(map(kind_of.__getitem__, src))
     if len(set(kinds)) == len(kinds):  # one component of each kind: each stays where it was drawn
         return
-    by_kind: dict[int, list[int]] = {}
-    for c in sorted(src, reverse=True):
-        by_kind.setdefault(kind_of[c], []).append(c)
-    src[:] = [by_kind[k].pop() for k in kinds]
+    # The places sorted by kind (stably: in order within a kind) take the components sorted by
+    # kind, then id: each kind's ids, smallest first, go to its places in order.
+    by_kind = sorted(sorted(src), key=kind_of.__getitem__)
+    for i, c in zip(sorted(range(len(kinds)), key=kinds.__getitem__), by_kind):
+        src[i] = c
