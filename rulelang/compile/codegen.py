@@ -363,6 +363,8 @@ class CodeGen(ExprWriter):
                     names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
                     named = f"{names}= " if params else ""
                     L.append((ind, f"{named}{targets}, = {', '.join(args)},", sp))
+                bind = len(L) - 1
+                stays = s.args and len(params) == len(s.args) and not self.can_pause([s])
                 self.off = base
                 self.ikey = self.ikey + ((id(s), s.rule),)
                 self.loop_vars.update(params)
@@ -372,6 +374,9 @@ class CodeGen(ExprWriter):
                     self.off, self.ikey = saved
                     for slot in params:
                         del self.loop_vars[slot]
+                    if stays and all(races.slot_unread(L[bind + 1:], slot) for slot in params):
+                        # a body that never leaves the block reads its arguments from their variables only
+                        L[bind] = (ind, f"{names}= {', '.join(args)},", sp)
             self.budget(L, ind, sp)
             new = self.var("n")
             L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
@@ -462,6 +467,7 @@ class CodeGen(ExprWriter):
                 v = self.var("v")
                 fixed = s.iterable.kind in ("players", "players_in", "others", "others_in", "range")  # no copy
                 L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not fixed)}:", sp))
+                store = len(L)
                 L.append((ind + 1, f"{var} = {v}", sp))
                 if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
                     if never_negative(s.iterable):
@@ -473,6 +479,8 @@ class CodeGen(ExprWriter):
                         self.emit_seq(L, s.body, 0, end, False, ind + 1)
                     finally:
                         del self.loop_vars[slot]
+                    if races.slot_unread(L[store + 1:], slot):  # nothing reads the value from loc: not stored there
+                        del L[store]
                     return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
@@ -491,6 +499,10 @@ class CodeGen(ExprWriter):
         plain = s.op == "=" and counter.doc is None and type(s.value) is m.Const and (
             type(s.value.value) is int and not too_big(s.value.value) if counter.type == m.INT
             else counter.type != m.STR)
+        # ``set`` to a shared whole-number counter, not narrated: its value was bounded when stored
+        plain = plain or (s.op == "=" and counter.doc is None and counter.type == m.INT
+                          and type(s.value) is m.CounterGet and s.value.owner is None
+                          and self.model.counters[s.value.counter].type == m.INT)
         if not plain:
             L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
         if s.owner is None:
@@ -991,6 +1003,7 @@ class CodeGen(ExprWriter):
         if self.model.eliminates:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
+        store = len(L)
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
         self.loop_vars[var] = p  # the tests written here read the player from its variable
         if never_negative(s.iterable):
@@ -1013,6 +1026,8 @@ class CodeGen(ExprWriter):
                 test = "True"
         if cond is not None:
             test = f"{cond} and {test}"
+        if races.slot_unread([(0, test, sp)], var):  # the tests read the player from its variable only
+            del L[store]
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
