@@ -174,7 +174,7 @@ class CodeGen(ExprWriter):
             elif t in (m.WhileS, m.RepeatS, m.ForS):
                 if self.can_pause(s.body):
                     return True
-            elif t not in (m.LetS, m.SayS, m.GiveTurnS, m.RevealS):
+            elif t not in (m.LetS, m.SayS, m.GiveTurnS, m.RevealS, m.DropS):  # (a drop out never leaves)
                 return True  # a statement the generator does not know: assume it may
         return False
 
