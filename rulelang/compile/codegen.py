@@ -443,14 +443,18 @@ class CodeGen(ExprWriter):
             var = f"loc[{s.var + self.off}]"
             if paused:
                 lst, idx = f"loc[{s.list_slot + self.off}]", f"loc[{s.idx_slot + self.off}]"
-                if init:
-                    L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
-                    L.append((ind, f"{idx} = 0", sp))
-                L.append((ind, f"while {idx} < len({lst}):", sp))
                 if not _binds_slot(s.body, s.var):  # read from its Python variable until the block pauses
-                    v = self.var("v")
-                    L.append((ind + 1, f"{v} = {var} = {lst}[{idx}]", sp))
-                    L.append((ind + 1, f"{idx} += 1", sp))
+                    # the list (which nothing changes) and the position from Python variables; loc keeps
+                    # them, and the value, for a pause
+                    seq, i, v = self.var("s"), self.var("i"), self.var("v")
+                    if init:
+                        L.append((ind, f"{seq} = {lst} = {self.iterable(s.iterable)}", sp))
+                        L.append((ind, f"{idx} = 0", sp))
+                    else:
+                        L.append((ind, f"{seq} = {lst}", sp))
+                    L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
+                    L.append((ind + 1, f"{idx} = {i} + 1", sp))
+                    L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
                     if never_negative(s.iterable):
                         self.cse_ids.add(v)
                     self.budget(L, ind + 1, sp)
@@ -461,6 +465,10 @@ class CodeGen(ExprWriter):
                     finally:
                         del self.loop_vars[slot]
                     return
+                if init:
+                    L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
+                    L.append((ind, f"{idx} = 0", sp))
+                L.append((ind, f"while {idx} < len({lst}):", sp))
                 L.append((ind + 1, f"{var} = {lst}[{idx}]", sp))
                 L.append((ind + 1, f"{idx} += 1", sp))
             else:
