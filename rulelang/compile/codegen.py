@@ -1011,7 +1011,6 @@ class CodeGen(ExprWriter):
         if self.model.eliminates:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
-        store = len(L)
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
         self.loop_vars[var] = p  # the tests written here read the player from its variable
         if never_negative(s.iterable):
@@ -1034,8 +1033,6 @@ class CodeGen(ExprWriter):
                 test = "True"
         if cond is not None:
             test = f"{cond} and {test}"
-        if races.slot_unread([(0, test, sp)], var):  # the tests read the player from its variable only
-            del L[store]
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
