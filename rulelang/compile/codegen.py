@@ -175,7 +175,7 @@ class CodeGen(ExprWriter):
             elif t in (m.WhileS, m.RepeatS, m.ForS):
                 if self.can_pause(s.body):
                     return True
-            elif t not in (m.LetS, m.SayS, m.GiveTurnS, m.RevealS):
+            elif t not in (m.LetS, m.SayS, m.GiveTurnS, m.RevealS, m.DropS):  # (a drop out never leaves)
                 return True  # a statement the generator does not know: assume it may
         return False
 
@@ -367,6 +367,8 @@ class CodeGen(ExprWriter):
                     names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
                     named = f"{names}= " if params else ""
                     L.append((ind, f"{named}{targets}, = {', '.join(args)},", sp))
+                bind = len(L) - 1
+                stays = s.args and len(params) == len(s.args) and not self.can_pause([s])
                 self.off = base
                 self.ikey = self.ikey + ((id(s), s.rule),)
                 self.loop_vars.update(params)
@@ -376,6 +378,9 @@ class CodeGen(ExprWriter):
                     self.off, self.ikey = saved
                     for slot in params:
                         del self.loop_vars[slot]
+                    if stays and all(races.slot_unread(L[bind + 1:], slot) for slot in params):
+                        # a body that never leaves the block reads its arguments from their variables only
+                        L[bind] = (ind, f"{names}= {', '.join(args)},", sp)
             self.budget(L, ind, sp)
             new = self.var("n")
             L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
@@ -442,14 +447,18 @@ class CodeGen(ExprWriter):
             var = f"loc[{s.var + self.off}]"
             if paused:
                 lst, idx = f"loc[{s.list_slot + self.off}]", f"loc[{s.idx_slot + self.off}]"
-                if init:
-                    L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
-                    L.append((ind, f"{idx} = 0", sp))
-                L.append((ind, f"while {idx} < len({lst}):", sp))
                 if not _binds_slot(s.body, s.var):  # read from its Python variable until the block pauses
-                    v = self.var("v")
-                    L.append((ind + 1, f"{v} = {var} = {lst}[{idx}]", sp))
-                    L.append((ind + 1, f"{idx} += 1", sp))
+                    # the list (which nothing changes) and the position from Python variables; loc keeps
+                    # them, and the value, for a pause
+                    seq, i, v = self.var("s"), self.var("i"), self.var("v")
+                    if init:
+                        L.append((ind, f"{seq} = {lst} = {self.iterable(s.iterable)}", sp))
+                        L.append((ind, f"{idx} = 0", sp))
+                    else:
+                        L.append((ind, f"{seq} = {lst}", sp))
+                    L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
+                    L.append((ind + 1, f"{idx} = {i} + 1", sp))
+                    L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
                     if never_negative(s.iterable):
                         self.cse_ids.add(v)
                     self.budget(L, ind + 1, sp)
@@ -460,12 +469,17 @@ class CodeGen(ExprWriter):
                     finally:
                         del self.loop_vars[slot]
                     return
+                if init:
+                    L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
+                    L.append((ind, f"{idx} = 0", sp))
+                L.append((ind, f"while {idx} < len({lst}):", sp))
                 L.append((ind + 1, f"{var} = {lst}[{idx}]", sp))
                 L.append((ind + 1, f"{idx} += 1", sp))
             else:
                 v = self.var("v")
                 fixed = s.iterable.kind in ("players", "players_in", "others", "others_in", "range")  # no copy
                 L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not fixed)}:", sp))
+                store = len(L)
                 L.append((ind + 1, f"{var} = {v}", sp))
                 if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
                     if never_negative(s.iterable):
@@ -477,6 +491,8 @@ class CodeGen(ExprWriter):
                         self.emit_seq(L, s.body, 0, end, False, ind + 1)
                     finally:
                         del self.loop_vars[slot]
+                    if races.slot_unread(L[store + 1:], slot):  # nothing reads the value from loc: not stored there
+                        del L[store]
                     return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
@@ -495,6 +511,10 @@ class CodeGen(ExprWriter):
         plain = s.op == "=" and counter.doc is None and type(s.value) is m.Const and (
             type(s.value.value) is int and not too_big(s.value.value) if counter.type == m.INT
             else counter.type != m.STR)
+        # ``set`` to a shared whole-number counter, not narrated: its value was bounded when stored
+        plain = plain or (s.op == "=" and counter.doc is None and counter.type == m.INT
+                          and type(s.value) is m.CounterGet and s.value.owner is None
+                          and self.model.counters[s.value.counter].type == m.INT)
         if not plain:
             L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
         if s.owner is None:

@@ -27,6 +27,8 @@ from rulelang.errors import RulelangError
 from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
 from rulelang.syntax.span import Span
 
+_PLAIN = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")  # a name, or subscripts of names: needs no parentheses
+
 
 class ExprWriter:
     """The expression half of the code generator: constants, coverage constructs, expressions,
@@ -52,6 +54,8 @@ class ExprWriter:
         # Every kind has at most one component, numbered in the kinds' order: a component stands for its kind.
         self.unique_kinds = all(k.count <= 1 for k in model.kinds) and len(set(comp.kind_of)) == len(comp.kind_of) \
             and comp.kind_of == sorted(comp.kind_of)
+        # ... and each component's number is its kind's: KO[c] is c itself
+        self.kinds_are_ids = self.unique_kinds and comp.kind_of == list(range(len(comp.kind_of)))
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
@@ -215,6 +219,9 @@ class ExprWriter:
         if t is m.CompFace:
             return f"st.faces[{self.ex(e.comp, c)}]"
         if t is m.CompKind:
+            if self.kinds_are_ids:
+                x = self.ex(e.comp, c)
+                return x if _PLAIN.fullmatch(x) else f"({x})"
             return f"KO[{self.ex(e.comp, c)}]"
         if t is m.Format:
             return self.template(e.text, c)
@@ -731,6 +738,9 @@ class ExprWriter:
             how, src = self.filter(q, c)
             z = self.zone(q.zones[0])
             test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            if self.kinds_are_ids:  # each component is its kind: the zone's list, copied (or filtered)
+                listed = f"{z}[:]" if not test else f"[{c} for {c} in {z}{test}]"
+                return f"sorted({listed})" if self.model.zones[q.zones[0].zone].ordered else listed
             if self.unique_kinds:  # no two components of one kind: the kinds are distinct already
                 if self.model.zones[q.zones[0].zone].ordered:
                     return f"sorted([KO[{c}] for {c} in {z}{test}])"

@@ -7,9 +7,11 @@ them are what that code calls at run time (reached through the constants table).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile.compiler import _reads_slots
 from rulelang.compile.exprs import never_negative
 from rulelang.compile.program import PICK, PickSpec
 from rulelang.compile.runtime import player_label
@@ -40,11 +42,31 @@ def emit_pick(gen: Any, L: list, s: m.PickS, after: tuple, ind: int) -> bool:
     """``pick w at random``: no chance with fewer than two players to pick from; else a recorded chance event."""
     sp = s.span
     var, lst, qvar = s.var + gen.off, s.list_slot + gen.off, s.qvar + gen.off
-    p = gen.var("p")
-    L.append((ind, f"loc[{lst}] = []", sp))
+    p, among = gen.var("p"), gen.var("l")
+    text = answered_text(gen, s)
+    if text is not None:
+        # 'if answer of q == T': how many gave that answer first, and who when one did (a race's usual
+        # outcome); the players are gone through only when several did (the same list, the same draw)
+        x, answers, n, w = gen.var("x"), gen.var("an"), gen.var("n"), gen.var("w")
+        L.append((ind, f"{x} = {text}", sp))
+        L.append((ind, f"{answers} = st.answers", sp))
+        L.append((ind, f"{n} = {answers}.count({x})", sp))
+        L.append((ind, f"if {n} == 0:", sp))
+        L.append((ind + 1, f"loc[{var}] = -1", sp))
+        L.append((ind, f"elif {n} == 1:", sp))
+        if s.iterable.kind == "players":
+            L.append((ind + 1, f"loc[{var}] = {answers}.index({x})", sp))
+        else:  # players still in: one who answered, then dropped out, is not among them
+            L.append((ind + 1, f"{w} = {answers}.index({x})", sp))
+            L.append((ind + 1, f"loc[{var}] = -1 if st.out[{w}] else {w}", sp))
+        L.append((ind, "else:", sp))
+        ind += 1
+    L.append((ind, f"{among} = loc[{lst}] = []", sp))  # the list kept in loc for a pause, built from its variable
     L.append((ind, f"for {p} in {gen.iterable(s.iterable, copy=False)}:", sp))
-    if s.cond is not None:
-        L.append((ind + 1, f"loc[{qvar}] = {p}", sp))
+    if text is not None:
+        L.append((ind + 1, f"if {answers}[{p}] == {x}:", sp))
+        L.append((ind + 2, f"{among}.append({p})", sp))
+    elif s.cond is not None:
         if never_negative(s.iterable):
             gen.cse_ids.add(p)
         gen.loop_vars[qvar] = p  # the condition reads the value from its Python variable
@@ -52,16 +74,18 @@ def emit_pick(gen: Any, L: list, s: m.PickS, after: tuple, ind: int) -> bool:
             cond = gen.ex(s.cond)
         finally:
             del gen.loop_vars[qvar]
+        if not slot_unread([(0, cond, sp)], qvar):  # the condition reads it from loc too (through a helper)
+            L.append((ind + 1, f"loc[{qvar}] = {p}", sp))
         L.append((ind + 1, f"if {cond}:", sp))
-        L.append((ind + 2, f"loc[{lst}].append({p})", sp))
+        L.append((ind + 2, f"{among}.append({p})", sp))
     else:
-        L.append((ind + 1, f"loc[{lst}].append({p})", sp))
+        L.append((ind + 1, f"{among}.append({p})", sp))
     pc = gen.site_pc(s, 2)
     gen.entries.setdefault(pc, (PICK, PickSpec(var, lst, s.name), None, None, sp))
     gen.resume(pc + 1, after, sp)
     gen.consts["picked"] = picked
-    L.append((ind, f"if len(loc[{lst}]) < 2:", sp))
-    L.append((ind + 1, f"loc[{var}] = loc[{lst}][0] if loc[{lst}] else -1", sp))
+    L.append((ind, f"if len({among}) < 2:", sp))
+    L.append((ind + 1, f"loc[{var}] = {among}[0] if {among} else -1", sp))
     L.append((ind, "else:", sp))
     if gen.after_step_triggers:  # the engine checks those at every chance decision first
         gen.pause(L, pc, ind + 1)
@@ -70,9 +94,46 @@ def emit_pick(gen: Any, L: list, s: m.PickS, after: tuple, ind: int) -> bool:
     L.append((ind + 1, f"{rng} = st.chance_rng", sp))
     L.append((ind + 1, f"if {rng} is None:", sp))
     gen.pause(L, pc, ind + 2)
-    L.append((ind + 1, f"picked(st, loc, {var}, loc[{lst}], {rng}.below(len(loc[{lst}])), "
+    L.append((ind + 1, f"picked(st, loc, {var}, {among}, {rng}.below(len({among})), "
                        f"{gen.const(s.name)})", sp))
     return False
+
+
+_SURE = re.compile(r"[A-Za-z_]\w*(\[(loc\[\d+\]|_v\d+)\])?")  # a constant, or a table read at a local's value
+
+
+def answered_text(gen: Any, s: m.PickS) -> str | None:
+    """Source of T where a pick's condition is ``answer of q == T`` (either way round), T reads not q,
+    and q goes through all players or those still in; None otherwise. T is computed once, before the
+    players are gone through: so only where that cannot raise an error the loop would not (all players
+    are never none; else T is a constant or a table read at a local's value)."""
+    cond = s.cond
+    if type(cond) is not m.BinOp or cond.op != "==" or s.iterable.kind not in ("players", "players_in"):
+        return None
+    for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+        if type(a) is m.AnswerGet and type(a.player) is m.Local and a.player.slot == s.qvar \
+                and not _reads_slots(b, {s.qvar}):
+            text = gen.ex(b)
+            if s.iterable.kind == "players" or _SURE.fullmatch(text):
+                return text
+    return None
+
+
+_LOC_SLOT = re.compile(r"\bloc\[(\d+)\]")
+_LOC_NAME = re.compile(r"\bloc\b")
+
+
+def slot_unread(lines: list, slot: int) -> bool:
+    """Whether these generated lines (``(indent, text, span)``, run without leaving their block) never
+    read ``loc[slot]``: by their text, ``loc`` appears in them only subscripted by other written numbers
+    (never ``loc[slot]``, never ``loc`` passed on whole, as to a helper)."""
+    for _ind, text, _sp in lines:
+        if "loc" not in text:
+            continue
+        rest = _LOC_SLOT.sub(lambda mt: "" if int(mt.group(1)) != slot else mt.group(0), text)
+        if _LOC_NAME.search(rest):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------- run time
