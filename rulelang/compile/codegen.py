@@ -1189,8 +1189,14 @@ class CodeGen(ExprWriter):
         L.append((ind, f"fr[1] = {pc}", sp))
         P, n, i, x, v = self.var("pk"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
         L.append((ind, f"{P} = st.picking", sp))
-        L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
-        L.append((ind + 1, "return left", sp))
+        if id(spec) in self.members:  # replay takes the recorded option here too (see replay_take)
+            L.append((ind, f"if {P} is None or st.step >= {P}[1]:", sp))
+            L.append((ind + 1, "return left", sp))
+            L.append((ind, f"if len({P}) != 2:", sp))
+            self.replay_take(L, spec, P, ind + 1, sp)
+        else:
+            L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
+            L.append((ind + 1, "return left", sp))
         picker = self.pickers.get(id(spec))
         if picker is not None:
             E, Q = self.var("ends"), self.var("opts")
@@ -1232,6 +1238,27 @@ class CodeGen(ExprWriter):
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
         return True
+
+    def replay_take(self, L: list, spec: ChooseSpec, P: str, ind: int, sp: Any) -> None:
+        """Replay's counterpart of ``pause_pick`` (``State.picking`` of three items, see
+        ``_Feed.take`` in rulelang/trace/replay.py): the trace's recorded option, found by the
+        choice's membership tests, taken here with the same locals, step and state as the engine's
+        loop leaves when it takes it (``Engine._run``, CHOOSE), then the option's block at once; when
+        replay cannot take it so (None), the engine's loop lists the options as usual."""
+        o, nxt = self.var("o"), self.var("nx")
+        L.append((ind, f"{o} = {P}[2](st, {self.const(spec)}, loc) if len({P}) == 3 else None", sp))
+        L.append((ind, f"if {o} is None:", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"fr[1] = {nxt} = {o}[3]", sp))
+        L.append((ind, "st.step += 1", sp))
+        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
+        k = len(spec.options)
+        for j, opt in enumerate(spec.options):
+            if k > 1:
+                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
+                          (f" {nxt} == {opt[3]}:" if j < k - 1 else ":"), sp))
+                L.append((ind + 1, f"{nxt} = r{self.frame}_{opt[3]}", sp))
+        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
 
     def pick_combination(self, L: list, E: str, Q: str, i: str, x: str, v: str, ind: int, sp: Any) -> None:
         """Option ``i`` of a lazily listed choice into ``x`` (its index) and ``v`` (its values), as
