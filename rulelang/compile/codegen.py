@@ -1098,7 +1098,7 @@ class CodeGen(ExprWriter):
         L.append((ind + 1, "return left", sp))
         L.append((ind, f"fr[1] = {pc}", sp))
         L.append((ind, f"{P} = st.picking", sp))
-        L.append((ind, f"if {P} is None or len({P}) != 2:", sp))
+        L.append((ind, f"if {P} is None:", sp))
         L.append((ind + 1, "return left", sp))
         L.append((ind, f"{W} = {asked}", sp))
         L.append((ind, f"{A} = st.answers", sp))
@@ -1106,6 +1106,11 @@ class CodeGen(ExprWriter):
         if once:
             L.append((ind, f"{ok} = None", sp))
         fetch = [(0, f"if {ok} is None:"), (1, f"{ok} = {enum}(st, loc)")] if once else [(0, f"{ok} = {enum}(st, loc)")]
+        # Replay (pickers by label, ``_Feed.pick``): the same loop, each recorded answer found among the
+        # answers listed, which the engine's loop keeps for it in ``st.choice_cache``
+        L.append((ind, f"if len({P}) != 2:", sp))
+        self.answer_each(L, ind + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]",
+                         fetch + [(0, f"st.choice_cache = {ok}")], [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
         self.answer_each(L, ind, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]", fetch,
                          [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
         return True
