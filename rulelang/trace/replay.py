@@ -487,6 +487,7 @@ class _Tables:
         self.zones = {z.name: z for z in engine.model.zones}
         # a chance pick asks the stream too (for its place among the players it picks from)
         self.picks = any(ins[0] == PICK for block in engine.code for ins in block if ins)
+        self.read: dict[tuple[int, str], tuple] = {}  # (choice, label) -> what the label reads as (see _rows_for)
 
 
 _TABLES: weakref.WeakKeyDictionary[Engine, _Tables] = weakref.WeakKeyDictionary()
@@ -723,7 +724,7 @@ class _Feed:
         seat = spec.player(st, loc) if spec.player is not None else st.current
         if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or type(action) is not str:
             return None
-        found = _member(st, spec, loc, action)
+        found = _member(st, spec, loc, action, self.tables.read)
         if found is None:
             return None
         opt, exact = found
@@ -746,29 +747,67 @@ class _Feed:
         return j
 
 
-def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] | None:
-    """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
-    it among the listed options (the same option, tried in the same order), but testing only that
-    option's values with the generated membership test: (the option, whether the locals are now what
-    listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
-    here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
-    guard, rows = spec.member
-    for prefix, whole, test, values, exact, read_back, opt in rows:
+_READ_MAX = 100_000  # labels read back kept per engine (see _rows_for); a trace's own labels past that are read again
+
+
+def _rows_for(spec: Any, action: str, read: dict[tuple[int, str], tuple]) -> tuple:
+    """The options of ``spec`` whose labels may read as ``action``, in the order ``_member`` tries them,
+    each with the values its label parser reads from ``action`` (None when it reads none); a row
+    ``None`` where ``_member`` gives up. What only the label tells (its prefix, its whole text, what
+    it reads back), worked out once per choice and label and kept in ``read``."""
+    key = (id(spec), action)
+    rows = read.get(key)
+    if rows is not None:
+        return rows
+    out: list = []
+    for row in spec.member[1]:
+        prefix, whole = row[0], row[1]
         if whole is not None:
             if action != whole:
                 continue  # (a label without holes: every label of this option is that text)
         elif not action.startswith(prefix):
             continue  # (the text its labels start with)
-        label, bindings, _cond, _pc, _public, parser, _hoisted = opt
+        opt = row[6]
+        bindings, parser = opt[1], opt[5]
+        if not bindings:
+            out.append((row, None))
+        elif parser is None:  # a label not read back: this option's values in the order listed, rendered
+            if row[3] is None:
+                out.append(None)
+                break
+            out.append((row, None))
+        else:
+            parsed = read_label(parser, action, len(bindings))
+            if parsed is not None:
+                out.append((row, tuple(parsed)))
+    rows = tuple(out)
+    if len(read) < _READ_MAX:
+        read[key] = rows
+    return rows
+
+
+def _member(st: State, spec: Any, loc: list, action: str,
+            read: dict[tuple[int, str], tuple] | None = None) -> tuple[tuple, bool] | None:
+    """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
+    it among the listed options (the same option, tried in the same order), but testing only that
+    option's values with the generated membership test: (the option, whether the locals are now what
+    listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
+    here). On a match ``loc`` holds the option's values, otherwise it is left as it was. ``read``: the
+    labels already read back (see ``_rows_for``)."""
+    guard = spec.member[0]
+    for found in _rows_for(spec, action, {} if read is None else read):
+        if found is None:
+            return None
+        row, parsed = found
+        _prefix, whole, test, values, exact, read_back, opt = row
+        label, bindings = opt[0], opt[1]
         if not bindings:
             if test(st, loc) and (whole is not None or label(st, loc) == action):
                 if guard is not None and not guard(st, loc):
                     return None  # listing might fail here: let it
                 return opt, exact
             continue
-        if parser is None:  # a label not read back: this option's values in the order listed, rendered
-            if values is None:
-                return None
+        if parsed is None:  # a label not read back: this option's values in the order listed, rendered
             slot = bindings[0][0]
             saved = loc[slot]
             for value in values(st, loc):
@@ -779,9 +818,6 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
                         return None
                     return opt, exact
             loc[slot] = saved
-            continue
-        parsed = read_label(parser, action, len(bindings))
-        if parsed is None:
             continue
         saved = [loc[slot] for slot, _values in bindings]
         for (slot, _values), value in zip(bindings, parsed):
