@@ -706,6 +706,8 @@ class _Feed:
         its chooser's: that option (its ``for`` values bound in ``loc``), found without listing the
         options (``ChooseSpec.member``); None (nothing changed) when it cannot tell, and the options are
         listed as usual."""
+        if spec.member is None:  # (a generated block asks whether its choice has membership tests now)
+            return None
         at = self.at
         made = self.made
         evs = self.evs
