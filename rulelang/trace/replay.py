@@ -750,38 +750,41 @@ class _Feed:
 
 
 _READ_MAX = 100_000  # labels read back kept per engine (see _rows_for); a trace's own labels past that are read again
+_WHOLE, _RANGE, _READ = 0, 1, 2  # how _member tries an option: no values, its range's values in order, values read
 
 
 def _rows_for(spec: Any, action: str, read: dict[tuple[int, str], tuple]) -> tuple:
     """The options of ``spec`` whose labels may read as ``action``, in the order ``_member`` tries them,
-    each with the values its label parser reads from ``action`` (None when it reads none); a row
-    ``None`` where ``_member`` gives up. What only the label tells (its prefix, its whole text, what
-    it reads back), worked out once per choice and label and kept in ``read``."""
+    each as (how it is tried, its test, its label or None where the label need not be rendered to
+    compare, the slots of its ``for`` values, the values its label reads as, whether taking it leaves
+    the locals exact, the option, its range's values); a row ``None`` where ``_member`` gives up. What
+    only the label tells (its prefix, its whole text, what it reads back), worked out once per choice
+    and label and kept in ``read``."""
     key = (id(spec), action)
     rows = read.get(key)
     if rows is not None:
         return rows
     out: list = []
-    for row in spec.member[1]:
-        prefix, whole = row[0], row[1]
+    for prefix, whole, test, values, exact, read_back, opt in spec.member[1]:
         if whole is not None:
             if action != whole:
                 continue  # (a label without holes: every label of this option is that text)
         elif not action.startswith(prefix):
             continue  # (the text its labels start with)
-        opt = row[6]
-        bindings, parser = opt[1], opt[5]
+        label, bindings, parser = opt[0], opt[1], opt[5]
+        slots = tuple(slot for slot, _values in bindings)
         if not bindings:
-            out.append((row, None))
+            out.append((_WHOLE, test, None if whole is not None else label, slots, (), exact, opt, values))
         elif parser is None:  # a label not read back: this option's values in the order listed, rendered
-            if row[3] is None:
+            if values is None:
                 out.append(None)
                 break
-            out.append((row, None))
+            out.append((_RANGE, test, label, slots, (), exact, opt, values))
         else:
             parsed = read_label(parser, action, len(bindings))
             if parsed is not None:
-                out.append((row, tuple(parsed)))
+                # (a label read back through tables renders as read: see CodeGen.member_tests)
+                out.append((_READ, test, None if read_back else label, slots, tuple(parsed), exact, opt, values))
     rows = tuple(out)
     if len(read) < _READ_MAX:
         read[key] = rows
@@ -797,20 +800,21 @@ def _member(st: State, spec: Any, loc: list, action: str,
     here). On a match ``loc`` holds the option's values, otherwise it is left as it was. ``read``: the
     labels already read back (see ``_rows_for``)."""
     guard = spec.member[0]
-    for found in _rows_for(spec, action, {} if read is None else read):
-        if found is None:
+    if read is None:
+        read = {}
+    rows = read.get((id(spec), action))
+    for row in rows if rows is not None else _rows_for(spec, action, read):
+        if row is None:
             return None
-        row, parsed = found
-        _prefix, whole, test, values, exact, read_back, opt = row
-        label, bindings = opt[0], opt[1]
-        if not bindings:
-            if test(st, loc) and (whole is not None or label(st, loc) == action):
+        how, test, label, slots, parsed, exact, opt, values = row
+        if how == _WHOLE:
+            if test(st, loc) and (label is None or label(st, loc) == action):
                 if guard is not None and not guard(st, loc):
                     return None  # listing might fail here: let it
                 return opt, exact
             continue
-        if parsed is None:  # a label not read back: this option's values in the order listed, rendered
-            slot = bindings[0][0]
+        if how == _RANGE:  # a label not read back: this option's values in the order listed, rendered
+            slot = slots[0]
             saved = loc[slot]
             for value in values(st, loc):
                 loc[slot] = value
@@ -821,17 +825,27 @@ def _member(st: State, spec: Any, loc: list, action: str,
                     return opt, exact
             loc[slot] = saved
             continue
-        saved = [loc[slot] for slot, _values in bindings]
-        for (slot, _values), value in zip(bindings, parsed):
+        if len(slots) == 1:
+            slot = slots[0]
+            saved1 = loc[slot]
+            loc[slot] = parsed[0]
+            if test(st, loc) and (label is None or label(st, loc) == action):
+                if guard is None or guard(st, loc):
+                    return opt, exact
+                loc[slot] = saved1
+                return None  # listing might fail here: let it
+            loc[slot] = saved1
+            continue
+        saved = [loc[slot] for slot in slots]
+        for slot, value in zip(slots, parsed):
             loc[slot] = value
-        # (a label read back through tables renders as read: see CodeGen.member_tests)
-        if test(st, loc) and (read_back or label(st, loc) == action):
+        if test(st, loc) and (label is None or label(st, loc) == action):
             if guard is None or guard(st, loc):
                 return opt, exact
-            for (slot, _values), value in zip(bindings, saved):
+            for slot, value in zip(slots, saved):
                 loc[slot] = value
             return None  # listing might fail here: let it
-        for (slot, _values), value in zip(bindings, saved):
+        for slot, value in zip(slots, saved):
             loc[slot] = value
     return None
 
