@@ -233,3 +233,31 @@ def test_the_comparison_notices_a_broken_take(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(replay_module._Feed, "take", careless)
     with pytest.raises(AssertionError):
         both_ways(engine, wrong)
+
+
+def _shuffles_changed(event: dict[str, Any], kinds: list[str]) -> list[dict[str, Any]]:
+    """A recorded shuffle changed in each way replay must judge as the careful way does."""
+    order = list(event["outcome"])
+    out = [dict(event), {**event, "outcome": order[::-1]}, {**event, "outcome": order[1:]},
+           {**event, "outcome": [*order, order[0]]}, {**event, "outcome": [*order[1:], kinds[0]]},
+           {**event, "outcome": [*order[1:], "nothing"]}, {**event, "outcome": ",".join(order)},
+           {**event, "shuffle": event["shuffle"] + "s"}, {**event, "note": 1}, {**event, "step": event["step"] + 1}]
+    if len(order) > 1:
+        out.append({**event, "outcome": [order[1], order[0], *order[2:]]})
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_changed_shuffles_get_the_careful_verdict(game: str) -> None:
+    """Replay applies a recorded shuffle without the careful way's Decision (``Replayer._shuffled``):
+    every shuffle of a recorded game, changed in many ways, gets the careful verdict."""
+    engine = engine_for(game)
+    kinds = sorted({k.name for k in engine.model.kinds})
+    trace = recorded_game(game, 1)
+    shuffles = [i for i, (_line, event) in enumerate(trace.events) if "shuffle" in event]
+    statuses: set[str] = set()
+    for i in shuffles[:4]:
+        for event in _shuffles_changed(trace.events[i][1], kinds):
+            statuses.add(both_ways(engine, _replaced(trace, i, [event])).status)
+    if shuffles:
+        assert {"compliant", "violation", "malformed"} <= statuses

@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from rulelang.compile.compiler import player_label
-from rulelang.compile.program import CHOOSE, PICK
+from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
 from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
@@ -292,6 +292,8 @@ class Replayer:
                             self.narration.extend(st.log)
                             st.log = []
                         continue
+                    if feed is not None and "shuffle" in event and self._shuffled(event):
+                        continue
                     verdict = self._chance(line, event)
                 else:
                     seen = engine.chance_seen_by(st, self.view)
@@ -347,6 +349,49 @@ class Replayer:
             if "digest" in event and event["digest"] != st.digest():
                 return self._malformed("the result's digest does not match the replayed final state", line)
         return Verdict("compliant", "every event keeps the rules", steps=st.step, result=result)
+
+    def _shuffled(self, event: dict[str, Any]) -> bool:
+        """Apply a recorded shuffle if it is exactly the pending one and possible, as ``Engine.apply``
+        applies it (the same order, triggers, step), without building the Decision; False (nothing
+        changed) otherwise, and ``_chance`` says what is wrong. Only the fast way uses it: a rules
+        error on the way is a doubt (the careful way says what it is)."""
+        engine = self.engine
+        st = self.state
+        assert st is not None
+        outcome = event.get("outcome")
+        tables = _TABLES.get(engine)
+        if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS or tables is None or not tables.unique_kinds:
+            return False
+        paused = engine._paused_at(st, SHUFFLE)
+        if paused is None:
+            return False
+        fr, ins = paused
+        if engine.model.zones[ins[2]].name != event["shuffle"]:
+            return False
+        kind_by_name = engine.kind_by_name
+        if not all(type(name) is str and name in kind_by_name for name in outcome):
+            return False
+        src = ins[1](st, fr[2])
+        kind_of = engine.program.kind_of
+        names = tables.kind_names
+        if sorted(outcome) != sorted([names[kind_of[c]] for c in src]):
+            return False  # (not an order of the zone's components)
+        by_kind: dict[int, list[int]] = {}
+        for c in sorted(src):
+            by_kind.setdefault(kind_of[c], []).append(c)
+        for lst in by_kind.values():
+            lst.reverse()
+        src[:] = [by_kind[kind_by_name[name]].pop() for name in outcome]
+        fr[1] += 1
+        try:
+            if ins[3]:
+                engine._check_triggers(st, ins[3])
+            st.step += 1
+            st.pending_cache = st.choice_cache = None
+            engine._run(st)
+        except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
+            raise _Doubt() from None
+        return True
 
     def _private(self, line: int, event: dict[str, Any]) -> Verdict | None:
         """A recorded private look must be the next one the rules gave that player."""
@@ -487,6 +532,8 @@ class _Tables:
         self.zones = {z.name: z for z in engine.model.zones}
         # a chance pick asks the stream too (for its place among the players it picks from)
         self.picks = any(ins[0] == PICK for block in engine.code for ins in block if ins)
+        self.kind_names = [k.name for k in engine.model.kinds]
+        self.unique_kinds = len(set(self.kind_names)) == len(self.kind_names)  # (a shuffle's kinds by name)
         self.read: dict[tuple[int, str], tuple] = {}  # (choice, label) -> what the label reads as (see _rows_for)
 
 
@@ -710,17 +757,15 @@ class _Feed:
             return None
         at = self.at
         made = self.made
-        evs = self.evs
         j = at + len(made)
         if j >= self.n:
             return None
-        event = evs[j]
-        if event["type"] != "action" or made and evs[at:j] != made:
+        event = self.evs[j]
+        if event["type"] != "action" or made and self.evs[at:j] != made:
             # a private look (or a chance event not made) on the way: matched and checked as ``pick`` does
             j = self._action_after(at)
-            at = self.at
-            event = evs[j]
-        if len(event) != 4 or "action" not in event or "player" not in event or "step" not in event:
+            event = self.evs[j]
+        if event.keys() != _ACTION_KEYS:  # (every event has a type)
             return None
         action = event["action"]
         seat = spec.player(st, loc) if spec.player is not None else st.current
@@ -855,6 +900,8 @@ def _chance_asked(event: dict[str, Any]) -> bool:
     return event.get("type") == "chance" and ("roll" in event or "pick" in event)
 
 
+_ACTION_KEYS = frozenset(("type", "step", "player", "action"))
+_SHUFFLE_KEYS = frozenset(("type", "step", "shuffle", "outcome"))
 _ROLL_KEYS = (frozenset(("type", "step", "roll", "outcome")), frozenset(("type", "roll", "outcome")))
 
 
