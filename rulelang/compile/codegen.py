@@ -1050,7 +1050,7 @@ class CodeGen(ExprWriter):
         pc = self.site_pc(s, 2)
         P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
         L.append((ind, f"{P} = st.picking", sp))
-        L.append((ind, f"if {P} is not None and len({P}) == 2:", sp))
+        L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
         L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
@@ -1084,6 +1084,10 @@ class CodeGen(ExprWriter):
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
+        L.append((at, f"if len({P}) != 2:", sp))  # replay: each recorded answer found among those listed
+        self.answer_each(L, at + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
+                         [(0, f"{ok} = {lists}[{j}]"), (0, f"st.choice_cache = {ok}")],
+                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
         self.answer_each(L, at, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
                          [(0, f"{ok} = {lists}[{j}]")],
                          [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
