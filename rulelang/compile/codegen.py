@@ -1118,7 +1118,7 @@ class CodeGen(ExprWriter):
         pc = self.site_pc(s, 2)
         P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
         L.append((ind, f"{P} = st.picking", sp))
-        L.append((ind, f"if {P} is not None and len({P}) == 2:", sp))
+        L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
         L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
@@ -1154,6 +1154,10 @@ class CodeGen(ExprWriter):
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
+        L.append((at, f"if len({P}) != 2:", sp))  # replay: each recorded answer found among those listed
+        self.answer_each(L, at + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
+                         [(0, f"{ok} = {lists}[{j}]"), (0, f"st.choice_cache = {ok}")],
+                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
         self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
 
     def answer_listed(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int,
@@ -1237,7 +1241,7 @@ class CodeGen(ExprWriter):
         self.nobody_asked(L, pc, ind + 1, sp)
         L.append((ind, f"fr[1] = {pc}", sp))
         L.append((ind, f"{P} = st.picking", sp))
-        L.append((ind, f"if {P} is None or len({P}) != 2:", sp))
+        L.append((ind, f"if {P} is None:", sp))
         L.append((ind + 1, "return left", sp))
         L.append((ind, f"{W} = {asked}", sp))
         L.append((ind, f"{A} = st.answers", sp))
@@ -1245,6 +1249,11 @@ class CodeGen(ExprWriter):
         if once:
             L.append((ind, f"{ok} = None", sp))
         fetch = [(0, f"if {ok} is None:"), (1, f"{ok} = {enum}(st, loc)")] if once else [(0, f"{ok} = {enum}(st, loc)")]
+        # Replay (pickers by label, ``_Feed.pick``): the same loop, each recorded answer found among the
+        # answers listed, which the engine's loop keeps for it in ``st.choice_cache``
+        L.append((ind, f"if len({P}) != 2:", sp))
+        self.answer_each(L, ind + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]",
+                         fetch + [(0, f"st.choice_cache = {ok}")], [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
         self.answer_each(L, ind, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]", fetch,
                          [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
         return True
@@ -1333,8 +1342,14 @@ class CodeGen(ExprWriter):
         L.append((ind, f"fr[1] = {pc}", sp))
         P, n, i, x, v = self.var("pk"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
         L.append((ind, f"{P} = st.picking", sp))
-        L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
-        L.append((ind + 1, "return left", sp))
+        if id(spec) in self.members:  # replay takes the recorded option here too (see replay_take)
+            L.append((ind, f"if {P} is None or st.step >= {P}[1]:", sp))
+            L.append((ind + 1, "return left", sp))
+            L.append((ind, f"if len({P}) != 2:", sp))
+            self.replay_take(L, spec, P, ind + 1, sp)
+        else:
+            L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
+            L.append((ind + 1, "return left", sp))
         if who is None:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
         plans = self.counted_pick(s, spec)
@@ -1398,6 +1413,27 @@ class CodeGen(ExprWriter):
             self.pick_combination(L, E, Q, i, x, v, ind, sp)
         else:
             L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
+
+    def replay_take(self, L: list, spec: ChooseSpec, P: str, ind: int, sp: Any) -> None:
+        """Replay's counterpart of ``pause_pick`` (``State.picking`` of three items, see
+        ``_Feed.take`` in rulelang/trace/replay.py): the trace's recorded option, found by the
+        choice's membership tests, taken here with the same locals, step and state as the engine's
+        loop leaves when it takes it (``Engine._run``, CHOOSE), then the option's block at once; when
+        replay cannot take it so (None), the engine's loop lists the options as usual."""
+        o, nxt = self.var("o"), self.var("nx")
+        L.append((ind, f"{o} = {P}[2](st, {self.const(spec)}, loc) if len({P}) == 3 else None", sp))
+        L.append((ind, f"if {o} is None:", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"fr[1] = {nxt} = {o}[3]", sp))
+        L.append((ind, "st.step += 1", sp))
+        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
+        k = len(spec.options)
+        for j, opt in enumerate(spec.options):
+            if k > 1:
+                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
+                          (f" {nxt} == {opt[3]}:" if j < k - 1 else ":"), sp))
+                L.append((ind + 1, f"{nxt} = r{self.frame}_{opt[3]}", sp))
+        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
 
     def pick_combination(self, L: list, E: str, Q: str, i: str, x: str, v: str, ind: int, sp: Any) -> None:
         """Option ``i`` of a lazily listed choice into ``x`` (its index) and ``v`` (its values), as

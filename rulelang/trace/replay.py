@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from rulelang.compile.compiler import player_label
-from rulelang.compile.program import CHOOSE, PICK
+from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
 from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
@@ -292,6 +292,8 @@ class Replayer:
                             self.narration.extend(st.log)
                             st.log = []
                         continue
+                    if feed is not None and "shuffle" in event and self._shuffled(event):
+                        continue
                     verdict = self._chance(line, event)
                 else:
                     seen = engine.chance_seen_by(st, self.view)
@@ -347,6 +349,49 @@ class Replayer:
             if "digest" in event and event["digest"] != st.digest():
                 return self._malformed("the result's digest does not match the replayed final state", line)
         return Verdict("compliant", "every event keeps the rules", steps=st.step, result=result)
+
+    def _shuffled(self, event: dict[str, Any]) -> bool:
+        """Apply a recorded shuffle if it is exactly the pending one and possible, as ``Engine.apply``
+        applies it (the same order, triggers, step), without building the Decision; False (nothing
+        changed) otherwise, and ``_chance`` says what is wrong. Only the fast way uses it: a rules
+        error on the way is a doubt (the careful way says what it is)."""
+        engine = self.engine
+        st = self.state
+        assert st is not None
+        outcome = event.get("outcome")
+        tables = _TABLES.get(engine)
+        if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS or tables is None or not tables.unique_kinds:
+            return False
+        paused = engine._paused_at(st, SHUFFLE)
+        if paused is None:
+            return False
+        fr, ins = paused
+        if engine.model.zones[ins[2]].name != event["shuffle"]:
+            return False
+        kind_by_name = engine.kind_by_name
+        if not all(type(name) is str and name in kind_by_name for name in outcome):
+            return False
+        src = ins[1](st, fr[2])
+        kind_of = engine.program.kind_of
+        names = tables.kind_names
+        if sorted(outcome) != sorted([names[kind_of[c]] for c in src]):
+            return False  # (not an order of the zone's components)
+        by_kind: dict[int, list[int]] = {}
+        for c in sorted(src):
+            by_kind.setdefault(kind_of[c], []).append(c)
+        for lst in by_kind.values():
+            lst.reverse()
+        src[:] = [by_kind[kind_by_name[name]].pop() for name in outcome]
+        fr[1] += 1
+        try:
+            if ins[3]:
+                engine._check_triggers(st, ins[3])
+            st.step += 1
+            st.pending_cache = st.choice_cache = None
+            engine._run(st)
+        except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
+            raise _Doubt() from None
+        return True
 
     def _private(self, line: int, event: dict[str, Any]) -> Verdict | None:
         """A recorded private look must be the next one the rules gave that player."""
@@ -487,6 +532,9 @@ class _Tables:
         self.zones = {z.name: z for z in engine.model.zones}
         # a chance pick asks the stream too (for its place among the players it picks from)
         self.picks = any(ins[0] == PICK for block in engine.code for ins in block if ins)
+        self.kind_names = [k.name for k in engine.model.kinds]
+        self.unique_kinds = len(set(self.kind_names)) == len(self.kind_names)  # (a shuffle's kinds by name)
+        self.read: dict[tuple[int, str], tuple] = {}  # (choice, label) -> what the label reads as (see _rows_for)
 
 
 _TABLES: weakref.WeakKeyDictionary[Engine, _Tables] = weakref.WeakKeyDictionary()
@@ -705,25 +753,25 @@ class _Feed:
         its chooser's: that option (its ``for`` values bound in ``loc``), found without listing the
         options (``ChooseSpec.member``); None (nothing changed) when it cannot tell, and the options are
         listed as usual."""
+        if spec.member is None:  # (a generated block asks whether its choice has membership tests now)
+            return None
         at = self.at
         made = self.made
-        evs = self.evs
         j = at + len(made)
         if j >= self.n:
             return None
-        event = evs[j]
-        if event["type"] != "action" or made and evs[at:j] != made:
+        event = self.evs[j]
+        if event["type"] != "action" or made and self.evs[at:j] != made:
             # a private look (or a chance event not made) on the way: matched and checked as ``pick`` does
             j = self._action_after(at)
-            at = self.at
-            event = evs[j]
-        if len(event) != 4 or "action" not in event or "player" not in event or "step" not in event:
+            event = self.evs[j]
+        if event.keys() != _ACTION_KEYS:  # (every event has a type)
             return None
         action = event["action"]
         seat = spec.player(st, loc) if spec.player is not None else st.current
         if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or type(action) is not str:
             return None
-        found = _member(st, spec, loc, action)
+        found = _member(st, spec, loc, action, self.tables.read)
         if found is None:
             return None
         opt, exact = found
@@ -746,30 +794,72 @@ class _Feed:
         return j
 
 
-def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] | None:
-    """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
-    it among the listed options (the same option, tried in the same order), but testing only that
-    option's values with the generated membership test: (the option, whether the locals are now what
-    listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
-    here). On a match ``loc`` holds the option's values, otherwise it is left as it was."""
-    guard, rows = spec.member
-    for prefix, whole, test, values, exact, read_back, opt in rows:
+_READ_MAX = 100_000  # labels read back kept per engine (see _rows_for); a trace's own labels past that are read again
+_WHOLE, _RANGE, _READ = 0, 1, 2  # how _member tries an option: no values, its range's values in order, values read
+
+
+def _rows_for(spec: Any, action: str, read: dict[tuple[int, str], tuple]) -> tuple:
+    """The options of ``spec`` whose labels may read as ``action``, in the order ``_member`` tries them,
+    each as (how it is tried, its test, its label or None where the label need not be rendered to
+    compare, the slots of its ``for`` values, the values its label reads as, whether taking it leaves
+    the locals exact, the option, its range's values); a row ``None`` where ``_member`` gives up. What
+    only the label tells (its prefix, its whole text, what it reads back), worked out once per choice
+    and label and kept in ``read``."""
+    key = (id(spec), action)
+    rows = read.get(key)
+    if rows is not None:
+        return rows
+    out: list = []
+    for prefix, whole, test, values, exact, read_back, opt in spec.member[1]:
         if whole is not None:
             if action != whole:
                 continue  # (a label without holes: every label of this option is that text)
         elif not action.startswith(prefix):
             continue  # (the text its labels start with)
-        label, bindings, _cond, _pc, _public, parser, _hoisted = opt
+        label, bindings, parser = opt[0], opt[1], opt[5]
+        slots = tuple(slot for slot, _values in bindings)
         if not bindings:
-            if test(st, loc) and (whole is not None or label(st, loc) == action):
+            out.append((_WHOLE, test, None if whole is not None else label, slots, (), exact, opt, values))
+        elif parser is None:  # a label not read back: this option's values in the order listed, rendered
+            if values is None:
+                out.append(None)
+                break
+            out.append((_RANGE, test, label, slots, (), exact, opt, values))
+        else:
+            parsed = read_label(parser, action, len(bindings))
+            if parsed is not None:
+                # (a label read back through tables renders as read: see CodeGen.member_tests)
+                out.append((_READ, test, None if read_back else label, slots, tuple(parsed), exact, opt, values))
+    rows = tuple(out)
+    if len(read) < _READ_MAX:
+        read[key] = rows
+    return rows
+
+
+def _member(st: State, spec: Any, loc: list, action: str,
+            read: dict[tuple[int, str], tuple] | None = None) -> tuple[tuple, bool] | None:
+    """The option of the pending choice ``spec`` whose label is ``action``, as ``Engine.find_label`` finds
+    it among the listed options (the same option, tried in the same order), but testing only that
+    option's values with the generated membership test: (the option, whether the locals are now what
+    listing and taking it leave); None when none is, or when it cannot tell (or listing might fail
+    here). On a match ``loc`` holds the option's values, otherwise it is left as it was. ``read``: the
+    labels already read back (see ``_rows_for``)."""
+    guard = spec.member[0]
+    if read is None:
+        read = {}
+    rows = read.get((id(spec), action))
+    for row in rows if rows is not None else _rows_for(spec, action, read):
+        if row is None:
+            return None
+        how, test, label, slots, parsed, exact, opt, values = row
+        if how == _WHOLE:
+            if test(st, loc) and (label is None or label(st, loc) == action):
                 if guard is not None and not guard(st, loc):
                     return None  # listing might fail here: let it
                 return opt, exact
             continue
-        if parser is None:  # a label not read back: this option's values in the order listed, rendered
-            if values is None:
-                return None
-            slot = bindings[0][0]
+        if how == _RANGE:  # a label not read back: this option's values in the order listed, rendered
+            slot = slots[0]
             saved = loc[slot]
             for value in values(st, loc):
                 loc[slot] = value
@@ -780,20 +870,27 @@ def _member(st: State, spec: Any, loc: list, action: str) -> tuple[tuple, bool] 
                     return opt, exact
             loc[slot] = saved
             continue
-        parsed = read_label(parser, action, len(bindings))
-        if parsed is None:
+        if len(slots) == 1:
+            slot = slots[0]
+            saved1 = loc[slot]
+            loc[slot] = parsed[0]
+            if test(st, loc) and (label is None or label(st, loc) == action):
+                if guard is None or guard(st, loc):
+                    return opt, exact
+                loc[slot] = saved1
+                return None  # listing might fail here: let it
+            loc[slot] = saved1
             continue
-        saved = [loc[slot] for slot, _values in bindings]
-        for (slot, _values), value in zip(bindings, parsed):
+        saved = [loc[slot] for slot in slots]
+        for slot, value in zip(slots, parsed):
             loc[slot] = value
-        # (a label read back through tables renders as read: see CodeGen.member_tests)
-        if test(st, loc) and (read_back or label(st, loc) == action):
+        if test(st, loc) and (label is None or label(st, loc) == action):
             if guard is None or guard(st, loc):
                 return opt, exact
-            for (slot, _values), value in zip(bindings, saved):
+            for slot, value in zip(slots, saved):
                 loc[slot] = value
             return None  # listing might fail here: let it
-        for (slot, _values), value in zip(bindings, saved):
+        for slot, value in zip(slots, saved):
             loc[slot] = value
     return None
 
@@ -803,6 +900,8 @@ def _chance_asked(event: dict[str, Any]) -> bool:
     return event.get("type") == "chance" and ("roll" in event or "pick" in event)
 
 
+_ACTION_KEYS = frozenset(("type", "step", "player", "action"))
+_SHUFFLE_KEYS = frozenset(("type", "step", "shuffle", "outcome"))
 _ROLL_KEYS = (frozenset(("type", "step", "roll", "outcome")), frozenset(("type", "roll", "outcome")))
 
 
