@@ -143,6 +143,22 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engi
     return load_game(path), _general(path, monkeypatch)
 
 
+def _without_replay(source: str) -> str:
+    """Generated source without the blocks replay runs (under ``if len(_pkN) != 2:``)."""
+    out: list[str] = []
+    skip = None
+    for line in source.split("\n"):
+        depth = len(line) - len(line.lstrip())
+        if skip is not None and (depth > skip or not line.strip()):
+            continue
+        skip = None
+        if re.fullmatch(r"\s*if len\(_pk\d+\) != 2:", line):
+            skip = depth
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def test_the_shortcuts_are_in_the_small_games_code(small: tuple[Engine, Engine]) -> None:
     fast, _general_engine = small
     source = fast.program.generated.source
@@ -151,7 +167,9 @@ def test_the_shortcuts_are_in_the_small_games_code(small: tuple[Engine, Engine])
     assert sum(1 for _ok, how in tables if "[" not in how.split(" if ")[0]) >= 2
     assert len(re.findall(r"_ok\d+ = \[\]\n", source)) == 1  # four conditions: listed per player
     assert "except BaseException:" in source
-    assert not re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.step \+= 1", source)
+    # who waits is written once, not per answer (but in replay's own loop, under "if len(picking) != 2")
+    assert not re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.step \+= 1", _without_replay(source))
+    assert re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.step \+= 1", source)  # (replay's loop)
     assert "_memo[" in source
 
 
