@@ -3,6 +3,7 @@ recorded whole as an in-memory trace."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rulelang.agents.base import RandomAgent
@@ -39,6 +40,19 @@ def played(engine: Engine, players: int, seed: int, max_steps: int = 100_000) ->
     except RulelangError as exc:
         return st, str(exc)
     return st, ""
+
+
+def same_stops(fast: Engine, slow: Engine, players: int, seed: int, limits: range,
+               view: Callable[[State], Any] = State.dumps, stopped: bool = False) -> None:
+    """Stopped by ``max_steps`` at each of ``limits``, the game of seed ``seed`` is left by ``fast`` as
+    by ``slow`` (as ``view`` shows the states), with the same error (with ``stopped``, always the
+    step limit's)."""
+    for limit in limits:
+        got, error = played(fast, players, seed, max_steps=limit)
+        want, want_error = played(slow, players, seed, max_steps=limit)
+        assert error == want_error, limit
+        assert not stopped or "did not end within" in error, limit
+        assert view(got) == view(want), limit
 
 
 def one_at_a_time(engine: Engine, players: int, seed: int) -> State:

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import one_at_a_time, played, recorded, take_step
+from step_support import one_at_a_time, played, recorded, same_stops, take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -164,11 +164,7 @@ def without_locals(st: Any) -> dict[str, Any]:
 def test_the_step_limit_stops_at_the_same_place(claims: tuple[Engine, Engine]) -> None:
     fast, slow = claims
     for seed in (2, 5):
-        for limit in range(1, 60, 3):
-            got, error = played(fast, 4, seed, max_steps=limit)
-            want, want_error = played(slow, 4, seed, max_steps=limit)
-            assert error == want_error, (seed, limit)
-            assert without_locals(got) == without_locals(want), (seed, limit)
+        same_stops(fast, slow, 4, seed, range(1, 60, 3), view=without_locals)
 
 
 def test_one_decision_at_a_time_the_same(claims: tuple[Engine, Engine]) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import played
+from step_support import played, same_stops
 
 from rulelang import load_game
 from rulelang.compile import codegen
@@ -221,11 +221,7 @@ def test_an_ordered_hand_plays_the_same_games(tmp_path: Path, monkeypatch: pytes
 
 def test_the_step_limit_stops_at_the_same_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _path, fast, slow = engines(tmp_path, monkeypatch, rules("turns"))
-    for limit in range(1, 40):
-        got, error = played(fast, 3, 5, max_steps=limit)
-        want, want_error = played(slow, 3, 5, max_steps=limit)
-        assert error == want_error, limit
-        assert got.dumps() == want.dumps(), limit
+    same_stops(fast, slow, 3, 5, range(1, 40))
 
 
 def test_counted_choices_are_not_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

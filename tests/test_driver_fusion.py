@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import one_at_a_time, played
+from step_support import one_at_a_time, played, same_stops
 
 from rulelang import IllegalAction, load_game
 from rulelang.agents.base import RandomAgent
@@ -150,12 +150,7 @@ def test_the_step_limit_stops_at_the_same_place(small: tuple[Engine, Engine]) ->
     fused, careful = small
     full, _ = played(careful, 3, 7)
     assert full.step > 40
-    for limit in range(1, 41):
-        got, error = played(fused, 3, 7, max_steps=limit)
-        want, want_error = played(careful, 3, 7, max_steps=limit)
-        assert error == want_error and "did not end within" in error, limit
-        assert got.dumps() == want.dumps(), limit
-        assert got.stack == want.stack, limit
+    same_stops(fused, careful, 3, 7, range(1, 41), stopped=True, view=lambda st: (st.dumps(), st.stack))
 
 
 class _Wrong:

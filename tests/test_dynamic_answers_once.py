@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from scripted import ROOT
-from step_support import played
+from step_support import played, same_stops
 
 from rulelang import load_game
 from rulelang.compile import codegen
@@ -103,11 +103,7 @@ def test_the_small_game_plays_the_same_games(small: tuple[Engine, Engine], playe
 
 def test_the_step_limit_stops_at_the_same_place(small: tuple[Engine, Engine]) -> None:
     fast, slow = small
-    for limit in range(1, 15):
-        got, error = played(fast, 4, 3, max_steps=limit)
-        want, want_error = played(slow, 4, 3, max_steps=limit)
-        assert error == want_error, limit
-        assert got.dumps() == want.dumps(), limit
+    same_stops(fast, slow, 4, 3, range(1, 15))
 
 
 def test_rooster_style_game_plays_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import one_at_a_time, played
+from step_support import one_at_a_time, played, same_stops
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -196,13 +196,8 @@ def test_the_step_limit_stops_at_the_same_place(small: tuple[Engine, Engine]) ->
     fast, general = small
     full, _ = played(general, 4, 3)
     assert full.step > 60
-    for limit in range(1, 61):
-        got, error = played(fast, 4, 3, max_steps=limit)
-        want, want_error = played(general, 4, 3, max_steps=limit)
-        assert error == want_error and "did not end within" in error, limit
-        assert got.dumps() == want.dumps(), limit
-        assert got.stack == want.stack, limit
-        assert (got.pending_cache, got.choice_cache) == (want.pending_cache, want.choice_cache), limit
+    same_stops(fast, general, 4, 3, range(1, 61), stopped=True,
+               view=lambda st: (st.dumps(), st.stack, st.pending_cache, st.choice_cache))
 
 
 class _Fails(Exception):
