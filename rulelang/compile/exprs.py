@@ -785,7 +785,8 @@ class ExprWriter:
         total = self.var("n")
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
-            lines.append((1, f"{total} = 0" if count else "out = []", None))
+            summed = _summed(e, count)
+            lines.append((1, f"{total} = 0" if count or summed else "out = []", None))
             source = self.iterable(e.iterable, copy=False)
             self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
             if never_negative(e.iterable):
@@ -802,7 +803,7 @@ class ExprWriter:
 
         def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
             texts, piles = inline_single_piles(texts, piles)
-            add = f"{total} += {texts[0]}" if count else f"out.append({texts[0]})"
+            add = f"{total} += {texts[0]}" if count or summed else f"out.append({texts[0]})"
             if exists and not keep_var and all(map(cannot_fail, texts)):
                 add = "return True"  # nothing the other values would compute can fail: no need to go on
             if keep_var:
@@ -815,7 +816,13 @@ class ExprWriter:
                 lines.append((ind, add, None))
 
         plain = owned_piles([value, cond or ""], all_piles, v, self.consts)
-        if plain is None:
+        masked = _masked_zone(source) if count and not keep_var and plain is None else None
+        if masked is not None:  # a count over a zone's components passing a mask: tested in the loop
+            zone, mask = masked
+            lines.append((1, f"for {v} in {zone}:", None))
+            lines.append((2, f"if {mask}[{v}]:", None))
+            body([value, cond or ""], all_piles, 3)
+        elif plain is None:
             lines.append((1, f"for {v} in {source}:", None))
             body([value, cond or ""], all_piles, 2)
         else:  # when every value owns its piles (as a rule), they are read with no check
@@ -828,7 +835,7 @@ class ExprWriter:
             lines.append((1, "else:", None))
             lines.append((2, f"for {v} in {values}:", None))
             body([value, cond or ""], all_piles, 3)
-        if count:
+        if count or summed:
             lines.append((1, f"return {total} > 0" if exists else f"return {total}", None))
         else:
             func = {"max": "max", "min": "min", "total": "sum"}[e.func]
@@ -1082,6 +1089,25 @@ class _OwnScope:
 
     def __exit__(self, *exc: Any) -> None:
         self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels, self.gen.loop_vars = self.saved
+
+
+def _summed(e: m.Gen, count: bool) -> bool:
+    """Whether a total's values are added up as they come (no list of them to add up at the end):
+    every ``total`` that is not a count of a number written there (whole numbers and exact fractions:
+    the same sum, added left to right as ``sum`` does)."""
+    return e.func == "total" and not count
+
+
+_MASKED = re.compile(r"\[(_c\d+) for \1 in (.+) if (mk\d+)\[\1\]\]")
+
+
+def _masked_zone(source: str) -> tuple[str, str] | None:
+    """(zone, mask) of the source ``[c for c in ZONE if MASK[c]]`` of one zone's components passing a
+    mask (as ``selection`` writes it), or None for any other source."""
+    found = _MASKED.fullmatch(source)
+    if found is None or found.group(2).count("[") - found.group(2).count("]") != 0:
+        return None
+    return found.group(2), found.group(3)
 
 
 def _answer_counted(e: m.Gen) -> str | None:
