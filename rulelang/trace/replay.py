@@ -795,13 +795,15 @@ class _Feed:
 
 
 _READ_MAX = 100_000  # labels read back kept per engine (see _rows_for); a trace's own labels past that are read again
-_WHOLE, _RANGE, _READ = 0, 1, 2  # how _member tries an option: no values, its range's values in order, values read
+_WHOLE, _RANGE, _READ, _KNOWN = 0, 1, 2, 3  # how _member tries an option: no values, its range's values in order,
+# values read, its range's values in order with whether each one's label reads as the action kept (``_known``)
 
 
 def _rows_for(spec: Any, action: str, read: dict[tuple[int, str], tuple]) -> tuple:
     """The options of ``spec`` whose labels may read as ``action``, in the order ``_member`` tries them,
     each as (how it is tried, its test, its label or None where the label need not be rendered to
-    compare, the slots of its ``for`` values, the values its label reads as, whether taking it leaves
+    compare, the slots of its ``for`` values, the values its label reads as (for ``_KNOWN``: a table of
+    whether each value's label is ``action``, filled as values come), whether taking it leaves
     the locals exact, the option, its range's values); a row ``None`` where ``_member`` gives up. What
     only the label tells (its prefix, its whole text, what it reads back), worked out once per choice
     and label and kept in ``read``."""
@@ -824,7 +826,10 @@ def _rows_for(spec: Any, action: str, read: dict[tuple[int, str], tuple]) -> tup
             if values is None:
                 out.append(None)
                 break
-            out.append((_RANGE, test, label, slots, (), exact, opt, values))
+            if read_back:  # (its label shows only its value, a kind or a component: one text per value)
+                out.append((_KNOWN, test, label, slots, {}, exact, opt, values))
+            else:
+                out.append((_RANGE, test, label, slots, (), exact, opt, values))
         else:
             parsed = read_label(parser, action, len(bindings))
             if parsed is not None:
@@ -864,6 +869,21 @@ def _member(st: State, spec: Any, loc: list, action: str,
             for value in values(st, loc):
                 loc[slot] = value
                 if test(st, loc) and label(st, loc) == action:
+                    if guard is not None and not guard(st, loc):
+                        loc[slot] = saved
+                        return None
+                    return opt, exact
+            loc[slot] = saved
+            continue
+        if how == _KNOWN:  # as _RANGE, each value's label rendered once per choice and action
+            slot = slots[0]
+            saved = loc[slot]
+            for value in values(st, loc):
+                loc[slot] = value
+                same = parsed.get(value)
+                if same is None:
+                    same = parsed[value] = label(st, loc) == action
+                if same and test(st, loc):
                     if guard is not None and not guard(st, loc):
                         loc[slot] = saved
                         return None
