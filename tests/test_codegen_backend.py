@@ -154,6 +154,15 @@ def test_emit_python_shows_the_source_and_user_text_only_as_constants() -> None:
     assert summary.exit_code == 0 and "fallbacks: none" in summary.output
 
 
+def test_emit_python_is_the_same_text_every_time() -> None:
+    """Two compiles of one game print the same module (no object addresses in the constants listed)."""
+    args = ["compile", str(ROOT / "games" / "chicken.rules"), "--emit-python"]
+    first, second = CliRunner().invoke(main, args), CliRunner().invoke(main, args)
+    assert first.exit_code == second.exit_code == 0
+    assert first.output == second.output
+    assert " at 0x" not in first.output
+
+
 def test_compile_of_a_missing_file_is_a_clean_error() -> None:
     result = CliRunner().invoke(main, ["compile", "no-such-game.rules"])
     assert result.exit_code == 1

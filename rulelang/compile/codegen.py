@@ -459,15 +459,7 @@ class CodeGen(ExprWriter):
                     L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
                     L.append((ind + 1, f"{idx} = {i} + 1", sp))
                     L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
-                    if never_negative(s.iterable):
-                        self.cse_ids.add(v)
-                    self.budget(L, ind + 1, sp)
-                    slot = s.var + self.off
-                    self.loop_vars[slot] = v
-                    try:
-                        self.emit_seq(L, s.body, 0, end, False, ind + 1)
-                    finally:
-                        del self.loop_vars[slot]
+                    self.body_from_var(L, s, v, end, ind, sp)
                     return
                 if init:
                     L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
@@ -482,20 +474,26 @@ class CodeGen(ExprWriter):
                 store = len(L)
                 L.append((ind + 1, f"{var} = {v}", sp))
                 if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
-                    if never_negative(s.iterable):
-                        self.cse_ids.add(v)
-                    self.budget(L, ind + 1, sp)
-                    slot = s.var + self.off
-                    self.loop_vars[slot] = v
-                    try:
-                        self.emit_seq(L, s.body, 0, end, False, ind + 1)
-                    finally:
-                        del self.loop_vars[slot]
+                    slot = self.body_from_var(L, s, v, end, ind, sp)
                     if races.slot_unread(L[store + 1:], slot):  # nothing reads the value from loc: not stored there
                         del L[store]
                     return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
+
+    def body_from_var(self, L: list, s: m.ForS, v: str, end: Any, ind: int, sp: Any) -> int:
+        """The body of the loop ``s`` at ``ind + 1``, reading the loop's value from the Python variable
+        ``v``; returns the value's slot."""
+        if never_negative(s.iterable):
+            self.cse_ids.add(v)
+        self.budget(L, ind + 1, sp)
+        slot = s.var + self.off
+        self.loop_vars[slot] = v
+        try:
+            self.emit_seq(L, s.body, 0, end, False, ind + 1)
+        finally:
+            del self.loop_vars[slot]
+        return slot
 
     def emit_fallback_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:
         """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
@@ -2570,7 +2568,12 @@ def listing(program: Program) -> str:
             out.append(f"#   {r} {rule!r} pc {pc}: {what}" + (f"  ({ins[4]})" if ins[4] is not None else ""))
     out += ["", "# ---- constants (the only way user values enter the module)"]
     for name, value in gen.constants.items():
-        text = repr(value) if not callable(value) else f"<{getattr(value, '__qualname__', type(value).__name__)}>"
+        if callable(value):
+            text = f"<{getattr(value, '__qualname__', type(value).__name__)}>"
+        elif attrs.has(type(value)):  # a compiled spec (its repr shows closures by their addresses)
+            text = f"<{type(value).__name__}>"
+        else:
+            text = repr(value)
         if len(text) > 100:
             text = text[:97] + "..."
         out.append(f"#   {name} = {text}")
