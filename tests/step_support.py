@@ -3,13 +3,16 @@ recorded whole as an in-memory trace."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.game import load_game
 from rulelang.play import play
 from rulelang.rng import Rng
 from rulelang.trace.format import header, result_line
@@ -100,3 +103,19 @@ turn:
 
 rank p by highest score of p
 """
+
+
+GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+
+
+@functools.cache
+def engine_for(game: str) -> Engine:
+    """games/GAME.rules, loaded once."""
+    return load_game(GAMES_DIR / f"{game}.rules")
+
+
+@functools.cache
+def recorded_game(game: str, seed: int) -> Trace:
+    """A random game of games/GAME.rules at its default players, recorded once."""
+    engine = engine_for(game)
+    return recorded(engine, game, engine.model.default_players, seed)[0]

@@ -19,16 +19,14 @@ recorded option taken without checking its chooser) and requires these compariso
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import recorded
+from step_support import engine_for, recorded_game
 
-from rulelang import load_game
 from rulelang.engine.engine import Engine
 from rulelang.rng import Rng
 from rulelang.trace import replay as replay_module
@@ -39,18 +37,6 @@ SEEDS = (1, 2, 3)
 CHANGES = 24  # changed copies per recorded game
 
 pytestmark = pytest.mark.usefixtures("at_root")
-
-
-@functools.cache
-def engine_for(game: str) -> Engine:
-    """games/GAME.rules, loaded once."""
-    return load_game(ROOT / "games" / f"{game}.rules")
-
-
-@functools.cache
-def recorded_game(game: str, seed: int) -> Trace:
-    engine = engine_for(game)
-    return recorded(engine, game, engine.model.default_players, seed)[0]
 
 
 def replay(engine: Engine, trace: Trace, fast: bool) -> tuple[Verdict, Replayer]:

@@ -13,7 +13,6 @@ more tries than the options limit), replay must still say ``malformed`` at that 
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import recorded
+from step_support import engine_for, recorded, recorded_game
 
 from rulelang import load_game
 from rulelang.compile.program import CHOOSE
@@ -33,18 +32,6 @@ from rulelang.trace.replay import Replayer, Trace, Verdict
 GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
 
 pytestmark = pytest.mark.usefixtures("at_root")
-
-
-@functools.cache
-def engine_for(game: str) -> Engine:
-    """games/GAME.rules, loaded once."""
-    return load_game(ROOT / "games" / f"{game}.rules")
-
-
-@functools.cache
-def recorded_game(game: str, seed: int) -> Trace:
-    engine = engine_for(game)
-    return recorded(engine, game, engine.model.default_players, seed)[0]
 
 
 def choose_specs(engine: Engine) -> list[Any]:
