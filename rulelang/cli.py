@@ -15,6 +15,7 @@ from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
 from rulelang.narrate import Narrator, reading_names, standings_lines
+from rulelang.numbers import ascii_whole
 from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
 from rulelang.safeio import (
@@ -32,6 +33,36 @@ from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace,
 from rulelang.views import redact_narration
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+# Upper bounds of the numeric options (docs/simulate.md, "Bounds"): a run asked for more is a usage error.
+MAX_GAMES = 10_000_000  # -n/--games of simulate and compare
+MAX_JOBS = 1024  # -j/--jobs
+MAX_BATCH = 100_000  # --batch-size
+MAX_STEPS = 10_000_000  # --max-steps
+
+
+class WholeNumber(click.ParamType):
+    """A whole number written in ASCII digits (an optional sign), within ``[lo, hi]`` when given."""
+
+    name = "integer"
+
+    def __init__(self, lo: int | None = None, hi: int | None = None) -> None:
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """The number ``value`` writes; a usage error for anything else (``١٢``, ``1_000``, ``1e3``)."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = ascii_whole(str(value))
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
+        if self.lo is not None and number < self.lo:
+            self.fail(f"must be at least {self.lo}, not {number}", param, ctx)
+        if self.hi is not None and number > self.hi:
+            self.fail(f"must be at most {self.hi}, not {number}", param, ctx)
+        return number
 
 
 def _fail(exc: RulelangError | ErrorList) -> NoReturn:
@@ -74,16 +105,16 @@ def main() -> None:
 
 @main.command()
 @click.argument("game_file", type=click.Path(dir_okay=False))
-@click.option("--players", "-p", type=int, help="Number of players (default: the game's default).")
-@click.option("--seed", "-s", type=int, default=None,
+@click.option("--players", "-p", type=WholeNumber(), help="Number of players (default: the game's default).")
+@click.option("--seed", "-s", type=WholeNumber(), default=None,
               help="Seed for dice, shuffles and random agents, 0 to 2**64-1 (default: a fresh random seed, "
                    "printed and recorded in the trace).")
 @click.option("--agent", "-a", "agent_kinds", multiple=True, metavar="KIND[:NAME=VALUE,...]",
               help="Agent per seat, in seat order (one value: every seat). Default: random. Kinds: random, first, "
-                   "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N].")
+                   "human, greedy[:samples=N], mcts[:iters=N,c=X,depth=N] (bounds: docs/simulate.md).")
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write a JSON Lines trace here.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Stop a game that runs longer.")
+@click.option("--max-steps", type=WholeNumber(1, MAX_STEPS), default=100_000, show_default=True,
+              help=f"Stop a game that runs longer (at most {MAX_STEPS:,}).")
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option (see 'rulelang check --options').")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
@@ -244,7 +275,7 @@ def _read_position(path: str) -> dict[str, Any]:
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
 @click.option("--options", "list_options", is_flag=True, help="List each game's options.")
 @click.option("--deep", is_flag=True, help="Also play random games at every player count to find run-time errors.")
-@click.option("--games", "-n", "deep_games", type=click.IntRange(1, 10_000), default=20, show_default=True,
+@click.option("--games", "-n", "deep_games", type=WholeNumber(1, 10_000), default=20, show_default=True,
               help="With --deep: games per player count.")
 def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_options: bool, deep: bool,
           deep_games: int) -> None:
@@ -298,23 +329,31 @@ def compile_command(game_file: str, option_pairs: tuple[str, ...], emit_python: 
 
 def _sim_options(f: Any) -> Any:
     """The options simulate and compare share."""
+    from rulelang.agents.spec import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
+
     for opt in reversed([
-        click.option("--games", "-n", type=int, default=1000, show_default=True, help="How many games to play."),
-        click.option("--players", "-p", type=int, help="Number of players (default: the game's default)."),
-        click.option("--seed", "-s", type=int, default=1, show_default=True,
-                     help="Seed of the first game; game i uses seed+i (dice, shuffles and agents)."),
+        click.option("--games", "-n", type=WholeNumber(), default=1000, show_default=True,
+                     help=f"How many games to play (1 to {MAX_GAMES:,})."),
+        click.option("--players", "-p", type=WholeNumber(), help="Number of players (default: the game's default)."),
+        click.option("--seed", "-s", type=WholeNumber(), default=1, show_default=True,
+                     help="Seed of the first game; game i uses seed+i (dice, shuffles and agents), so seed+games-1 "
+                          "is at most 2**64-1."),
         click.option("--agent", "-a", "agent_texts", multiple=True, metavar="KIND[:NAME=VALUE,...]",
                      help="Agent per seat, in seat order (one value: every seat; missing seats: random). "
-                          "Kinds: random, first, greedy[:samples=N], mcts[:iters=N,c=X,depth=N]."),
-        click.option("--jobs", "-j", type=int, help="Processes that play, this one included (default: every "
-                                                    "core); with Ray: CPUs of the local Ray it starts."),
+                          "Kinds: random, first, greedy[:samples=N], mcts[:iters=N,c=X,depth=N] "
+                          f"(at most samples={MAX_SAMPLES}, iters={MAX_ITERS}, c={MAX_C:g}, depth={MAX_DEPTH})."),
+        click.option("--jobs", "-j", type=WholeNumber(), help=f"Processes that play, this one included (default: "
+                                                            f"every core; at most {MAX_JOBS}); with Ray: CPUs of "
+                                                            "the local Ray it starts."),
         click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
                      help="Where games run: local processes, or a Ray cluster (pip install 'rulelang[ray]')."),
         click.option("--address", metavar="HOST:PORT", help="With --backend ray: the cluster's address "
-                                                            "(default: start a local Ray)."),
-        click.option("--batch-size", type=int, help="Games per chunk or Ray task (default: sized to the run)."),
-        click.option("--max-steps", type=click.IntRange(min=1), default=100_000, show_default=True,
-                     help="Stop a game that runs longer."),
+                                                            "(default: $RAY_ADDRESS if set, else start a local "
+                                                            "Ray)."),
+        click.option("--batch-size", type=WholeNumber(), help=f"Games per chunk or Ray task (default: sized to the "
+                                                            f"run; at most {MAX_BATCH:,})."),
+        click.option("--max-steps", type=WholeNumber(1, MAX_STEPS), default=100_000, show_default=True,
+                     help=f"Stop a game that runs longer (at most {MAX_STEPS:,})."),
         click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),
         click.option("--csv", "as_csv", is_flag=True, help="Print every statistic as CSV."),
         click.option("--report", "report_path", type=click.Path(dir_okay=False),
@@ -326,16 +365,14 @@ def _sim_options(f: Any) -> Any:
 
 
 def _sim_job(path: str, options: dict[str, str], players: int | None, agent_texts: tuple[str, ...], seed: int,
-             max_steps: int, coverage: bool = False) -> tuple[Engine, Any]:
+             max_steps: int, coverage: bool = False, games: int = 1) -> tuple[Engine, Any]:
     from rulelang.agents.spec import AgentSpecError, seat_specs
     from rulelang.sim.runner import SimJob
 
     engine = _load(path, options)
     n = players if players is not None else engine.model.default_players
     _check_players(engine, n)
-    if not seed_in_range(seed):
-        raise click.BadParameter(f"{seed} is not a seed: seeds are whole numbers from {SEED_MIN} to {SEED_MAX}",
-                                 param_hint="--seed")
+    _check_seeds(seed, games)
     if any(t.strip().lower().startswith("human") for t in agent_texts):
         raise click.BadParameter("a human cannot sit through a simulation; use 'rulelang run'", param_hint="--agent")
     try:
@@ -347,14 +384,34 @@ def _sim_job(path: str, options: dict[str, str], players: int | None, agent_text
     return engine, job
 
 
+def _check_seeds(seed: int, games: int) -> None:
+    """Game i of a run plays seed+i: every seed of the run must be one the generator takes as it is (no wrapping)."""
+    if not seed_in_range(seed):
+        raise click.BadParameter(f"{seed} is not a seed: seeds are whole numbers from {SEED_MIN} to {SEED_MAX}",
+                                 param_hint="--seed")
+    if not seed_in_range(seed + games - 1):
+        raise click.BadParameter(f"{games} games from seed {seed} would need seeds up to {seed + games - 1}, past the "
+                                 f"last seed {SEED_MAX} (2**64-1): game i plays seed+i, so the seed can be at most "
+                                 f"{SEED_MAX - games + 1} for {games} games", param_hint="--seed")
+
+
+def _at_most(value: int | None, lo: int, hi: int, hint: str) -> None:
+    """A numeric option outside ``[lo, hi]`` is a usage error naming the bound."""
+    if value is None:
+        return
+    if value < lo:
+        raise click.BadParameter(f"must be at least {lo}", param_hint=hint)
+    if value > hi:
+        raise click.BadParameter(f"must be at most {hi:,}, not {value:,} (the bound of {hint}; docs/simulate.md)",
+                                 param_hint=hint)
+
+
 def _check_sim_args(games: int, jobs: int | None, batch_size: int | None, as_json: bool, as_csv: bool,
-                    backend: str, address: str | None) -> int:
-    if games < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--games")
-    if jobs is not None and jobs < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--jobs")
-    if batch_size is not None and batch_size < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--batch-size")
+                    backend: str, address: str | None, seed: int = 1) -> int:
+    _at_most(games, 1, MAX_GAMES, "--games")
+    _at_most(jobs, 1, MAX_JOBS, "--jobs")
+    _at_most(batch_size, 1, MAX_BATCH, "--batch-size")
+    _check_seeds(seed, games)
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
     if address and backend != "ray":
@@ -367,7 +424,7 @@ def _check_sim_args(games: int, jobs: int | None, batch_size: int | None, as_jso
 def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None, batch_size: int | None,
              show_progress: bool, label: str = "playing") -> tuple[list[Any], list[int] | None]:
     from rulelang.sim.driver import Progress, SimError, simulate
-    from rulelang.sim.ray_backend import RayUnavailable
+    from rulelang.sim.ray_backend import RayFailure, RayUnavailable
     from rulelang.sim.runner import CoverageUnavailable
 
     progress = Progress(games, label) if show_progress else None
@@ -379,10 +436,12 @@ def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None,
             progress.close()
         click.echo(str(exc), err=True)
         sys.exit(EXIT_ERROR)
-    except (CoverageUnavailable, RayUnavailable) as exc:
+    except (CoverageUnavailable, RayUnavailable, RayFailure) as exc:
         if progress:
             progress.close()
         click.echo(f"error: {exc}", err=True)
+        if isinstance(exc, RayFailure):
+            click.echo(f"  hint: {exc.hint}", err=True)
         sys.exit(EXIT_ERROR)
     finally:
         if progress:
@@ -417,9 +476,10 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
     from rulelang.sim import coverage as cov
     from rulelang.sim.summary import csv_rows, render_text, summarize, to_csv
 
-    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
+    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     _check_output(report_path, "--report", [game_file])
-    engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage)
+    engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage,
+                           games)
     _check_output(report_path, "--report", [game_file], engine)  # not over the rules (it overwrote them) or a FIFO
     started = time.perf_counter()
     records, counts = _run_sim(job, games, workers, backend, address, batch_size,
@@ -480,15 +540,15 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     from rulelang.sim.compare import compare_runs, csv_rows, render_text
     from rulelang.sim.summary import summarize, to_csv
 
-    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address)
+    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     a_opts, b_opts = _parse_options(base_pairs), _parse_options(option_pairs)
     b_file = variant_file or base_file
     _check_output(report_path, "--report", [base_file, b_file])
     if b_file == base_file and a_opts == b_opts:
         raise click.UsageError("A and B are the same rules: give a second file, or options for B with -o")
-    engine_a, job_a = _sim_job(base_file, a_opts, players, agent_texts, seed, max_steps)
+    engine_a, job_a = _sim_job(base_file, a_opts, players, agent_texts, seed, max_steps, games=games)
     engine_b, job_b = _sim_job(b_file, b_opts, players if players is not None else job_a.players, agent_texts, seed,
-                               max_steps)
+                               max_steps, games=games)
     if job_a.players != job_b.players:
         raise click.BadParameter("A and B must be played by the same number of players", param_hint="--players")
     _check_output(report_path, "--report", [base_file, b_file], engine_a)

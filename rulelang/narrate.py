@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rulelang.numbers import format_number
+from rulelang.numbers import ascii_fraction, format_number
 
 if TYPE_CHECKING:
     from rulelang.engine.engine import Engine
@@ -153,8 +153,8 @@ def _number(value: Any) -> Any:
         return value
     if isinstance(value, str):
         try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
+            return ascii_fraction(value)  # ASCII digits only: Fraction() also reads "١/٢" and "1_000"
+        except ValueError:
             return None
     return None
 

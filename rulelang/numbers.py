@@ -9,6 +9,7 @@ machine stalls or Python refuses to print it.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -17,6 +18,44 @@ from rulelang.syntax.span import Span
 
 MAX_NUMBER = 10**18  # the largest magnitude a stored number (or a fraction's numerator or denominator) may have
 MAX_TEXT = 10_000  # the longest text a name may keep (a string that doubles in a loop must stop)
+MAX_DIGITS = 40  # the longest number (in digits) read from a command line, an option value or an agent parameter
+
+# Numbers typed by users: ASCII digits only, with an optional sign. Python's int(), float() and Fraction()
+# also read other scripts' digits ("١٢" is 12), underscores ("1_000") and white space inside; these do not.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_FRACTION_TEXT = re.compile(r"[+-]?[0-9]+(?:/[0-9]+)?")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def ascii_whole(text: str) -> int:
+    """The whole number ``text`` writes in ASCII digits 0-9 with an optional sign; ValueError saying why otherwise."""
+    written = text.strip(" \t")
+    if not _WHOLE.fullmatch(written):
+        raise ValueError(f"{text[:40]!r} is not a whole number: write it in the digits 0-9, with an optional sign")
+    if len(written.lstrip("+-")) > MAX_DIGITS:
+        raise ValueError(f"{written[:12]}... is too long a number ({len(written)} characters; at most {MAX_DIGITS} "
+                         "digits)")
+    return int(written)
+
+
+def ascii_decimal(text: str) -> float:
+    """The number ``text`` writes as ASCII decimals (``0.7``, ``-1``, ``2e-3``); ValueError saying why otherwise."""
+    written = text.strip(" \t")
+    if not _DECIMAL.fullmatch(written) or len(written) > MAX_DIGITS:
+        raise ValueError(f"{text[:40]!r} is not a number: write it in the digits 0-9 with an optional sign and "
+                         "decimal point (e.g. 0.7)")
+    return float(written)
+
+
+def ascii_fraction(text: str) -> Any:
+    """The exact number ``text`` writes (``"7"``, ``"-7/3"``) in ASCII digits; ValueError otherwise (``/0`` too)."""
+    written = text.strip(" \t")
+    if not _FRACTION_TEXT.fullmatch(written) or len(written) > 2 * MAX_DIGITS + 2:
+        raise ValueError(f"{text[:40]!r} is not a number: write it in the digits 0-9, as 7 or 7/3")
+    top, _, bottom = written.partition("/")
+    if bottom and int(bottom) == 0:
+        raise ValueError(f"{text[:40]!r} divides by zero")
+    return normal(Fraction(int(top), int(bottom) if bottom else 1))
 
 
 def too_big(value: Any) -> bool:

@@ -10,8 +10,14 @@ import attrs
 from rulelang.agents.base import Agent, FirstAgent, RandomAgent
 from rulelang.agents.human import HumanAgent
 from rulelang.agents.search import GreedyAgent, MctsAgent
+from rulelang.numbers import ascii_decimal, ascii_whole
 
-# Each kind and its parameters with their types and defaults.
+MAX_SAMPLES = 1_000  # greedy:samples=, positions sampled per decision
+MAX_ITERS = 100_000  # mcts:iters=, iterations per decision
+MAX_DEPTH = 10_000  # mcts:depth=, random moves per playout
+MAX_C = 100.0  # mcts:c=, the exploration constant
+
+# Each kind and its parameters with their types, defaults and largest values (docs/simulate.md, "Bounds").
 PARAMS: dict[str, dict[str, tuple[type, Any]]] = {
     "random": {},
     "first": {},
@@ -19,6 +25,7 @@ PARAMS: dict[str, dict[str, tuple[type, Any]]] = {
     "greedy": {"samples": (int, 1)},
     "mcts": {"iters": (int, 200), "c": (float, 0.7), "depth": (int, 200)},
 }
+BOUNDS: dict[str, int | float] = {"samples": MAX_SAMPLES, "iters": MAX_ITERS, "depth": MAX_DEPTH, "c": MAX_C}
 KINDS = tuple(PARAMS)
 
 
@@ -69,14 +76,21 @@ def parse_agent(text: str) -> AgentSpec:
             known = ", ".join(allowed) or "none"
             raise AgentSpecError(f"agent {kind!r} has no parameter {name!r} (parameters: {known})")
         typ = allowed[name][0]
-        try:
-            params[name] = typ(value.strip())
+        top = BOUNDS[name]
+        try:  # ASCII digits only: int() and float() would also read "١٢", "1_000" and "nan"
+            params[name] = ascii_whole(value) if typ is int else ascii_decimal(value)
         except ValueError:
-            raise AgentSpecError(f"{kind}:{name} must be a {typ.__name__}, not {value.strip()!r}") from None
+            if typ is int:
+                raise AgentSpecError(f"{kind}:{name} must be a int (a whole number in the digits 0-9), "
+                                     f"not {value.strip()[:40]!r}") from None
+            params[name] = math.nan  # refused just below, with the finite-number message
         if typ is int and params[name] < 1:
             raise AgentSpecError(f"{kind}:{name} must be at least 1")
-        if typ is float and not 0 <= params[name] < math.inf:  # nan and inf make every choice look alike
-            raise AgentSpecError(f"{kind}:{name} must be a finite number, 0 or more, not {value.strip()!r}")
+        if typ is int and params[name] > top:
+            raise AgentSpecError(f"{kind}:{name} must be at most {top:,}, not {params[name]:,}")
+        if typ is float and not 0 <= params[name] <= top:  # nan and inf make every choice look alike
+            raise AgentSpecError(f"{kind}:{name} must be a finite number, 0 or more (at most {top:g}), "
+                                 f"in the digits 0-9, not {value.strip()[:40]!r}")
     return AgentSpec(kind, tuple(sorted(params.items())))
 
 

@@ -18,7 +18,7 @@ from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
 from rulelang.check.rounds import RoundChecks, reads_elimination
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.numbers import MAX_NUMBER
+from rulelang.numbers import MAX_NUMBER, ascii_whole
 from rulelang.syntax import ast
 from rulelang.syntax.loader import SourceFile
 from rulelang.syntax.span import Span, source_line
@@ -221,10 +221,12 @@ class Checker(RoundChecks):
             if raw.lower() in ("false", "no", "0", "off"):
                 return False
         elif isinstance(current, int):
-            try:
-                value = int(raw)
+            try:  # ASCII digits only: int() would also read "١٢" and "1_000"
+                value = ascii_whole(raw)
             except ValueError:
-                pass
+                self.error(f"option '{name}' needs a {_type_of_value(current)}, not {raw[:40]!r}", None,
+                           hint=f"write it in the digits 0-9, with an optional sign (e.g. -o {name}=12)")
+                return current
             else:
                 if abs(value) <= MAX_NUMBER:
                     return value

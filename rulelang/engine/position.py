@@ -29,7 +29,7 @@ from rulelang.numbers import MAX_NUMBER, normal, too_big
 from rulelang.syntax.span import Span
 
 _FRACTION = re.compile(r"^-?[0-9]{1,19}/[1-9][0-9]{0,18}$")
-_COUNTED = re.compile(r"^\s*(\d+)\s*[x×]?\s+(\S+)\s*$")
+_COUNTED = re.compile(r"^\s*([0-9]+)\s*[x×]?\s+(\S+)\s*$")  # ASCII digits: \d is any script's
 
 
 class PositionError(RulelangError):

@@ -13,6 +13,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from rulelang.numbers import ascii_fraction
+
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
 
@@ -167,7 +169,7 @@ def _numbers(value: Any) -> Any:
         return [_numbers(v) for v in value]
     if isinstance(value, dict) and set(value) == {"fraction"} and isinstance(value["fraction"], str):
         try:
-            return Fraction(value["fraction"])
-        except (ValueError, ZeroDivisionError):
+            return Fraction(ascii_fraction(value["fraction"]))
+        except ValueError:
             raise ValueError(f"not a fraction: {value['fraction']!r}") from None
     return value

@@ -14,6 +14,7 @@ from typing import Any
 from rulelang.engine.engine import Engine
 from rulelang.envs.common import seat_label
 from rulelang.errors import RulelangError
+from rulelang.numbers import ascii_fraction
 
 
 class EncodingError(RulelangError):
@@ -157,7 +158,7 @@ class ObservationEncoder:
             if value == "nobody":
                 return 0.0
             try:
-                return float(Fraction(value))
-            except (ValueError, ZeroDivisionError):
+                return float(ascii_fraction(value))
+            except ValueError:
                 pass
         raise EncodingError(f"counter {name!r} holds {value!r}, which the encoding cannot read as a number")
