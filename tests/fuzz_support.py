@@ -11,15 +11,20 @@ decisions, without the replayer's fast paths).
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import json
+import os
 import re
 import signal
-from collections.abc import Iterator
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from hypothesis import reject
+from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import strategies as st
 
 from rulelang.agents.base import RandomAgent
@@ -41,6 +46,115 @@ WATCHDOG_SECONDS = 30  # a case running longer than this is a hang
 
 class Hang(Exception):
     """A fuzz case ran past the watchdog: something did not respect its budget."""
+
+
+# ------------------------------------------------------------------ the long run's time budget
+
+FUZZ_SECONDS_VAR = "RULELANG_FUZZ_SECONDS"
+FUZZ_SECONDS = 1500  # the whole long run (python -m pytest -m fuzz) by default: it ends within 30 minutes
+HARD_SECONDS = 2 * WATCHDOG_SECONDS + 15  # a case still running then (the alarm could not stop it) ends the run
+PROGRESS_SECONDS = 15  # a progress line at most this often
+LONG_SETTINGS = {"deadline": None, "suppress_health_check": list(HealthCheck), "database": None,
+                 "phases": (Phase.generate,)}  # no shrinking: a failing case is printed as generated
+
+
+def fuzz_seconds() -> float:
+    """The long run's budget in seconds: $RULELANG_FUZZ_SECONDS (e.g. 120 for a 2-minute sample) or FUZZ_SECONDS."""
+    text = os.environ.get(FUZZ_SECONDS_VAR, "").strip()
+    if not text:
+        return FUZZ_SECONDS
+    if not (text.isascii() and text.isdigit() and 0 < int(text) <= 10**6):
+        raise ValueError(f"{FUZZ_SECONDS_VAR}={text!r}: give the long fuzz run's budget in whole seconds, e.g. 120")
+    return int(text)
+
+
+def run_long(name: str, strategy: st.SearchStrategy[Any], check: Callable[[Any], None], examples: int,
+             share: float, capsys: Any, hard_seconds: float = HARD_SECONDS) -> int:
+    """Run up to ``examples`` cases of ``strategy`` through ``check`` within ``share`` of the fuzz budget.
+
+    Cases run in rounds (each a Hypothesis run) until the examples or the time are used up;
+    a progress line goes to the terminal (also under -q) at most every PROGRESS_SECONDS. A
+    case that outlives the watchdog fails with its input printed; one stuck past
+    ``hard_seconds``, where no alarm reaches it, stops the run after printing its input and
+    every thread's stack. Returns the number of cases run.
+    """
+    budget = fuzz_seconds() * share
+    started = time.monotonic()
+    with capsys.disabled():
+        terminal = os.dup(2)  # the real standard error, past pytest's capture
+    out = os.fdopen(terminal, "w", encoding="utf-8", errors="replace")
+    keep = tempfile.NamedTemporaryFile("wb", prefix=f"rulelang-fuzz-{name}-", suffix=".case", delete=False)
+    ran = planned = 0
+    shown = started
+
+    def say(line: str) -> None:
+        out.write(f"\n  fuzz {name}: {line}\n")
+        out.flush()
+
+    say(f"up to {examples} cases in {budget:.0f} s ({FUZZ_SECONDS_VAR}={fuzz_seconds():g} for the whole run); "
+        f"a case stuck past {hard_seconds:g} s stops the run, its input kept in {keep.name}")
+
+    def one(case: Any) -> None:
+        nonlocal ran
+        if time.monotonic() - started > budget:
+            return  # the time is up: the rest of the round is skipped
+        ran += 1
+        text = repr(case).encode("utf-8", "backslashreplace")
+        keep.seek(0)
+        keep.truncate()
+        keep.write(text)
+        keep.flush()
+        with _hard_watchdog(out, text, hard_seconds):
+            check(case)
+
+    try:
+        per_case = 1.0
+        while planned < examples and time.monotonic() - started < budget:
+            left = budget - (time.monotonic() - started)
+            chunk = max(1, min(100, examples - planned, int(left / per_case)))
+            before, round_started = ran, time.monotonic()
+            settings(max_examples=chunk, **LONG_SETTINGS)(given(strategy)(one))()
+            planned += chunk
+            per_case = max(1e-3, (time.monotonic() - round_started) / max(1, ran - before))
+            if time.monotonic() - shown >= PROGRESS_SECONDS:
+                shown = time.monotonic()
+                say(f"{ran}/{examples} cases, {shown - started:.0f} of {budget:.0f} s")
+        spent = time.monotonic() - started
+        why = "all cases" if planned >= examples else "time budget reached"
+        say(f"{ran}/{examples} cases in {spent:.0f} s ({why})")
+    finally:
+        keep.close()
+        os.unlink(keep.name)
+        out.close()
+    return ran
+
+
+@contextlib.contextmanager
+def _hard_watchdog(out: Any, case: bytes, seconds: float) -> Iterator[None]:
+    """Stop the whole run, printing ``case`` and every thread's stack, if the block outlives ``seconds``.
+
+    A thread prints and exits while Python runs; if the case holds the interpreter (one
+    huge multiplication), faulthandler prints the stacks a little later and exits."""
+    done = threading.Event()
+
+    def bite() -> None:
+        if done.wait(seconds):
+            return
+        out.write(f"\nfuzz watchdog: a case ran past {seconds:g} s, beyond every limit; the run stops here. "
+                  f"The case:\n{case.decode('utf-8', 'replace')}\n")
+        out.flush()
+        faulthandler.dump_traceback(file=out, all_threads=True)
+        os._exit(70)
+
+    guard = threading.Thread(target=bite, name="fuzz-watchdog", daemon=True)
+    guard.start()
+    faulthandler.dump_traceback_later(seconds + 30, exit=True, file=out)
+    try:
+        yield
+    finally:
+        done.set()
+        faulthandler.cancel_dump_traceback_later()
+        guard.join()
 
 
 MEMORY_BYTES = 6 * 1024**3  # a case needing more address space than this fails with MemoryError

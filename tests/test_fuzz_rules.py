@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from fuzz_support import GAMES, check_rules_file, grammar_strategy, mutated_text, products_of, watchdog
+from fuzz_support import GAMES, check_rules_file, grammar_strategy, mutated_text, products_of, run_long, watchdog
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,15 +54,15 @@ def test_mutated_games(case: tuple[str, str]) -> None:
     _check_mutant(case)
 
 
-@pytest.mark.fuzz
-@settings(max_examples=1500, **SETTINGS)
-@given(grammar_strategy())
-def test_programs_from_the_grammar_long(text: str) -> None:
-    _check_program(text)
+# The long run's shares of its time budget (fuzz_support.run_long; the traces take the rest), from measured
+# costs per case: a generated program is cheap to check, a mutated game is loaded and played twice.
 
 
 @pytest.mark.fuzz
-@settings(max_examples=4000, **SETTINGS)
-@given(_mutated_game())
-def test_mutated_games_long(case: tuple[str, str]) -> None:
-    _check_mutant(case)
+def test_programs_from_the_grammar_long(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_long("programs", grammar_strategy(), _check_program, 1500, 0.10, capsys) > 0
+
+
+@pytest.mark.fuzz
+def test_mutated_games_long(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_long("mutated-games", _mutated_game(), _check_mutant, 4000, 0.55, capsys) > 0

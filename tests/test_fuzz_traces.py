@@ -19,6 +19,7 @@ from fuzz_support import (
     independent_check,
     mutated_text,
     replay_text,
+    run_long,
     watchdog,
 )
 from hypothesis import HealthCheck, given, settings
@@ -157,17 +158,13 @@ def test_tampered_positions(case: tuple[str, int, dict[str, Any], Any]) -> None:
 
 
 @pytest.mark.fuzz
-@settings(max_examples=3000, **SETTINGS)
-@given(tampered_trace())
-def test_tampered_traces_long(case: tuple[Path, str, dict[str, Any]]) -> None:
-    _check_trace(case)
+def test_tampered_traces_long(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_long("tampered-traces", tampered_trace(), _check_trace, 3000, 0.25, capsys) > 0
 
 
 @pytest.mark.fuzz
-@settings(max_examples=1500, **SETTINGS)
-@given(tampered_position())
-def test_tampered_positions_long(case: tuple[str, int, dict[str, Any], Any]) -> None:
-    _check_position(case)
+def test_tampered_positions_long(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_long("tampered-positions", tampered_position(), _check_position, 1500, 0.10, capsys) > 0
 
 
 @pytest.mark.parametrize("name", ["race-early-beats-late", "tie-continues"])
