@@ -59,9 +59,9 @@ class WholeNumber(click.ParamType):
             except ValueError as exc:
                 self.fail(str(exc), param, ctx)
         if self.lo is not None and number < self.lo:
-            self.fail(f"must be at least {self.lo}, not {number}", param, ctx)
+            self.fail(f"must be at least {self.lo:,}, not {number:,}", param, ctx)
         if self.hi is not None and number > self.hi:
-            self.fail(f"must be at most {self.hi}, not {number}", param, ctx)
+            self.fail(f"must be at most {self.hi:,}, not {number:,}", param, ctx)
         return number
 
 

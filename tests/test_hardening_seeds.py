@@ -93,3 +93,39 @@ def test_random_seeds_are_distinct_and_in_range() -> None:
     drawn = {random_seed() for _ in range(50)}
     assert len(drawn) == 50 and all(seed_in_range(s) for s in drawn)
     assert Rng(SEED_MAX).next32() != Rng(0).next32()
+
+
+# Issue 21, item 4: game i of a run plays seed+i, so every seed of the run must be in range (no wrapping).
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_seed_plus_games_past_the_last_seed_is_a_usage_error(tmp_path: Path, game: Path, command: str) -> None:
+    other = tmp_path / "b.rules"
+    shutil.copy(game, other)
+    files = [game] if command == "simulate" else [game, other]
+    result = _invoke(command, *files, "-s", SEED_MAX, "-n", 3, "-j", 1)
+    assert result.exit_code == 2, result.output
+    assert "3 games from seed 18446744073709551615 would need seeds up to 18446744073709551617" in result.stderr
+    assert "the seed can be at most 18446744073709551613 for 3 games" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_the_last_seeds_of_a_run_may_reach_the_last_seed(game: Path) -> None:
+    result = _invoke("simulate", game, "-s", SEED_MAX - 2, "-n", 3, "-j", 1, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["seed"] == SEED_MAX - 2
+    assert _invoke("simulate", game, "-s", SEED_MAX - 1, "-n", 3, "-j", 1, "--json").exit_code == 2
+
+
+def test_seeds_2_64_and_past_no_longer_replay_seeds_0_and_1(game: Path) -> None:
+    for seed in (SEED_MAX + 1, SEED_MAX + 2):
+        result = _invoke("simulate", game, "-s", seed, "-n", 1, "-j", 1)
+        assert result.exit_code == 2 and "is not a seed" in result.stderr, result.output
+
+
+@pytest.mark.parametrize("seed", ["٣", "1_0", "0x10", "1e3", ""])
+def test_seeds_are_written_in_ascii_digits(game: Path, seed: str) -> None:
+    for command in (["run", game, "-q"], ["simulate", game, "-n", 1, "-j", 1]):
+        result = _invoke(*command, "-s", seed)
+        assert result.exit_code == 2, (command, seed, result.output)
+        assert "is not a whole number: write it in the digits 0-9" in result.stderr
