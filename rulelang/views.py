@@ -60,7 +60,8 @@ def redact_counters(engine: Engine, counters: Any, player: int | None) -> Any:
 def _seat(label: Any) -> int | None:
     text = str(label)
     digits = text[1:]  # at most 100 players: a seat of thousands of digits is no seat (and Python will not read it)
-    return int(digits) - 1 if text.startswith("P") and digits.isdecimal() and len(digits) < 6 else None
+    seat = text.startswith("P") and digits.isascii() and digits.isdecimal() and len(digits) < 6  # "P١" is no seat
+    return int(digits) - 1 if seat else None
 
 
 def redact_chance(event: dict[str, Any], seen: bool) -> dict[str, Any]:

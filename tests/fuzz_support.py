@@ -111,7 +111,8 @@ def run_long(name: str, strategy: st.SearchStrategy[Any], check: Callable[[Any],
         per_case = 1.0
         while planned < examples and time.monotonic() - started < budget:
             left = budget - (time.monotonic() - started)
-            chunk = max(min(10, examples - planned), min(100, examples - planned, int(left / per_case)))
+            most = min(100, examples - planned, int(left / per_case), int(PROGRESS_SECONDS / per_case))
+            chunk = max(min(10, examples - planned), most)  # a round of about PROGRESS_SECONDS, 10 cases or more
             before, round_started = ran, time.monotonic()
             settings(max_examples=chunk, **LONG_SETTINGS)(given(strategy)(one))()
             planned += chunk

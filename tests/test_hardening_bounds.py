@@ -185,3 +185,12 @@ def test_recorded_fractions_are_ascii_digits_only() -> None:
     state["counters"] = [{"fraction": "١/٢"}]
     with pytest.raises(ValueError, match="not a fraction"):
         State.from_json(state)
+
+
+def test_a_human_answers_with_ascii_digits() -> None:
+    chicken = ROOT / "games" / "chicken.rules"
+    result = CliRunner().invoke(main, ["run", str(chicken), "-p", "2", "-s", "1", "-a", "human", "-a", "random"],
+                                input="١\n" + "1\n" * 400)
+    assert result.exit_code == 0, result.output
+    first = result.output.split("Your choice")[1]
+    assert "Please type a number from 1 to" in first.split("Your choice")[0]  # "١" is not taken for 1

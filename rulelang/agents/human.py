@@ -68,7 +68,7 @@ class HumanAgent:
             if len(shown) > 40:
                 click.echo(f"  ... and {len(shown) - 40} more: type words to narrow the list")
             answer = click.prompt("Your choice", default="1", show_default=True).strip()
-            if answer.isdecimal() and len(answer) < 10 and 1 <= int(answer) <= len(legal):
+            if answer.isascii() and answer.isdecimal() and len(answer) < 10 and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             if answer in legal:
                 return answer

@@ -20,7 +20,7 @@ from rulelang.compile import budget_closures
 from rulelang.compile.program import Program
 from rulelang.compile.runtime import number_range
 from rulelang.errors import RulelangError
-from rulelang.numbers import divide, format_number, fraction, whole
+from rulelang.numbers import ascii_whole, divide, format_number, fraction, whole
 
 Fn = Callable[..., Any]
 MAX_INLINE_DEPTH = 12
@@ -584,12 +584,12 @@ class Compiler:
             def player(text: str) -> int:
                 if text == "nobody":
                     return -1
-                if not (text.startswith("P") and text[1:].isdigit()):
+                if not (text.startswith("P") and text[1:].isascii() and text[1:].isdigit()):
                     raise ValueError(text)
                 return int(text[1:]) - 1
             return player
         if type_ == m.INT:
-            return int
+            return ascii_whole  # not int(): "١٢" and "1_000" are no number of a label
         if type_ == m.KIND:
             displays = [k.display for k in self.model.kinds]
             if len(set(displays)) != len(displays):

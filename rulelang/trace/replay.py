@@ -965,7 +965,8 @@ def _count_items(items: Any) -> int:
 def _seat_of(label: str) -> int:
     """The seat of ``P<n>`` (0-based), -1 for anything else (a seat number of thousands of digits too)."""
     digits = label[1:]
-    return int(digits) - 1 if label.startswith("P") and digits.isdecimal() and len(digits) < 6 else -1
+    seat = label.startswith("P") and digits.isascii() and digits.isdecimal() and len(digits) < 6  # "P١" is no seat
+    return int(digits) - 1 if seat else -1
 
 
 def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
