@@ -54,15 +54,16 @@ def test_mutated_games(case: tuple[str, str]) -> None:
     _check_mutant(case)
 
 
-# The long run's shares of its time budget (fuzz_support.run_long; the traces take the rest), from measured
-# costs per case: a generated program is cheap to check, a mutated game is loaded and played twice.
+# The long run's shares of its time budget (fuzz_support.run_long; tests/test_fuzz_traces.py has the other 0.25),
+# from a measured run at load 8: all 3000 traces took 221 s and all 1500 positions 9 s, while 825 s held 1361
+# mutated games (each is loaded and played twice) and 155 s 1111 generated programs.
 
 
 @pytest.mark.fuzz
 def test_programs_from_the_grammar_long(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_long("programs", grammar_strategy(), _check_program, 1500, 0.10, capsys) > 0
+    assert run_long("programs", grammar_strategy(), _check_program, 1500, 0.12, capsys) > 0
 
 
 @pytest.mark.fuzz
 def test_mutated_games_long(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_long("mutated-games", _mutated_game(), _check_mutant, 4000, 0.55, capsys) > 0
+    assert run_long("mutated-games", _mutated_game(), _check_mutant, 4000, 0.63, capsys) > 0

@@ -5,6 +5,7 @@ trace is re-checked step by step. ``python -m pytest -m fuzz`` runs thousands of
 
 from __future__ import annotations
 
+import copy
 import json
 import tempfile
 from pathlib import Path
@@ -107,7 +108,9 @@ def tampered_position(draw: st.DrawFn) -> tuple[str, int, dict[str, Any], Any]:
         if op == "drop" and keys:
             position.pop(draw(st.sampled_from(keys)))
         elif op == "value" and keys:
-            position[draw(st.sampled_from(keys))] = draw(st.sampled_from(ODD_VALUES))
+            # a copy: a later edit of this position must not change ODD_VALUES' own {} or [] (the long run
+            # once failed on that: Hypothesis saw the same draws give different positions)
+            position[draw(st.sampled_from(keys))] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
         elif op == "zone" and isinstance(position.get("zones"), dict):
             zones = position["zones"]
             name = draw(st.sampled_from(sorted(zones) + ["box", "nowhere", "held of P9", "hand of nobody"]))
@@ -159,12 +162,12 @@ def test_tampered_positions(case: tuple[str, int, dict[str, Any], Any]) -> None:
 
 @pytest.mark.fuzz
 def test_tampered_traces_long(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_long("tampered-traces", tampered_trace(), _check_trace, 3000, 0.25, capsys) > 0
+    assert run_long("tampered-traces", tampered_trace(), _check_trace, 3000, 0.20, capsys) > 0
 
 
 @pytest.mark.fuzz
 def test_tampered_positions_long(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_long("tampered-positions", tampered_position(), _check_position, 1500, 0.10, capsys) > 0
+    assert run_long("tampered-positions", tampered_position(), _check_position, 1500, 0.05, capsys) > 0
 
 
 @pytest.mark.parametrize("name", ["race-early-beats-late", "tie-continues"])
