@@ -77,7 +77,7 @@ def _stdin_rules() -> bytes:
     if sys.stdin is not None and sys.stdin.isatty():
         click.echo("reading the rules from standard input (end with Ctrl-D)", err=True)
     try:
-        return read_stdin("rules", MAX_RULES_BYTES)
+        return read_stdin("rules file", MAX_RULES_BYTES)
     except InputError as exc:
         _fail(exc)
 
@@ -143,6 +143,10 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     if (to_stdout or game_file == "-") and any(k.strip().lower().startswith("human") for k in agent_kinds):
         raise click.BadParameter("a human player needs the terminal's standard input and output; "
                                  "give the rules and the trace as files", param_hint="--agent")
+    if trace_path and not to_stdout and trace_path.startswith(("/dev/", "/proc/")):
+        why = check_output(trace_path, "--trace", [])
+        if why is not None:
+            raise click.BadParameter(f"{why}; --trace - writes the trace to standard output", param_hint="--trace")
     if not to_stdout:
         _check_output(trace_path, "--trace", [game_file, from_path])
     stdin = _stdin_rules() if game_file == "-" else None

@@ -171,8 +171,15 @@ def test_run_stdin_extends_nothing_above_the_current_directory(tmp_path: Path,
     monkeypatch.chdir(tmp_path / "here")
     result = invoke("run", "-", "--seed", "2", "-q", input=b'game "Up" extends "../base.rules"\n')
     assert result.exit_code == 1
-    assert "<stdin>:1:" in result.stderr and "outside" in result.stderr
+    assert "<stdin>:1:" in result.stderr and "outside the current directory" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_run_stdin_extends_a_missing_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "-", input=b'game "Up" extends "nothere.rules"\n')
+    assert result.exit_code == 1
+    assert "does not exist: nothere.rules" in result.stderr and "relative to the current directory" in result.stderr
 
 
 def test_run_stdin_with_a_human_player_is_a_usage_error() -> None:
@@ -217,6 +224,13 @@ def test_trace_to_stdout_replays(tmp_path: Path) -> None:
     trace.write_bytes(piped.stdout)
     result = invoke("replay", str(trace), "--rules", "games/chicken.rules")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("target", ["/dev/stderr", "/dev/null"])
+def test_trace_to_another_device_points_at_trace_dash(target: str) -> None:
+    result = invoke("run", "games/chicken.rules", "--seed", "3", "-q", "--trace", target)
+    assert result.exit_code == 2
+    assert "--trace - writes the trace to standard output" in result.output
 
 
 def test_trace_to_stdout_with_json_is_a_usage_error() -> None:

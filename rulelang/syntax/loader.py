@@ -64,10 +64,14 @@ def load_sources(path: str | Path, stdin: bytes | None = None) -> list[SourceFil
                 hint="a variant extends its base game; the base must not extend the variant",
             )
         seen.add(resolved)
+        piped = stdin is not None and len(chain) == 1  # the rules on standard input extend this file
         if origin is not None and not inside(base, current):
             raise RulelangError(
-                f"'{game_extends}' is outside the directory of the file that extends it", extends_span or origin,
-                hint="a game extends a .rules file in its own directory or below it",
+                f"'{game_extends}' is outside the " + ("current directory (the rules came from standard input)"
+                                                       if piped else "directory of the file that extends it"),
+                extends_span or origin,
+                hint="a game extends a .rules file in its own directory or below it" if not piped else
+                "rules read from standard input extend a .rules file in the current directory or below it",
             )
         if stdin is not None and origin is None:
             shown = STDIN_NAME
@@ -81,7 +85,8 @@ def load_sources(path: str | Path, stdin: bytes | None = None) -> list[SourceFil
                 exc.span = extends_span or origin
                 if exc.message.startswith("no such"):
                     exc.message = f"the game this file extends does not exist: {shown}"
-                    exc.hint = "the path is relative to the file that says 'extends'"
+                    exc.hint = ("the path is relative to the current directory (the rules came from standard input)"
+                                if piped else "the path is relative to the file that says 'extends'")
             elif exc.message.startswith("no such"):
                 exc.message = f"no such file: {shown}"
                 exc.hint = "check the path of the .rules file"
