@@ -63,14 +63,15 @@ def find_shipped(name: str) -> Path | None:
 def rules_path(given: str) -> str:
     """The file a command reads for the rules argument ``given``.
 
-    ``given`` itself if such a file exists (or it is ``-``, standard input); ``NAME.rules``
+    ``given`` itself if such a file (not a directory) exists, or it is ``-`` (standard input); ``NAME.rules``
     if ``given`` is ``NAME`` and that file exists here; else the shipped game of that name;
     else ``given`` (with ``.rules`` added to a bare name), which the loader says does not exist.
     """
-    if given == "-" or os.path.lexists(given):
+    if given == "-" or (os.path.lexists(given) and not os.path.isdir(given)):
         return given
-    if not given.endswith(RULES_SUFFIX) and "/" not in given and os.path.lexists(given + RULES_SUFFIX):
-        return given + RULES_SUFFIX
+    named = given + RULES_SUFFIX
+    if not given.endswith(RULES_SUFFIX) and "/" not in given and os.path.lexists(named) and not os.path.isdir(named):
+        return named
     found = find_shipped(given)
     if found is not None:
         return str(found)

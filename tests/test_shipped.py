@@ -89,6 +89,12 @@ def test_a_file_here_wins(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "Mine" in result.stdout
 
 
+def test_a_directory_of_that_name_is_not_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "barnyard").mkdir()  # as in examples/: a folder of the game's examples
+    assert rules_path("barnyard") == str((ROOT / "games" / "barnyard.rules").resolve())
+
+
 def test_a_file_path_wins_under_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "games").mkdir()
