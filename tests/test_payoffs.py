@@ -10,8 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from language_support import check_errors, game
+
 from rulelang.check.model import PayoffSpec
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game

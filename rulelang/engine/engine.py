@@ -1161,12 +1161,12 @@ class Engine:
         st.over = True
         no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
         st.result = self.standings(st)
-        if self.run.pay_fn is not None:
+        if no_winner:
+            st.result["winners"] = []
+        if self.run.pay_fn is not None:  # a declared payoff (one player: it says won, lost or drawn)
             payoff = self.model.payoff
             assert payoff is not None
             add_payoffs(st.result, declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals))
-        if no_winner:
-            st.result["winners"] = []
         if st.log is not None:
             st.log.append({"type": "end", "result": st.result})
 
