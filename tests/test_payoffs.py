@@ -275,3 +275,23 @@ def test_simulate_counts_one_player_losses() -> None:
     assert 0 < s["win_rate"]["P1"] < 1 and 0 < s["loss_rate"]["P1"] < 1
     assert s["win_rate"]["P1"] + s["loss_rate"]["P1"] <= 1
     assert s["payoff"]["P1"]["mean"] == pytest.approx(s["win_rate"]["P1"] - s["loss_rate"]["P1"])
+
+
+def test_traces_record_and_check_the_payoffs(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    trace = tmp_path / "t.jsonl"
+    assert CliRunner().invoke(main, ["run", str(BLACKJACK), "-s", "1", "-q", "--trace", str(trace)]).exit_code == 0
+    lines = trace.read_text().splitlines()
+    last = json.loads(lines[-1])
+    assert (last["payoffs"], last["outcome"], last["winners"]) == ([-1], "lost", [])
+    ok = CliRunner().invoke(main, ["replay", str(trace)])
+    assert ok.exit_code == 0 and "result: P1 lost (P1 -1; payoffs P1 -1)" in ok.output
+    last["payoffs"] = [1]
+    trace.write_text("\n".join(lines[:-1] + [json.dumps(last)]) + "\n")
+    bad = CliRunner().invoke(main, ["replay", str(trace)])
+    assert bad.exit_code == 1 and "the recorded payoffs differ" in bad.output + bad.stderr
