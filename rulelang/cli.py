@@ -177,7 +177,8 @@ def _check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
     model = engine.model
     if not model.min_players <= n <= model.max_players:
-        raise click.BadParameter(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+        takes = "1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players"
+        raise click.BadParameter(f"{model.title} takes {takes}, not {n}",
                                  param_hint="--players")
 
 

@@ -108,7 +108,9 @@ class Engine:
         n = model.default_players if players is None else players
         if not model.min_players <= n <= model.max_players:
             raise RulelangError(
-                f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+                f"{model.title} takes "
+                + ("1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players")
+                + f", not {n}",
                 hint=f"use --players with a number from {model.min_players} to {model.max_players}",
             )
         st = State(n)
