@@ -111,7 +111,8 @@ class Engine:
                 f"{model.title} takes "
                 + ("1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players")
                 + f", not {n}",
-                hint=f"use --players with a number from {model.min_players} to {model.max_players}",
+                hint="use --players 1" if model.max_players == 1 else
+                f"use --players with a number from {model.min_players} to {model.max_players}",
             )
         st = State(n)
         st.zones = [
