@@ -295,3 +295,36 @@ def test_traces_record_and_check_the_payoffs(tmp_path: Path) -> None:
     trace.write_text("\n".join(lines[:-1] + [json.dumps(last)]) + "\n")
     bad = CliRunner().invoke(main, ["replay", str(trace)])
     assert bad.exit_code == 1 and "the recorded payoffs differ" in bad.output + bad.stderr
+
+
+def test_the_examples_pay_what_openspiels_native_games_pay() -> None:
+    """Kuhn poker at every terminal, and Blackjack over random hands, against pyspiel's own games."""
+    import random
+
+    pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
+    kuhn, engine = pyspiel.load_game("kuhn_poker"), load_game(KUHN)
+    for a, b in [(a, b) for a in range(3) for b in range(3) if a != b]:
+        for moves in ["pp", "pbp", "pbb", "bp", "bb"]:
+            native, st = kuhn.new_initial_state(), engine.new_state(2)
+            for card in (a, b):
+                native.apply_action(card)
+                engine.apply(st, list(RANKS)[card])
+            for move in moves:
+                native.apply_action(0 if move == "p" else 1)
+                engine.apply(st, "pass" if move == "p" else "bet")
+            assert native.is_terminal() and st.over
+            assert engine.payoffs(st) == tuple(Fraction(v) for v in native.returns())
+    blackjack, engine = pyspiel.load_game("blackjack"), load_game(BLACKJACK)
+    rng = random.Random(7)
+    for _ in range(300):
+        native, st = blackjack.new_initial_state(), engine.new_state(1)
+        while not native.is_terminal():
+            assert not st.over and native.is_chance_node() == engine.is_chance(st)
+            if native.is_chance_node():
+                action = rng.choice([o for o, _ in native.chance_outcomes()])
+                engine.apply(st, native.action_to_string(pyspiel.PlayerId.CHANCE, action))
+            else:
+                action = rng.choice(native.legal_actions())
+                engine.apply(st, native.action_to_string(0, action))
+            native.apply_action(action)
+        assert st.over and engine.payoffs(st) == (Fraction(native.returns()[0]),)
