@@ -328,3 +328,19 @@ def test_the_examples_pay_what_openspiels_native_games_pay() -> None:
                 engine.apply(st, native.action_to_string(0, action))
             native.apply_action(action)
         assert st.over and engine.payoffs(st) == (Fraction(native.returns()[0]),)
+
+
+def test_the_formatter_and_the_editors_know_payoff() -> None:
+    from rulelang.fmt.formatter import format_text
+    from rulelang.fmt.words import keywords
+    from rulelang.lsp.analysis import local_binding
+    from rulelang.lsp.textmate import grammar
+
+    text = KUHN.read_text().replace("payoff p = net(p), between -2 and 2, zero sum",
+                                    "payoff   p=net( p ) ,between -2   and 2,zero   sum")
+    assert format_text(text, str(KUHN)) == KUHN.read_text()
+    assert {"payoff", "between"} <= keywords()
+    assert "payoff" in str(grammar())
+    lines = KUHN.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("payoff p"))
+    assert local_binding(lines, at, "p") == (at, 7, 8)
