@@ -131,6 +131,9 @@ def test_bounds_proved_without_between(tmp_path: Path) -> None:
     assert engine.payoffs(_finish(engine, "take 3")) == (2, -2)
     engine = game(tmp_path, GAME + "payoff p = abs((1 if chips of p > 1 else -3)) - fraction(1, 2)\n")
     assert (engine.payoff_spec.low, engine.payoff_spec.high) == (Fraction(-1, 2), Fraction(5, 2))
+    engine = game(tmp_path, "3 Chip tokens\nzone hand: per player\n" + GAME
+                  + "payoff p = count(all in hand of p) - max(1, players - 1)\n")
+    assert (engine.payoff_spec.low, engine.payoff_spec.high) == (-3, 2)  # 0..3 chips, 2..4 players
 
 
 @pytest.mark.parametrize("line, message", [
