@@ -347,3 +347,17 @@ def test_the_formatter_and_the_editors_know_payoff() -> None:
     lines = KUHN.read_text().splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("payoff p"))
     assert local_binding(lines, at, "p") == (at, 7, 8)
+
+
+def test_deep_check_warns_when_ranking_and_payoff_disagree(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    path = tmp_path / "t.rules"
+    path.write_text('game "t"\nplayers 2 to 2\n' + DISAGREE + PAYS_CHIPS)
+    out = CliRunner().invoke(main, ["check", "--deep", str(path)])
+    assert out.exit_code == 0 and ": ok (t;" in out.stdout
+    assert "a winner by the ranking did not get the highest payoff (the first: 2 players, seed" in out.stderr
+    kuhn = CliRunner().invoke(main, ["check", "--deep", str(KUHN)])
+    assert kuhn.exit_code == 0 and "warning" not in kuhn.output
