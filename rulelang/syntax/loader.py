@@ -8,10 +8,10 @@ from pathlib import Path
 import attrs
 
 from rulelang.errors import RulelangError
-from rulelang.safeio import MAX_RULES_BYTES, InputError, decode_text, inside, read_input, require_rules_suffix
+from rulelang.safeio import InputError, decode_text, read_rules
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
-from rulelang.syntax.span import Span, register_source
+from rulelang.syntax.span import register_source
 
 
 @attrs.frozen
@@ -32,60 +32,70 @@ def _display_path(path: Path) -> str:
 
 def load_sources(path: str | Path) -> list[SourceFile]:
     """Parse ``path`` and, recursively, the file it ``extends``; return them base first."""
-    chain: list[SourceFile] = []
-    seen: set[Path] = set()
     current = Path(path)
-    origin: Span | None = None
-    extends_span: Span | None = None
-    base = current.parent
-    game_extends = ""
+    shown = _display_path(current)
+    try:
+        data = read_rules(current, shown)
+    except InputError as exc:
+        if exc.message.startswith("no such"):
+            exc.message = f"no such file: {shown}"
+            exc.hint = "check the path of the .rules file"
+        raise exc from None
+    text = _decoded(data, shown)
+    source = SourceFile(shown, hashlib.sha256(data).hexdigest(), build_file(text, shown))
+    return load_extended(current, source)
+
+
+def load_extended(path: Path, source: SourceFile) -> list[SourceFile]:
+    """``source`` (the file at ``path``, read already or an editor's buffer) after the files it extends, base first.
+
+    Each extended file is read with :func:`read_rules`, confined to the directory of the file that extends it.
+    """
+    chain = [source]
+    try:
+        seen = {path.resolve()}
+    except (OSError, RuntimeError):
+        seen = set()
+    current = path
     while True:
-        shown = _display_path(current)
-        try:
-            resolved = current.resolve()
-        except (OSError, RuntimeError):
-            raise InputError(f"cannot read {shown}: a symbolic link loop", extends_span if origin else None,
-                             hint="a symbolic link that points back to itself") from None
-        if resolved in seen:
-            raise RulelangError(
-                f"'{shown}' extends itself (through a chain of extends)", origin,
-                hint="a variant extends its base game; the base must not extend the variant",
-            )
-        seen.add(resolved)
-        if origin is not None and not inside(base, current):
-            raise RulelangError(
-                f"'{game_extends}' is outside the directory of the file that extends it", extends_span or origin,
-                hint="a game extends a .rules file in its own directory or below it",
-            )
-        require_rules_suffix(current, shown, extends_span if origin is not None else None)
-        try:
-            data = read_input(current, "rules file" if origin is None else "extended rules file", MAX_RULES_BYTES,
-                              shown)
-        except InputError as exc:
-            if origin is not None:
-                exc.span = extends_span or origin
-                if exc.message.startswith("no such"):
-                    exc.message = f"the game this file extends does not exist: {shown}"
-                    exc.hint = "the path is relative to the file that says 'extends'"
-            elif exc.message.startswith("no such"):
-                exc.message = f"no such file: {shown}"
-                exc.hint = "check the path of the .rules file"
-            raise exc from None
-        try:
-            text = decode_text(data, "rules file", shown)
-        except InputError as exc:
-            if exc.span is not None:
-                register_source(shown, data.decode("utf-8", "replace").replace("\x00", " "))
-            raise exc from None
-        tree = build_file(text, shown)
-        chain.append(SourceFile(shown, hashlib.sha256(data).hexdigest(), tree))
+        tree = chain[-1].tree
         game = next((d for d in tree.decls if isinstance(d, ast.GameDecl)), None)
         if game is None or game.extends is None:
             break
         origin = game.span
-        extends_span = game.extends_span
+        extends_span = game.extends_span or origin
         base = current.parent
-        game_extends = game.extends
         current = current.parent / game.extends
+        shown = _display_path(current)
+        try:
+            resolved = current.resolve()
+        except (OSError, RuntimeError):
+            resolved = None
+        if resolved is not None and resolved in seen:
+            raise RulelangError(
+                f"'{shown}' extends itself (through a chain of extends)", origin,
+                hint="a variant extends its base game; the base must not extend the variant",
+            )
+        if resolved is not None:
+            seen.add(resolved)
+        try:
+            data = read_rules(current, shown, within=base, written=game.extends, span=extends_span,
+                              what="extended rules file", named_by="the file that extends it")
+        except InputError as exc:
+            if exc.message.startswith("no such"):
+                exc.message = f"the game this file extends does not exist: {shown}"
+                exc.hint = "the path is relative to the file that says 'extends'"
+            raise exc from None
+        text = _decoded(data, shown)
+        chain.append(SourceFile(shown, hashlib.sha256(data).hexdigest(), build_file(text, shown)))
     chain.reverse()
     return chain
+
+
+def _decoded(data: bytes, shown: str) -> str:
+    try:
+        return decode_text(data, "rules file", shown)
+    except InputError as exc:
+        if exc.span is not None:
+            register_source(shown, data.decode("utf-8", "replace").replace("\x00", " "))
+        raise exc from None
