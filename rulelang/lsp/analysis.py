@@ -22,6 +22,7 @@ from rulelang.safeio import check_rules_buffer
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
 from rulelang.syntax.loader import SourceFile, load_extended
+from rulelang.syntax.scan import game_tokens
 from rulelang.syntax.span import Span, source_line
 
 UNTITLED = "untitled.rules"
@@ -90,7 +91,8 @@ def analyse(path: Path | None, text: str) -> Analysis:
     anchor = game.extends_span if game is not None else None
     sources = [SourceFile(display, hashlib.sha256(text.encode("utf-8")).hexdigest(), tree)]
     try:
-        sources = load_extended(path if path is not None else Path.cwd() / UNTITLED, sources[0])
+        sources = load_extended(path if path is not None else Path.cwd() / UNTITLED, sources[0],
+                                game_tokens(text, display))
     except (RulelangError, ErrorList) as exc:
         errors = exc.errors if isinstance(exc, ErrorList) else [exc]
         return Analysis(display, tuple(_problem(e, display, anchor) for e in errors), _index(sources))

@@ -11,6 +11,7 @@ from rulelang.errors import RulelangError
 from rulelang.safeio import InputError, decode_text, read_rules
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
+from rulelang.syntax.scan import game_tokens
 from rulelang.syntax.span import register_source
 
 
@@ -43,13 +44,14 @@ def load_sources(path: str | Path) -> list[SourceFile]:
         raise exc from None
     text = _decoded(data, shown)
     source = SourceFile(shown, hashlib.sha256(data).hexdigest(), build_file(text, shown))
-    return load_extended(current, source)
+    return load_extended(current, source, game_tokens(text, shown))
 
 
-def load_extended(path: Path, source: SourceFile) -> list[SourceFile]:
+def load_extended(path: Path, source: SourceFile, used: int = 0) -> list[SourceFile]:
     """``source`` (the file at ``path``, read already or an editor's buffer) after the files it extends, base first.
 
-    Each extended file is read with :func:`read_rules`, confined to the directory of the file that extends it.
+    Each extended file is read with :func:`read_rules`, confined to the directory of the file that extends it;
+    the files share one budget of tokens, of which ``source`` used ``used``.
     """
     chain = [source]
     try:
@@ -87,6 +89,7 @@ def load_extended(path: Path, source: SourceFile) -> list[SourceFile]:
                 exc.hint = "the path is relative to the file that says 'extends'"
             raise exc from None
         text = _decoded(data, shown)
+        used = game_tokens(text, shown, used)
         chain.append(SourceFile(shown, hashlib.sha256(data).hexdigest(), build_file(text, shown)))
     chain.reverse()
     return chain
