@@ -81,12 +81,21 @@ CASES: dict[str, Callable[[], str]] = {
     "1 MiB of max(1, 1, ...) over many lines": lambda: _define("max(", "1, 1, 1, 1, 1, 1, 1, 1, 1, 1,\n", "1)"),
     "define chain: d_k = d_k-1 + d_k-1, 30 deep": lambda: _define_chain(30, "{} + {}"),
     "define chain: d_k = d_k-1 + d_k-1, 60 deep": lambda: _define_chain(60, "{} + {}"),
-    "define chain: d_k = d_k-1 + d_k-1, 13 deep (accepted)": lambda: _define_chain(13, "{} + {}"),
+    "define chain: d_k = d_k-1 + d_k-1, 13 deep": lambda: _define_chain(13, "{} + {}"),
+    "define chain: d_k = d_k-1 + d_k-1, 9 deep (accepted)": lambda: _define_chain(9, "{} + {}"),
     "define chain: d_k = max(d_k-1, d_k-1), 30 deep": lambda: _define_chain(30, "max({}, {})"),
     "define chain: d_k = (d_k-1 * d_k-1 if d_k-1 > 0 else d_k-1), 20 deep":
         lambda: _define_chain(20, "({} * {} if {} > 0 else {})"),
     "rules up to 1 MiB, each called from the turn": lambda: _many_rules(MIB - 2000),
-    "rules up to 19,000 tokens (accepted)": lambda: _many_rules(107_000),
+    "rules up to 11,000 tokens": lambda: _many_rules(62_000),
+    "a rule of 50 if blocks called 10 times": lambda: _fill(
+        HEAD + "turn:\n" + "  big\n" * 10 + END + 'rule big "Big":\n', "", "".join(
+            f"  if score of current > {k}:\n    score of current += {k}\n" for k in range(50)), 0),
+    "200 if blocks in a row": lambda: _fill(HEAD + "turn:\n", "", "".join(
+        f"  if score of current > {k}:\n    score of current += {k}\n" for k in range(200)) + END, 0),
+    "rule chain: r_k calls r_k-1 twice, 30 deep": lambda: _fill(
+        HEAD + "turn:\n  r30\n" + END + 'rule r0 "R0":\n  score of current += 1\n', "",
+        "".join(f'rule r{k} "R{k}":\n  r{k - 1}\n  r{k - 1}\n' for k in range(1, 31)), 0),
     "1 MiB of statements in one block": lambda: _fill(HEAD + "turn:\n", "  score of current += 1\n", END),
     "1 MiB of say with 12 holes": lambda: _fill(HEAD + "turn:\n", '  say "{1}{2}{3}{4}{5}{6}{7}{8}{9}{10}{11}{12}"\n',
                                                 END),

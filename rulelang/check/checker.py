@@ -43,7 +43,7 @@ MAX_COMPONENTS = 100_000
 MAX_EXPANSIONS = 100_000
 """How many uses of definitions a game may expand in all (uses inside uses multiply)."""
 
-MAX_EXPANDED_PARTS = 50_000
+MAX_EXPANDED_PARTS = 20_000
 """How many parts of expressions (names, numbers, operators, calls) the uses of definitions may expand to
 in all (the shipped games: at most 2,000). Each part costs the checker and the compiler about
 20 microseconds, so a chain of definitions each using the previous one twice stays far from minutes."""

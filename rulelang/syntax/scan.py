@@ -16,10 +16,10 @@ import re
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
-MAX_FILE_TOKENS = 20_000
+MAX_FILE_TOKENS = 12_000
 """Tokens in one game, the files it extends included (the biggest shipped game, Rooster Rush, has 1,911).
 
-Parsing, checking and compiling cost about 60 microseconds a token on a slow machine: at this
+Parsing costs about 75 microseconds a token on a loaded 2-core machine: at this
 limit a game loads in about a second."""
 
 MAX_STATEMENT_TOKENS = 2_000
