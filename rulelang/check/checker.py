@@ -422,9 +422,9 @@ class Checker(RoundChecks):
             if self._expanded_parts > MAX_EXPANDED_PARTS:
                 raise self.fail(f"definitions expand to more than {MAX_EXPANDED_PARTS} parts of expressions in all",
                                 self._outer_use or node.span,
-                                hint="definitions are copied where they are used, and uses inside uses multiply: "
-                                     f"'{self._define_stack[0]}' expands to too much; "
-                                     "use fewer nested uses, or keep a value in a counter")
+                                hint=f"'{self._define_stack[-1]}' is used inside definitions that are used many "
+                                     f"times each (through '{self._define_stack[0]}'): definitions are copied where "
+                                     "they are used; use fewer nested uses, or keep a value in a counter")
         if isinstance(node, ast.Lit):
             return m.Const(node.value, _type_of_value(node.value))
         if isinstance(node, ast.Name):
