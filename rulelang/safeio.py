@@ -89,6 +89,26 @@ def read_input(path: str | Path, what: str, limit: int, shown: str | None = None
     return b"".join(chunks)
 
 
+STDIN_NAME = "<stdin>"
+"""How standard input (the argument ``-``) is named in messages."""
+
+
+def read_stdin(what: str, limit: int) -> bytes:
+    """The bytes of standard input (at most ``limit``; ``limit + 1`` are read to tell); an InputError if more."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError(f"there is no standard input to read the {what} from",
+                         hint=f"give the path of a {what} instead of -")
+    try:
+        data = stream.read(limit + 1)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the {what} from standard input: {getattr(exc, 'strerror', None) or exc}"
+                         ) from None
+    if len(data) > limit:
+        raise InputError(f"the {what} on standard input is too big (more than {limit} bytes)")
+    return data
+
+
 def decode_text(data: bytes, what: str, shown: str) -> str:
     """``data`` as UTF-8 text (a leading BOM dropped); invalid bytes or NUL are an InputError with a place."""
     try:
@@ -118,7 +138,8 @@ def require_rules_suffix(path: str | Path, shown: str, span: Span | None = None)
 
 
 def read_rules(path: str | Path, shown: str, *, within: Path | None = None, written: str | None = None,
-               span: Span | None = None, what: str = "rules file", named_by: str = "the file that names it") -> bytes:
+               span: Span | None = None, what: str = "rules file",
+               outside: str = "the directory of the file that names it") -> bytes:
     """The bytes of the rules file ``path`` under the one policy every entry point uses.
 
     The name must end in ``.rules``; the file must be a regular file of at most MAX_RULES_BYTES;
@@ -134,7 +155,7 @@ def read_rules(path: str | Path, shown: str, *, within: Path | None = None, writ
         raise InputError(f"cannot read {shown}: a symbolic link loop", span,
                          hint="a symbolic link that points back to itself") from None
     if within is not None and not inside(within, target):
-        raise InputError(f"'{written or shown}' is outside the directory of {named_by}", span,
+        raise InputError(f"'{written or shown}' is outside {outside}", span,
                          hint="a .rules file named by another file must lie in that file's directory or below it "
                               "(a symbolic link must not lead out of it)")
     try:

@@ -168,9 +168,10 @@ def scan_text(text: str, path: str, offset: tuple[int, int] = (0, 0), budget: in
 
 
 def _check_line(text: str, start: int, line: int, path: str, offset: tuple[int, int]) -> None:
-    """Refuse the line that starts at ``start`` if it is too long (before any of it is read)."""
+    """Refuse the line that starts at ``start`` if it is too long (before any of it is read); a comment may be."""
     end = text.find("\n", start, start + MAX_LINE_CHARS + 1)
-    if end < 0 and len(text) - start > MAX_LINE_CHARS:
+    if end < 0 and len(text) - start > MAX_LINE_CHARS and not text[start:start + MAX_LINE_CHARS].lstrip(" \t\f"
+                                                                                                       ).startswith("#"):
         raise _refuse(f"this line is too long (more than {MAX_LINE_CHARS} characters)",
                       "break it after a ',' or an operator inside brackets, or with a '\\' at the end of the line",
                       path, line, 1, 1, offset)
