@@ -16,35 +16,35 @@ import re
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
-MAX_FILE_TOKENS = 12_000
+MAX_FILE_TOKENS = 10_000
 """Tokens in one game, the files it extends included (the biggest shipped game, Rooster Rush, has 1,911).
 
 Parsing costs about 75 microseconds a token on a loaded 2-core machine: at this
 limit a game loads in about a second."""
 
 MAX_STATEMENT_TOKENS = 2_000
-"""Tokens in one statement or declaration, continuation lines included (the shipped games: about 130)."""
+"""Tokens in one statement or declaration, continuation lines included (the shipped games: 69)."""
 
 MAX_OPERATORS = 100
-"""Operators in one statement (``+ - * / % == != < > <= >= and or not``); the shipped games write about 12.
+"""Operators in one statement (``+ - * / % == != < > <= >= and or not``); the shipped games write 12 at most.
 
 A chain of n operators nests n levels deep for the parser, so this matches MAX_NESTING of the parser."""
 
 MAX_BRACKETS = 32
-"""How deeply ``(``, ``[`` and ``{`` may nest (the shipped games: 3)."""
+"""How deeply ``(``, ``[`` and ``{`` may nest (the shipped games: 4)."""
 
 MAX_INDENT_LEVELS = 60
 """How many indented blocks may nest (the shipped games: 5); the parser's MAX_NESTING counts each block too."""
 
-MAX_LINES = 50_000
-"""Lines in one file, blank and comment lines included (the shipped games: about 700). The parser reads
+MAX_LINES = 20_000
+"""Lines in one file, blank and comment lines included (the shipped games: at most 351). The parser reads
 a run of blank lines with a regular expression that costs about a microsecond a line."""
 
 MAX_LINE_CHARS = 10_000
 """Characters on one line (the shipped games: 203)."""
 
-MAX_HOLES = 4_000
-"""``{...}`` holes in the strings of one file; each is parsed on its own (the shipped games: about 300)."""
+MAX_HOLES = 500
+"""``{...}`` holes in the strings of one file; each is parsed on its own (the shipped games: 33)."""
 
 _TOKEN = re.compile(
     r"(?P<nl>\n(?:[ \t\f]*(?:#[^\n]*)?\n)*)"  # a line end, then any blank or comment-only lines
