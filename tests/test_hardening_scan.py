@@ -40,20 +40,19 @@ def _refusal(text: str) -> RulelangError:
 
 
 def test_a_megabyte_chain_of_operators_is_refused_at_the_operator_past_the_limit(no_parser: None) -> None:
-    line = "1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 +\n  "  # 8 operators a line, in brackets: one statement
+    line = " + ".join(["1"] * 40) + " +\n  "  # 40 operators a line, in brackets: one statement
     text = HEAD + "define x = (" + line * ((MIB - len(HEAD)) // len(line) - 1) + "1)\n"
-    assert len(text.encode()) <= MIB
+    assert len(text.encode()) <= MIB and text.count("\n") < scan.MAX_LINES
     error = _refusal(text)
     assert error.message == ("operators nest too deeply in this statement (more than 100: each operator of a chain "
                              "is one level for the parser)")
     first = HEAD.count("\n") + 1  # the line of 'define x = ('
-    # the 101st operator: 12 full lines of 8, then the 5th '+' of the next line
-    assert (error.span.file, error.span.line) == ("g.rules", first + 12)
+    # the 101st operator: 2 full lines of 40, then the 21st '+' of the next line
+    assert (error.span.file, error.span.line, error.span.col) == ("g.rules", first + 2, 5 + 4 * 20)
     assert text.split("\n")[error.span.line - 1][error.span.col - 1] == "+"
-    assert error.span.col == 21  # "  1 + 1 + 1 + 1 + 1 +": the 5th '+'
     assert "partial" in (error.hint or "") and "'let'" in (error.hint or "")
     formatted = error.format()
-    assert formatted.startswith(f"g.rules:{first + 12}:{error.span.col}: error: operators nest too deeply")
+    assert formatted.startswith(f"g.rules:{first + 2}:85: error: operators nest too deeply")
     assert formatted.splitlines()[2].strip() == "^"
 
 
