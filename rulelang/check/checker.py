@@ -43,6 +43,11 @@ MAX_COMPONENTS = 100_000
 MAX_EXPANSIONS = 100_000
 """How many uses of definitions a game may expand in all (uses inside uses multiply)."""
 
+MAX_EXPANDED_PARTS = 20_000
+"""How many parts of expressions (names, numbers, operators, calls) the uses of definitions may expand to
+in all (the shipped games: at most 2,000). Each part costs the checker and the compiler about
+20 microseconds, so a chain of definitions each using the previous one twice stays far from minutes."""
+
 MAX_DEFINE_DEPTH = 32
 """How many definitions may be used inside one another (each is expanded where it is used)."""
 
@@ -129,6 +134,8 @@ class Checker(RoundChecks):
         self._define_stack: list[str] = []
         self.zone_classes: dict[str, str] = {}  # zones declared 'per card' (a pile on every card) -> the class
         self._expansions = 0  # definitions expanded so far (each use is expanded in place)
+        self._expanded_parts = 0  # expression parts checked inside those expansions
+        self._outer_use: Span | None = None  # the use outside any definition that is being expanded
 
     # ------------------------------------------------------------------ errors
     def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -413,6 +420,14 @@ class Checker(RoundChecks):
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ast.Expr, scope: _RuleScope, elem: bool = False) -> Any:
         """Resolve and type one expression (``elem``: inside a ``where``)."""
+        if self._define_stack:
+            self._expanded_parts += 1
+            if self._expanded_parts > MAX_EXPANDED_PARTS:
+                raise self.fail(f"definitions expand to more than {MAX_EXPANDED_PARTS} parts of expressions in all",
+                                self._outer_use or node.span,
+                                hint=f"'{self._define_stack[-1]}' is used inside definitions that are used many "
+                                     f"times each (through '{self._define_stack[0]}'): definitions are copied where "
+                                     "they are used; use fewer nested uses, or keep a value in a counter")
         if isinstance(node, ast.Lit):
             return m.Const(node.value, _type_of_value(node.value))
         if isinstance(node, ast.Name):
@@ -554,6 +569,8 @@ class Checker(RoundChecks):
             raise self.fail(f"definitions nest too deeply: more than {MAX_DEFINE_DEPTH} uses inside one another",
                             span, hint="through " + " -> ".join(self._define_stack[:3]) + " -> ... -> "
                             + decl.name + "; write a shorter chain")
+        if not self._define_stack:
+            self._outer_use = span
         self._define_stack.append(decl.name)
         inner = _RuleScope()
         inner.nslots = scope.nslots

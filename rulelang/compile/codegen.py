@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import budget_emit, label_proof, membership, races, runtime
+from rulelang.compile import budget_emit, expansion, label_proof, membership, races, runtime
 from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
 from rulelang.compile.exprs import (
     ExprWriter,
@@ -2142,6 +2142,9 @@ class CodeGen(ExprWriter):
         return [self.entries[pc] for pc in range(self.npc)], self.nloc
 
     def function(self, name: str, args: str, lines: list) -> None:
+        self.written += len(lines)
+        if self.written > expansion.MAX_GENERATED_LINES:  # stop early: the time to write and compile grows with it
+            raise expansion.generated_too_much(self.model, self.frame)
         body = [(0, f"def {name}({args}):", None)]
         body += _prologue(lines, 1)
         body += lines
@@ -2236,6 +2239,8 @@ class CodeGen(ExprWriter):
     def generate(self) -> Generated:
         """Write the whole module."""
         self.code: list[list[Any]] = []
+        self.written = 0  # lines written so far (see expansion.MAX_GENERATED_LINES)
+        self.frame = -1
         self.nlocals: list[int] = []
         self.listing_writes: dict[int, set[int]] = {}  # id of a ChooseSpec -> loc slots its listing stores into
         self.blocks: list[list] = []
@@ -2477,6 +2482,7 @@ _MODULES = itertools.count(1)
 def generate(model: m.Model, coverage: bool = False) -> Generated:
     """Write and compile the Python module of a checked model (with coverage counting, or without)."""
     filename = f"<rulelang-generated-{next(_MODULES)}>"
+    expansion.check_expansion(model)
     gen = CodeGen(model, Compiler(model), coverage, filename).generate()
     try:
         gen.code_object = compile(gen.source, filename, "exec")

@@ -1012,7 +1012,10 @@ def _named_rules_file(trace: Trace, path: str) -> str:
     named = Path(path)
     if not path or "\x00" in path or not path.endswith(RULES_SUFFIX):
         raise TraceError("the header's \"file\" must name a .rules file", span, hint="give the rules file with --rules")
-    if named.is_absolute():
+    if named.is_absolute():  # as recorded by `run /abs/game.rules --trace`: a symbolic link must not lead out
+        if not inside(named.parent, named):
+            raise TraceError(f"the game file named in the trace leads outside its directory: {path}", span,
+                             hint="give the rules file with --rules")
         return path
     for base in (Path("."), Path(trace.path).parent):
         candidate = base / named
