@@ -144,6 +144,15 @@ class State:
         """A stable short hash of the state, for trace checkpoints."""
         return hashlib.sha256(self.dumps().encode()).hexdigest()[:16]
 
+    def table_digest(self) -> str:
+        """A stable short hash of the game on the table: zones, faces, counters, whose turn, the turn
+        (or round), the step and who is out; not where in the rules play is paused (the frames'
+        locals may differ between ways of reaching one position), nor answers and private looks."""
+        data = {"players": self.players, "zones": self.zones, "faces": self.faces, "counters": _plain(self.counters),
+                "current": self.current, "turn": self.turn, "step": self.step, "out": self.out}
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
