@@ -1108,8 +1108,8 @@ def _seat_of(label: str) -> int:
 
 
 def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
-    """The header as ``view`` may see it: no seed (it would reveal every hidden draw)."""
-    out = {k: v for k, v in header.items() if not k.startswith("_") and k != "seed"}
+    """The header as ``view`` may see it: no seed (it would reveal every hidden draw), nor that chance came from it."""
+    out = {k: v for k, v in header.items() if not k.startswith("_") and k not in ("seed", "chance")}
     out["view"] = player_label(view) if view is not None else "spectator"
     position = header.get("position")
     if isinstance(position, dict) and isinstance(position.get("zones"), dict):
