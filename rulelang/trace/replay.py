@@ -784,7 +784,7 @@ class _Feed:
                 if self.replayer._private(self.lines[at][0], event) is not None:
                     raise _Doubt()
             elif kind == "digest":  # a turn's digest: the table now, as play wrote it (the careful way tells more)
-                if k < len(made) or "turn" not in event or event["digest"] != self.st.table_digest():
+                if k < len(made) or type(event.get("turn")) is not int or event.get("digest") != self.st.table_digest():
                     raise _Doubt()
                 if self.replayer.parted is None:
                     self.replayer.matched = (event["turn"], self.lines[at][0])
