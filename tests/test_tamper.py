@@ -361,7 +361,8 @@ def test_some_tampered_traces_through_the_cli(tmp_path: Path) -> None:
     assert len(picked) >= 8
     for m in picked:
         path = tmp_path / "m.jsonl"
-        path.write_text(trace_text([free_chance(make_trace(m.game, m.players, m.seed)[0]), *m.events]), encoding="utf-8")
+        head = free_chance(make_trace(m.game, m.players, m.seed)[0])
+        path.write_text(trace_text([head, *m.events]), encoding="utf-8")
         result = CliRunner().invoke(main, ["replay", str(path)])
         assert result.exit_code == 1, (m, result.output)
         assert result.stdout == ""
