@@ -5,6 +5,10 @@ the recorded result matches), ``violation`` (the first event that breaks the rul
 with the rule that forbids it), ``incomplete`` (the trace stops before the game does)
 and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
 
+A trace whose header says ``"chance": "seed"`` has every chance outcome checked against the
+one its seed's chance stream gives (``Replayer.shadow``); its turn digests say where the
+replayed and the recorded games parted (``Verdict.parted``).
+
 A trace is replayed first the fast way (the engine's own loop takes its rolls, draws,
 picks, choices and answers, see ``_Feed``), and on any doubt again the careful way, one
 event at a time, which finds the first illegal event and says why.
