@@ -12,9 +12,11 @@ from rulelang.syntax.loader import load_sources
 from rulelang.syntax.span import Span
 
 
-def load_game(path: str | Path, options: dict[str, str] | None = None, budget: int = DEFAULT_BUDGET) -> Engine:
-    """Parse, check and compile the game in ``path``; raise RulelangError/ErrorList if it is broken."""
-    sources = load_sources(path)
+def load_game(path: str | Path, options: dict[str, str] | None = None, budget: int = DEFAULT_BUDGET,
+              stdin: bytes | None = None) -> Engine:
+    """Parse, check and compile the game in ``path`` (or the rules text ``stdin``, read from standard input);
+    raise RulelangError/ErrorList if it is broken."""
+    sources = load_sources(path, stdin)
     try:
         model = check_sources(sources, options)
         return Engine(compile_model(model), budget=budget)
