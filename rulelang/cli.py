@@ -27,7 +27,7 @@ from rulelang.safeio import (
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
-from rulelang.trace.format import dumps_line, header, result_line, write_atomic
+from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line, write_atomic
 from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
 from rulelang.views import redact_narration
 
@@ -172,7 +172,8 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
     recorded = STDIN_NAME if stdin is not None else recorded_name(given, game_file)
-    head = header(engine, recorded, n, seed, agent_names, _parse_options(option_pairs))
+    head = header(engine, recorded, n, seed, agent_names, _parse_options(option_pairs),
+                  chance=CHANCE_FROM_SEED)  # (play draws every chance outcome from the seed)
     if position is not None:
         head["position"] = {k: v for k, v in position.items() if k != "players"}
         head["from"] = Path(from_path or "").as_posix()
@@ -200,7 +201,8 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
                 say(line)
 
     try:
-        play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk)
+        play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk,
+             digests=trace_path is not None)
     except RulelangError as exc:
         if exc.span is None:
             exc.span = engine.where_span(state)  # the rule being played when it went wrong
@@ -773,6 +775,8 @@ def _print_verdict(v: Verdict) -> None:
     click.echo(f"violation{at}{where}: {what}", err=True)
     if v.reason:
         click.echo(f"  why: {v.reason}", err=True)
+    if v.parted and what != v.message:  # (a message that says it already)
+        click.echo(f"  before that, {v.parted['text']}", err=True)
     if v.rule:
         from rulelang.syntax.span import source_line
 

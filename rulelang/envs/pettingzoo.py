@@ -26,7 +26,7 @@ from rulelang.envs.common import GameSpec, check_bound, choice_labels, game_payo
 from rulelang.envs.encoding import ObservationEncoder
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
-from rulelang.trace.format import dumps_line, header, result_line, write_atomic
+from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line, write_atomic
 
 DEFAULT_MAX_STEPS = 100_000
 _SEED_MASK = (1 << 64) - 1  # rulelang's generator reads a seed modulo 2**64
@@ -181,7 +181,7 @@ class RulelangEnv(AECEnv):
         if st is None:
             raise RulelangError("no game yet: call reset() first")
         head = header(self.engine, self.spec_.path, self.spec_.players, (self.seed or 0) & _SEED_MASK,
-                      ["pettingzoo"] * self.spec_.players, self.spec_.options or {})
+                      ["pettingzoo"] * self.spec_.players, self.spec_.options or {}, chance=CHANCE_FROM_SEED)
         return [head, *self.events, *([result_line(st)] if st.over else [])]
 
     def write_trace(self, path: str | Path) -> None:

@@ -12,14 +12,18 @@ from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 
 TRACE_FORMAT = "rulelang-trace/1"
+CHANCE_FROM_SEED = "seed"
+"""The header's ``"chance"`` when every chance outcome was drawn from the seed's chance stream
+(PCG32 stream 0 of ``seed``, see docs/traces.md): replay then checks each outcome against it."""
 
 
 def header(engine: Engine, game_file: str, players: int, seed: int | None, agents: list[str],
-           options: dict[str, Any]) -> dict[str, Any]:
-    """The first line of a trace: which game, which file (and its sha256), who played, the seed."""
+           options: dict[str, Any], chance: str | None = None) -> dict[str, Any]:
+    """The first line of a trace: which game, which file (and its sha256), who played, the seed, and
+    with ``chance`` (``CHANCE_FROM_SEED``) that every chance outcome was drawn from the seed."""
     model = engine.model
     files = model.files
-    return {
+    head: dict[str, Any] = {
         "type": "header",
         "format": TRACE_FORMAT,
         "game": model.title,
@@ -30,8 +34,17 @@ def header(engine: Engine, game_file: str, players: int, seed: int | None, agent
         "options": {name: opt.value for name, opt in sorted(model.options.items())},
         "players": players,
         "seed": seed,
-        "agents": agents,
     }
+    if chance is not None:
+        head["chance"] = chance  # (next to the seed it names)
+    head["agents"] = agents
+    return head
+
+
+def digest_line(state: State) -> dict[str, Any]:
+    """A turn's checkpoint: the turn (or round) that has begun and the digest of the table then
+    (``State.table_digest``), written at its first decision."""
+    return {"type": "digest", "turn": state.turn, "digest": state.table_digest()}
 
 
 def result_line(state: State) -> dict[str, Any]:
