@@ -196,11 +196,11 @@ def _hole_texts(span: Span | None) -> list[str] | None:
 
 
 class _Builder:
-    def __init__(self, engine: Engine, players: int, max_actions: int | None) -> None:
+    def __init__(self, engine: Engine, players: int, cap: int | None) -> None:
         self.engine = engine
         self.model = engine.model
         self.players = players
-        self.max_actions = max_actions
+        self.cap = cap  # how many values a range with no bound gets (None: such a range is an error)
         program = engine.program
         self.kind_of = program.kind_of
         self.component_labels = program.component_labels
@@ -291,8 +291,8 @@ class _Builder:
             return tuple(self.query_kinds(it.query))
         if it.kind == "range":
             low, high = self.bounds(it.low)[0], self.bounds(it.high)[1]
-            if low is not None and high is None and self.max_actions is not None:
-                return tuple(range(low, low + self.max_actions))
+            if low is not None and high is None and self.cap is not None:
+                return tuple(range(low, low + self.cap))
             if low is None or high is None:
                 raise ActionSpaceError(
                     f"{what} ranges over numbers the model does not bound, so its actions have no fixed ids",
@@ -438,8 +438,32 @@ def _shape(parts: tuple) -> str:
 
 
 def build_action_space(engine: Engine, players: int, max_actions: int | None = None) -> ActionSpace:
-    """The game's fixed action space for ``players`` players (``max_actions``: a declared bound, or None)."""
-    b = _Builder(engine, players, max_actions)
+    """The game's fixed action space for ``players`` players (``max_actions``: a declared bound, or None).
+
+    A ``for n in LOW to HIGH`` whose HIGH the model does not bound is an error naming the
+    option, unless ``max_actions`` is given: then such ranges get as many numbers as fit in
+    it (a larger number met in play raises ``ActionSpaceError``).
+    """
+    try:
+        return _build(engine, players, max_actions, None)
+    except ActionSpaceError as err:
+        if max_actions is None or "does not bound" not in str(err.message):
+            raise
+    low, high = 1, max_actions
+    best = None
+    while low <= high:
+        mid = (low + high) // 2
+        try:
+            best, low = _build(engine, players, max_actions, mid), mid + 1
+        except ActionSpaceError:
+            high = mid - 1
+    if best is None:
+        return _build(engine, players, max_actions, 1)  # raises: even one number each does not fit
+    return best
+
+
+def _build(engine: Engine, players: int, max_actions: int | None, cap: int | None) -> ActionSpace:
+    b = _Builder(engine, players, cap)
     chooses: dict[Span, list[m.ChooseS]] = {}
     asks: dict[Span, list[m.AskS]] = {}
     for rule in engine.model.rules:
