@@ -144,18 +144,18 @@ class ActionSpace:
         return out
 
 
-def _walk(node: Any) -> Iterator[Any]:
-    """Every ``ChooseS`` and ``AskS`` inside a statement tree."""
-    if isinstance(node, m.ChooseS | m.AskS):
+def find_statements(node: Any, types: tuple[type, ...]) -> Iterator[Any]:
+    """Every statement of one of ``types`` inside a statement tree (options' blocks included)."""
+    if isinstance(node, types):
         yield node
     if isinstance(node, tuple | list):
         for item in node:
-            yield from _walk(item)
+            yield from find_statements(item, types)
     elif attrs.has(type(node)) and not isinstance(node, m.IterIR | m.TemplateIR | m.QueryIR):
         for field in attrs.fields(type(node)):
             value = getattr(node, field.name)
             if isinstance(value, tuple | list) or attrs.has(type(value)):
-                yield from _walk(value)
+                yield from find_statements(value, types)
 
 
 def _hole_texts(span: Span | None) -> list[str] | None:
@@ -467,7 +467,7 @@ def _build(engine: Engine, players: int, max_actions: int | None, cap: int | Non
     chooses: dict[Span, list[m.ChooseS]] = {}
     asks: dict[Span, list[m.AskS]] = {}
     for rule in engine.model.rules:
-        for node in _walk(rule.body):
+        for node in find_statements(rule.body, (m.ChooseS, m.AskS)):
             (chooses if isinstance(node, m.ChooseS) else asks).setdefault(node.span, []).append(node)  # type: ignore
     choose: dict[int, list[Block]] = {}
     ask: dict[int, dict[str, int]] = {}
