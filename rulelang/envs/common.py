@@ -10,8 +10,8 @@ import attrs
 
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
-from rulelang.errors import RulelangError
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, build_action_space
+from rulelang.errors import RulelangError
 from rulelang.game import load_game
 from rulelang.rng import Rng
 

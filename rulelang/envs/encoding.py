@@ -76,7 +76,7 @@ class ObservationEncoder:
         self.seats = [seat_label(p) for p in range(players)]
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
-        entering = _kinds_entering(model)
+        entering = kinds_entering(model)
         by_zone = {z.index: z for z in model.zones}
         self.zone_layout: list[tuple[str, bool, dict[str, int], dict[str, str]]] = []
         # per zone key: whether it has a visible slot, counted name -> slot, shown name -> counted name
@@ -222,7 +222,7 @@ def _zone_of(model: Any, key: str) -> int:
     return best.index
 
 
-def _kinds_entering(model: Any) -> dict[int, set[int]]:
+def kinds_entering(model: Any) -> dict[int, set[int]]:
     """Per zone, the kinds whose components can ever be in it (the box holds every kind at first)."""
     every = {k.index for k in model.kinds}
     out: dict[int, set[int]] = {0: set(every)}
