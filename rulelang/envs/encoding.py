@@ -16,6 +16,7 @@ from rulelang.engine.engine import Engine
 from rulelang.envs.actions import find_statements
 from rulelang.envs.common import seat_label
 from rulelang.errors import RulelangError
+from rulelang.numbers import MAX_NUMBER
 
 
 class EncodingError(RulelangError):
@@ -119,6 +120,26 @@ class ObservationEncoder:
                 else:
                     keys.append((group, name, None))
         return keys
+
+    def bounds(self, components: int) -> tuple[list[float], list[float]]:
+        """Each slot's least and most value: one-hots and flags 0..1, counts 0..``components``, numbers as stored."""
+        big = float(MAX_NUMBER)
+        low = [0.0] * self.size
+        high = [1.0] * self.size
+        n = self.players
+        high[3 * n + 1] = big  # the turn number
+        i = self.head
+        for _key in self.counter_keys:
+            low[i], high[i] = -big, big
+            i += 2
+        for (_key, _owner, slots, _canon), at in zip(self.zone_layout, self.zone_start):
+            high[at] = float(components)
+            for slot in slots.values():
+                high[slot] = float(components)
+        high[self.looks_at] = big
+        for slot in range(self.looks_at + 1, self.size):
+            high[slot] = float(components)
+        return low, high
 
     def _head_names(self) -> list[str]:
         names = [f"you={s}" for s in self.seats] + [f"current={s}" for s in self.seats]
