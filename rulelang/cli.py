@@ -14,7 +14,7 @@ from rulelang.agents.base import Agent
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
-from rulelang.narrate import Narrator, reading_names, standings_lines
+from rulelang.narrate import Narrator, players_text, reading_names, standings_lines
 from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
 from rulelang.safeio import (
@@ -135,7 +135,7 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     if talk:
         where = f", from {from_path}" if from_path else ""
         seen = f", as {view.upper()} sees it" if view else ""
-        click.echo(f"{engine.model.title}: {n} players, seed {seed}{where}{seen}")
+        click.echo(f"{engine.model.title}: {players_text(n)}, seed {seed}{where}{seen}")
         for e in show(state.log or []):
             click.echo(e)
 
@@ -177,7 +177,8 @@ def _check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
     model = engine.model
     if not model.min_players <= n <= model.max_players:
-        raise click.BadParameter(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+        takes = "1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players"
+        raise click.BadParameter(f"{model.title} takes {takes}, not {n}",
                                  param_hint="--players")
 
 
@@ -262,13 +263,17 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
         if deep:
             from rulelang.deep_check import deep_check
 
-            played, error = deep_check(engine, deep_games)
+            notes: list[str] = []
+            played, error = deep_check(engine, deep_games, warnings=notes)
             if error is not None:
                 click.echo(error.format(), err=True)
                 failed = True
                 continue
+            for note in notes:
+                click.echo(f"warning: {path}: {note}", err=True)
             deep_note = f"; {played} random games played without a run-time error"
-        click.echo(f"{path}: ok ({model.title}; {model.min_players}-{model.max_players} players, "
+        many = (players_text(1) if model.max_players == 1 else f"{model.min_players}-{model.max_players} players")
+        click.echo(f"{path}: ok ({model.title}; {many}, "
                    f"{len(engine.program.kind_of)} components, {len(model.rules)} rules{deep_note})")
         if list_options:
             for opt in model.options.values():
@@ -612,6 +617,10 @@ def _print_verdict(v: Verdict) -> None:
         winners = result.get("winners", [])
         who = f"winner {winners[0]}" if len(winners) == 1 else "winners (tied) " + ", ".join(winners) \
             if winners else "no winner"
+        if result.get("outcome") in ("won", "lost", "drawn"):  # one player, with a declared payoff
+            who = f"{result['standings'][0]['player']} {result['outcome']}"
+        if isinstance(result.get("payoffs"), list):
+            standings += "; payoffs " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(result["payoffs"]))
         click.echo(f"compliant: {v.steps} steps, every event keeps the rules")
         click.echo(f"  result: {who} ({standings})")
         return
