@@ -205,11 +205,13 @@ class RulelangGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         loaded = _loaded(params or {})
         super().__init__(loaded.game_type, loaded.info, loaded.params)
+        self._loaded_game = loaded
 
     @property
     def loaded(self) -> _Loaded:
         """The loaded game behind these parameters."""
-        return _loaded(self.get_parameters())
+        found = getattr(self, "_loaded_game", None)
+        return found if found is not None else _loaded(self.get_parameters())
 
     @property
     def spec(self) -> GameSpec:
@@ -285,7 +287,7 @@ class _Step:
 class _Progress:
     """The part of a game in progress that a clone copies: the engine state and the record."""
 
-    __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views")
+    __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes")
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -295,6 +297,8 @@ class _Progress:
         self.steps: _Step | None = None
         self.legal: tuple | None = None  # (kind, seat, ids, id -> position, listed) of the pending decision
         self.views: dict[int, tuple[int, list]] = {}  # per player: (steps count, her views) for info states
+        self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
+        self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed
 
     def __deepcopy__(self, memo: dict) -> _Progress:
         new = _Progress.__new__(_Progress)
@@ -305,6 +309,8 @@ class _Progress:
         new.steps = self.steps
         new.legal = self.legal
         new.views = self.views
+        new.node = self.node
+        new.outcomes = self.outcomes
         return new
 
     def __reduce__(self) -> tuple:
@@ -316,6 +322,7 @@ def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bo
     """Unpickle a game in progress."""
     progress = _Progress(State.from_json(st))
     progress.shuffled, progress.length, progress.cut = list(shuffled), length, cut
+    progress.node = progress.legal = progress.outcomes = None
     for what in steps:
         progress.steps = _Step(progress.steps, tuple(what))
     return progress
@@ -334,20 +341,20 @@ def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
             ids = space.choose_ids(spec, listed, where)
         else:
             ids = space.ask_ids(spec, listed, where)
-        legal = progress.legal = (kind, seat, ids, {a: i for i, a in enumerate(ids)}, listed)
+        legal = progress.legal = (kind, seat, ids, {a: i for i, a in enumerate(ids)}, listed, sorted(ids))
     return legal
 
 
 def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, forced: bool) -> None:
     """Apply legal option ``position`` of the pending decision and record it."""
-    kind, seat, ids, _pos, listed = legal
+    kind, seat, ids, _pos, listed, _sorted = legal
     engine = loaded.spec.engine
     if kind == "choose":
         engine.apply_index(progress.st, position)
     else:
         engine.answer(progress.st, (seat, listed), position)
     progress.steps = _Step(progress.steps, (kind, seat, position, ids[position], forced))
-    progress.legal = None
+    progress.legal = progress.node = progress.outcomes = None
 
 
 def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
@@ -356,6 +363,7 @@ def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
     engine = loaded.spec.engine
     d = engine.pending(st)
     assert d is not None
+    progress.outcomes = progress.node = None
     if d.pool is not None:
         progress.shuffled.append(label)
         if len(progress.shuffled) < len(d.pool):
@@ -370,6 +378,34 @@ def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
     return True
 
 
+def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
+    """The pending chance's outcomes with a weight above 0, as (id, label, weight), cached until the next step."""
+    outcomes = progress.outcomes
+    if outcomes is None:
+        outcomes = progress.outcomes = [o for o in chance_outcomes(loaded.spec.engine, progress.st, progress.shuffled)
+                                        if o[2] > 0]
+    return outcomes
+
+
+def _node(loaded: _Loaded, progress: _Progress) -> int:
+    """The current player: a seat, CHANCE or TERMINAL (cached until the next step)."""
+    node = progress.node
+    if node is None:
+        st = progress.st
+        if st.over or progress.cut:
+            node = _TERMINAL
+        elif loaded.spec.engine.is_chance(st):
+            node = _CHANCE
+        else:
+            node = _legal(loaded, progress)[1]
+        progress.node = node
+    return node
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
 def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
     """With skip_forced: apply decisions with one legal action and chance with one outcome."""
     if not loaded.skip_forced:
@@ -380,7 +416,7 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
         if st.over:
             return
         if engine.is_chance(st):
-            outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
+            outcomes = _outcomes(loaded, progress)
             if len(outcomes) != 1:
                 return
             _chance(loaded, progress, outcomes[0][1])
@@ -390,6 +426,7 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
                 return
             _decide(loaded, progress, legal, 0, True)
     progress.cut = True  # forced steps without end: cut as at max_game_length
+    progress.node = None
 
 
 class RulelangState(pyspiel.State):
@@ -421,36 +458,35 @@ class RulelangState(pyspiel.State):
     # ---------------------------------------------------------------- pyspiel API
     def current_player(self) -> int:
         """The seat to move, CHANCE, or TERMINAL."""
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self._engine.is_chance(self._st):
-            return pyspiel.PlayerId.CHANCE
-        return _legal(self._shared.loaded, self._progress)[1]
+        node = self._progress.node
+        return node if node is not None else _node(self._shared.loaded, self._progress)
 
     def is_terminal(self) -> bool:
         """Whether the game is over (or was cut at max_game_length)."""
         return self._progress.st.over or self._progress.cut
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.is_terminal() or self._engine.is_chance(self._st):
+        loaded, progress = self._shared.loaded, self._progress
+        if _node(loaded, progress) < 0:
             return []
-        legal = _legal(self._shared.loaded, self._progress)
-        return sorted(legal[2]) if player == legal[1] else []
+        legal = _legal(loaded, progress)
+        return list(legal[5]) if player == legal[1] else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) of each possible outcome of the pending chance node."""
-        outcomes = chance_outcomes(self._engine, self._st, self._progress.shuffled)
+        outcomes = _outcomes(self._shared.loaded, self._progress)
         total = sum(w for _i, _label, w in outcomes)
-        return [(i, w / total) for i, _label, w in outcomes if w > 0]
+        return [(i, w / total) for i, _label, w in outcomes]
 
     def _apply_action(self, action: int) -> None:
         loaded = self._shared.loaded
         progress = self._progress
         st = progress.st
-        if self.is_terminal():
+        node = _node(loaded, progress)
+        if node == _TERMINAL:
             raise RulelangError("the game is over: no action can be applied")
-        if self._engine.is_chance(st):
-            outcomes = {i: label for i, label, w in chance_outcomes(self._engine, st, progress.shuffled) if w > 0}
+        if node == _CHANCE:
+            outcomes = {i: label for i, label, _w in _outcomes(loaded, progress)}
             if action not in outcomes:
                 raise RulelangError(f"chance outcome {action} is not possible here",
                                     hint="possible: " + ", ".join(f"{i}: {t}" for i, t in sorted(outcomes.items())))
@@ -466,7 +502,8 @@ class RulelangState(pyspiel.State):
         progress.length += 1
         if not st.over and progress.length >= loaded.max_game_length:
             progress.cut = True
-        if not progress.cut:
+            progress.node = None
+        if not progress.cut and loaded.skip_forced:
             _settle_forced(loaded, progress)
 
     def _action_to_string(self, player: int, action: int) -> str:
