@@ -76,12 +76,11 @@ def spiel_games(game, games: int, seed: int) -> Callable[[], int]:
             while not state.is_terminal():
                 if state.is_chance_node():
                     outcomes = state.chance_outcomes()
-                    r, acc = rng.random(), 0.0
-                    for action, p in outcomes:
-                        acc += p
-                        if r < acc:
-                            break
-                    state.apply_action(action)
+                    r, acc, k = rng.random(), outcomes[0][1], 0
+                    while r >= acc and k + 1 < len(outcomes):
+                        k += 1
+                        acc += outcomes[k][1]
+                    state.apply_action(outcomes[k][0])
                 else:
                     legal = state.legal_actions()
                     state.apply_action(legal[rng.randrange(len(legal))])

@@ -120,20 +120,6 @@ def settle(engine: Engine, st: State, chance: Rng, events: list[dict[str, Any]] 
             events.extend(engine.apply_random(st, chance, events=True))
 
 
-def chooser(engine: Engine, st: State) -> int:
-    """The seat that decides now (the first of those still to answer an ``ask``)."""
-    d = engine.pending(st)
-    assert d is not None and d.kind == "choice" and d.player is not None
-    return d.player
-
-
-def choice_labels(engine: Engine, st: State) -> tuple[int, Sequence[str]]:
-    """(the seat that decides now, its legal actions); the labels are rendered only when read."""
-    d = engine.pending(st)
-    assert d is not None and d.kind == "choice" and d.player is not None and d.labels is not None
-    return d.player, d.labels
-
-
 def chance_outcomes(engine: Engine, st: State, shuffled: Sequence[str] = ()) -> list[tuple[int, str, int]]:
     """The pending chance's outcomes as (fixed id, label, weight), by id; a shuffle's next position.
 
