@@ -12,6 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from rulelang.errors import RulelangError
+from rulelang.syntax.scan import scan_text
 from rulelang.syntax.span import Span, register_source
 
 
@@ -89,6 +90,7 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
         register_source(path, text)
     if start == "start" and not text.endswith("\n"):
         text += "\n"
+    scan_text(text, path, offset)  # sizes only hostile input reaches are refused before the parser's slow work
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
