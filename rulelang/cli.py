@@ -6,16 +6,13 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from rulelang.agents.base import Agent
-from rulelang.engine.engine import DEFAULT_BUDGET, Engine
+# Only light modules at import time: `rulelang --help` (and every command's --help) must not pay for the
+# engine, the checker or the code generator. Each command imports what it runs (see docs/architecture.md).
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.game import load_game
-from rulelang.narrate import Narrator, reading_names, standings_lines
-from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
 from rulelang.safeio import (
     MAX_POSITION_BYTES,
@@ -27,9 +24,11 @@ from rulelang.safeio import (
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
-from rulelang.trace.format import dumps_line, header, result_line, write_atomic
-from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
-from rulelang.views import redact_narration
+
+if TYPE_CHECKING:
+    from rulelang.agents.base import Agent
+    from rulelang.engine.engine import Engine
+    from rulelang.trace.replay import Verdict
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -49,9 +48,12 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-def _load(path: str, options: dict[str, str], budget: int = DEFAULT_BUDGET) -> Engine:
+def _load(path: str, options: dict[str, str], budget: int | None = None) -> Engine:
+    from rulelang.engine.engine import DEFAULT_BUDGET
+    from rulelang.game import load_game
+
     try:
-        return load_game(path, options, budget=budget)
+        return load_game(path, options, budget=DEFAULT_BUDGET if budget is None else budget)
     except (RulelangError, ErrorList) as exc:
         _fail(exc)
 
@@ -96,6 +98,11 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
         max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool,
         from_path: str | None, view: str | None) -> None:
     """Play GAME_FILE once and print a play-by-play and the result."""
+    from rulelang.narrate import Narrator, reading_names, standings_lines
+    from rulelang.play import play
+    from rulelang.trace.format import dumps_line, header, result_line
+    from rulelang.views import redact_narration
+
     drawn = seed is None
     seed = _seed(seed)
     _check_output(trace_path, "--trace", [game_file, from_path])
@@ -205,6 +212,8 @@ def _check_output(path: str | None, option: str, inputs: list[str | None], engin
 
 def _write(path: str, text: str) -> None:
     """Write an output file atomically; a path that cannot be written is an error, not a traceback."""
+    from rulelang.trace.format import write_atomic
+
     try:
         write_atomic(path, text)
     except OSError as exc:
@@ -249,6 +258,8 @@ def _read_position(path: str) -> dict[str, Any]:
 def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_options: bool, deep: bool,
           deep_games: int) -> None:
     """Parse and check GAME_FILES; print 'ok' or compiler-style errors."""
+    from rulelang.game import load_game
+
     failed = False
     for path in game_files:
         try:
@@ -668,6 +679,11 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
     """
+    from rulelang.narrate import Narrator, reading_names
+    from rulelang.trace.format import dumps_line
+    from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
+    from rulelang.views import redact_narration
+
     if redacted_path is not None and view is None:
         raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
     _check_output(redacted_path, "--redacted", [trace_file, rules_file])
