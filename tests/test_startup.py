@@ -62,7 +62,6 @@ print(json.dumps({"codes": shown, "modules": sorted(sys.modules)}))
 
 def test_package_names_still_import_lazily() -> None:
     import rulelang
-
     from rulelang.engine.engine import Engine
     from rulelang.game import load_game
 
