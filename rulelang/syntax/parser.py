@@ -55,7 +55,10 @@ _LARK_OPTIONS: dict[str, Any] = {
 def _parser() -> Lark:
     """The parser, read back from the user's cache when it holds the tables of this grammar and Lark."""
     text = grammar_text()
-    key = hashlib.sha256("\0".join([text, lark.__version__, repr(sorted(_LARK_OPTIONS.items()))]).encode()).hexdigest()
+    from rulelang import __version__
+
+    parts = [text, lark.__version__, __version__, repr(sorted(_LARK_OPTIONS.items()))]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
     name = f"parser-{key[:32]}.json"
     cached = read_entry(name, key)
     if cached is not None:
