@@ -4,7 +4,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,11 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
+
+# The user's cache (the parser's tables) goes to a directory of this run, never to ~/.cache; subprocesses inherit it.
+_CACHE = tempfile.mkdtemp(prefix="rulelang-test-cache-")
+os.environ["RULELANG_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 from scripted import CHICKEN, EGGSPANSION, ROOT, load  # noqa: E402
 
