@@ -62,6 +62,11 @@ def load_game(path: str | Path, options: dict[str, str] | None = None, budget: i
     return engine
 
 
+def forget_loaded_games() -> None:
+    """Drop the games this process keeps, so that the next loads compile afresh."""
+    _MEMO.clear()
+
+
 def _memo_key(path: str | Path, options: dict[str, str] | None, budget: int) -> tuple[object, ...] | None:
     """What a load depends on besides the files' bytes, or None when loads are not to be kept."""
     if os.environ.get("RULELANG_NO_CACHE", "").strip() not in ("", "0"):

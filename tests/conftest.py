@@ -24,6 +24,35 @@ atexit.register(shutil.rmtree, _CACHE, True)
 
 from scripted import CHICKEN, EGGSPANSION, ROOT, load  # noqa: E402
 
+_PATCHES: dict[str, bool] = {}
+
+
+def _patches_code(module: object) -> bool:
+    """Whether a test module patches anything (the code generator's switches, mostly): then its tests load
+    games afresh, since load_game's kept engines were compiled without the patch."""
+    path = getattr(module, "__file__", None) or ""
+    if path not in _PATCHES:
+        text = Path(path).read_text(encoding="utf-8") if path else ""
+        _PATCHES[path] = "setattr(" in text or "mock.patch" in text
+    return _PATCHES[path]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_loads_where_code_is_patched(request: pytest.FixtureRequest):
+    """Turn load_game's kept engines off (RULELANG_NO_CACHE) for the tests of a module that patches code."""
+    if not _patches_code(request.module):
+        yield
+        return
+    before = os.environ.get("RULELANG_NO_CACHE")
+    os.environ["RULELANG_NO_CACHE"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("RULELANG_NO_CACHE", None)
+        else:
+            os.environ["RULELANG_NO_CACHE"] = before
+
 
 @pytest.fixture(scope="session")
 def root() -> Path:

@@ -24,9 +24,9 @@ def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         shutil.copy(ROOT / "games" / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RULELANG_NO_CACHE", raising=False)
-    game._MEMO.clear()
+    game.forget_loaded_games()
     yield tmp_path
-    game._MEMO.clear()
+    game.forget_loaded_games()
 
 
 def _append(path: Path, text: str) -> None:
