@@ -100,6 +100,7 @@ def test_it_can_be_turned_off_and_keeps_few_games(games: Path, monkeypatch: pyte
     monkeypatch.setenv("RULELANG_NO_CACHE", "1")
     assert load_game("chicken.rules") is not load_game("chicken.rules")
     monkeypatch.delenv("RULELANG_NO_CACHE")
-    for budget in range(100, 100 + game.MEMO_SIZE + 3):
-        load_game("chicken.rules", budget=budget)
-    assert len(game._MEMO) == game.MEMO_SIZE
+    monkeypatch.setattr(game, "MEMO_SIZE", 2)
+    kept = [load_game("chicken.rules", budget=budget) for budget in (100, 101, 102)]
+    assert load_game("chicken.rules", budget=102) is kept[2] and load_game("chicken.rules", budget=101) is kept[1]
+    assert load_game("chicken.rules", budget=100) is not kept[0]  # the oldest was dropped
