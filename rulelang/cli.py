@@ -48,14 +48,44 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-def _load(path: str, options: dict[str, str], budget: int | None = None) -> Engine:
+def _load(path: str, options: dict[str, str], budget: int | None = None, stdin: bytes | None = None) -> Engine:
     from rulelang.engine.engine import DEFAULT_BUDGET
     from rulelang.game import load_game
 
     try:
-        return load_game(path, options, budget=DEFAULT_BUDGET if budget is None else budget)
+        return load_game(path, options, budget=DEFAULT_BUDGET if budget is None else budget, stdin=stdin)
     except (RulelangError, ErrorList) as exc:
+        _fail(_hint_shipped(exc))
+
+
+def _hint_shipped(exc: RulelangError | ErrorList) -> RulelangError | ErrorList:
+    """A missing rules file named without a directory: hint at the shipped games."""
+    if isinstance(exc, RulelangError) and exc.message.startswith("no such file: ") and "/" not in exc.message[14:]:
+        exc.hint = "check the path of the .rules file, or give the name of a shipped game ('rulelang games' lists them)"
+    return exc
+
+
+def _rules_file(given: str) -> str:
+    """The rules file a command reads for the argument ``given``: that file, else the shipped game of that name."""
+    from rulelang.shipped import rules_path
+
+    return rules_path(given)
+
+
+def _stdin_rules() -> bytes:
+    """The rules text on standard input (the argument ``-``), within the size cap of a rules file."""
+    from rulelang.safeio import MAX_RULES_BYTES, read_stdin
+
+    if sys.stdin is not None and sys.stdin.isatty():
+        click.echo("reading the rules from standard input (end with Ctrl-D)", err=True)
+    try:
+        return read_stdin("rules file", MAX_RULES_BYTES)
+    except InputError as exc:
         _fail(exc)
+
+
+_STDOUT_PATHS = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+"""Output paths that mean standard output (``--trace -``)."""
 
 
 def _make_agents(kinds: tuple[str, ...], players: int, seed: int) -> list[Agent]:
@@ -97,17 +127,39 @@ def main() -> None:
 def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tuple[str, ...], trace_path: str | None,
         max_steps: int, option_pairs: tuple[str, ...], quiet: bool, verbose: bool, as_json: bool,
         from_path: str | None, view: str | None) -> None:
-    """Play GAME_FILE once and print a play-by-play and the result."""
+    """Play GAME_FILE once and print a play-by-play and the result.
+
+    GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name
+    ('rulelang games' lists them). With --trace - the trace goes to standard output and the
+    play-by-play to standard error.
+    """
     from rulelang.narrate import Narrator, reading_names, standings_lines
     from rulelang.play import play
+    from rulelang.safeio import STDIN_NAME
+    from rulelang.shipped import recorded_name
     from rulelang.trace.format import dumps_line, header, result_line
     from rulelang.views import redact_narration
 
     drawn = seed is None
     seed = _seed(seed)
-    _check_output(trace_path, "--trace", [game_file, from_path])
-    engine = _load(game_file, _parse_options(option_pairs))
-    _check_output(trace_path, "--trace", [game_file, from_path], engine)
+    given, game_file = game_file, _rules_file(game_file)
+    to_stdout = trace_path in _STDOUT_PATHS
+    if to_stdout and as_json:
+        raise click.UsageError("--json and --trace - both write to standard output: write the trace to a file")
+    if (to_stdout or game_file == "-") and any(k.strip().lower().startswith("human") for k in agent_kinds):
+        raise click.BadParameter("a human player needs the terminal's standard input and output; "
+                                 "give the rules and the trace as files", param_hint="--agent")
+    if trace_path and not to_stdout and trace_path.startswith(("/dev/", "/proc/")):
+        why = check_output(trace_path, "--trace", [])
+        if why is not None:
+            raise click.BadParameter(f"{why}; --trace - writes the trace to standard output", param_hint="--trace")
+    if not to_stdout:
+        _check_output(trace_path, "--trace", [game_file, from_path])
+    stdin = _stdin_rules() if game_file == "-" else None
+    engine = _load(game_file, _parse_options(option_pairs), stdin=stdin)
+    if not to_stdout:
+        _check_output(trace_path, "--trace", [game_file, from_path], engine)
+    say = _echo_err if to_stdout else click.echo
     position = _read_position(from_path) if from_path else None
     if position is not None and players is None and isinstance(position.get("players"), int):
         players = position["players"]
@@ -125,7 +177,8 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     agents = _make_agents(agent_kinds, n, seed)
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
-    head = header(engine, Path(game_file).as_posix(), n, seed, agent_names, _parse_options(option_pairs))
+    recorded = STDIN_NAME if stdin is not None else recorded_name(given, game_file)
+    head = header(engine, recorded, n, seed, agent_names, _parse_options(option_pairs))
     if position is not None:
         head["position"] = {k: v for k, v in position.items() if k != "players"}
         head["from"] = Path(from_path or "").as_posix()
@@ -142,15 +195,15 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     if talk:
         where = f", from {from_path}" if from_path else ""
         seen = f", as {view.upper()} sees it" if view else ""
-        click.echo(f"{engine.model.title}: {n} players, seed {seed}{where}{seen}")
+        say(f"{engine.model.title}: {n} players, seed {seed}{where}{seen}")
         for e in show(state.log or []):
-            click.echo(e)
+            say(e)
 
     def on_event(event: dict[str, Any], narration: list[dict[str, Any]]) -> None:
         lines.append(dumps_line(event))
         if talk:
             for line in show(narration):
-                click.echo(line)
+                say(line)
 
     try:
         play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk)
@@ -163,21 +216,28 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
         sys.exit(EXIT_ERROR)
     assert state.result is not None
     lines.append(dumps_line(result_line(state)))
-    if trace_path:
+    if to_stdout:
+        click.echo("\n".join(lines) + "\n", nl=False)
+    elif trace_path:
         _write(trace_path, "\n".join(lines) + "\n")
     if as_json:
         click.echo(json.dumps({"game": engine.model.title, "players": n, "seed": seed, "steps": state.step,
                                "turns": state.turn, **state.result}, indent=2))
         return
     for line in narrator.flush():
-        click.echo(line)
+        say(line)
     from rulelang.sim.summary import key_names as ranking_key_names
 
     key_names = ranking_key_names(engine)
     for line in standings_lines(state.result, key_names):
-        click.echo(line)
-    if trace_path and not quiet:
+        say(line)
+    if trace_path and not quiet and not to_stdout:
         click.echo(f"trace written to {trace_path}")
+
+
+def _echo_err(text: str = "") -> None:
+    """Print a line on standard error (the play-by-play, when standard output holds the trace)."""
+    click.echo(text, err=True)
 
 
 def _check_players(engine: Engine, n: int) -> None:
@@ -257,15 +317,23 @@ def _read_position(path: str) -> dict[str, Any]:
               help="With --deep: games per player count.")
 def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_options: bool, deep: bool,
           deep_games: int) -> None:
-    """Parse and check GAME_FILES; print 'ok' or compiler-style errors."""
-    from rulelang.game import load_game
+    """Parse and check GAME_FILES; print 'ok' or compiler-style errors.
 
+    A GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name.
+    """
+    from rulelang.game import load_game
+    from rulelang.safeio import STDIN_NAME
+
+    if game_files.count("-") > 1:
+        raise click.BadParameter("standard input (-) can be read once", param_hint="GAME_FILES")
     failed = False
     for path in game_files:
         try:
-            engine = load_game(path, _parse_options(option_pairs))
+            stdin = _stdin_rules() if path == "-" else None
+            engine = load_game(_rules_file(path), _parse_options(option_pairs), stdin=stdin)
+            path = STDIN_NAME if stdin is not None else path
         except (RulelangError, ErrorList) as exc:
-            click.echo(exc.format(), err=True)
+            click.echo(_hint_shipped(exc).format(), err=True)
             failed = True
             continue
         model = engine.model
@@ -295,7 +363,7 @@ def compile_command(game_file: str, option_pairs: tuple[str, ...], emit_python: 
     """Compile GAME_FILE; print a summary, or with --emit-python the generated Python source."""
     from rulelang.compile.codegen import listing
 
-    engine = _load(game_file, _parse_options(option_pairs))
+    engine = _load(_rules_file(game_file), _parse_options(option_pairs))
     program = engine.program
     if emit_python:
         click.echo(listing(program), nl=False)
@@ -341,6 +409,10 @@ def _sim_job(path: str, options: dict[str, str], players: int | None, agent_text
     from rulelang.agents.spec import AgentSpecError, seat_specs
     from rulelang.sim.runner import SimJob
 
+    if path == "-":
+        raise click.BadParameter("the rules on standard input (-) are for run, check and fmt: give a .rules file",
+                                 param_hint="GAME_FILE")
+    path = _rules_file(path)
     engine = _load(path, options)
     n = players if players is not None else engine.model.default_players
     _check_players(engine, n)
@@ -531,6 +603,29 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
         click.echo(f"report written to {report_path}")
 
 
+@main.command("games")
+def games_command() -> None:
+    """List the games that ship with rulelang: each plays by its name, as in 'rulelang run barnyard'."""
+    from rulelang.shipped import describe, games_dir, shipped_games
+
+    found = [describe(p) for p in shipped_games()]
+    if not found:
+        click.echo("error: no shipped games found (the package has no games/ directory)", err=True)
+        sys.exit(EXIT_ERROR)
+    width = max(len(g.name) for g in found)
+    for g in found:
+        if g.min_players is None:
+            players = "players: see the file"
+        elif g.min_players == g.max_players:
+            players = f"{g.min_players} players"
+        else:
+            players = f"{g.min_players} to {g.max_players} players"
+        variant = f" (a variant of {g.extends[:-len('.rules')] if g.extends.endswith('.rules') else g.extends})" \
+            if g.extends else ""
+        click.echo(f"{g.name:<{width}}  {g.title}, {players}{variant}")
+    click.echo(f"\nrulelang run NAME plays one (a file of that name here comes first); the files are in {games_dir()}")
+
+
 class _nullbar:
     def __init__(self, it: Any) -> None:
         self.it = it
@@ -563,12 +658,15 @@ def fmt_command(files: tuple[str, ...], check_only: bool, show_diff: bool) -> No
     """Rewrite FILES in the canonical layout: indentation, spacing, blank lines.
 
     Comments are kept and the meaning is checked unchanged before a file is written.
+    With - (alone) the rules are read from standard input and written, formatted, to standard output.
     """
     import difflib
 
     from rulelang.fmt.files import format_path, write_outcome
 
     check_only = check_only or show_diff
+    if "-" in files:
+        _fmt_stdin(files, check_only, show_diff)
 
     failed = would_change = False
     for path in files:
@@ -593,6 +691,33 @@ def fmt_command(files: tuple[str, ...], check_only: bool, show_diff: bool) -> No
                                                         outcome.new.splitlines(keepends=True),
                                                         f"{path} (now)", f"{path} (formatted)")), nl=False)
     sys.exit(EXIT_ERROR if failed or (check_only and would_change) else EXIT_OK)
+
+
+def _fmt_stdin(files: tuple[str, ...], check_only: bool, show_diff: bool) -> NoReturn:
+    """``rulelang fmt -``: the rules on standard input, formatted to standard output (or only checked)."""
+    import difflib
+
+    from rulelang.fmt.files import format_data
+    from rulelang.safeio import STDIN_NAME
+
+    if files != ("-",):
+        raise click.BadParameter("standard input (-) is formatted alone: give - or files", param_hint="FILES")
+    data = _stdin_rules()
+    try:
+        outcome = format_data(data, STDIN_NAME)
+    except RulelangError as exc:
+        click.echo(exc.format(), err=True)
+        sys.exit(EXIT_ERROR)
+    if not check_only:
+        click.echo(outcome.new, nl=False)
+        sys.exit(EXIT_OK)
+    if outcome.changed:
+        click.echo(f"would reformat {STDIN_NAME}")
+        if show_diff:
+            click.echo("".join(difflib.unified_diff(outcome.old.splitlines(keepends=True),
+                                                    outcome.new.splitlines(keepends=True),
+                                                    f"{STDIN_NAME} (now)", f"{STDIN_NAME} (formatted)")), nl=False)
+    sys.exit(EXIT_ERROR if outcome.changed else EXIT_OK)
 
 
 @main.command("lsp")
@@ -686,6 +811,8 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
 
     if redacted_path is not None and view is None:
         raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
+    if rules_file is not None:
+        rules_file = _rules_file(rules_file)
     _check_output(redacted_path, "--redacted", [trace_file, rules_file])
     try:
         trace = read_trace(trace_file)

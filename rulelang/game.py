@@ -34,19 +34,21 @@ class _Loaded:
 _MEMO: OrderedDict[tuple[object, ...], _Loaded] = OrderedDict()
 
 
-def load_game(path: str | Path, options: dict[str, str] | None = None, budget: int = DEFAULT_BUDGET) -> Engine:
-    """Parse, check and compile the game in ``path``; raise RulelangError/ErrorList if it is broken.
+def load_game(path: str | Path, options: dict[str, str] | None = None, budget: int = DEFAULT_BUDGET,
+              stdin: bytes | None = None) -> Engine:
+    """Parse, check and compile the game in ``path`` (or the rules text ``stdin``, read from standard input);
+    raise RulelangError/ErrorList if it is broken.
 
-    A process keeps the last few games it loaded (in memory only): loading the same files again, byte for
-    byte, from the same directory with the same options and budget gives the same engine back (engines are
-    stateless). ``RULELANG_NO_CACHE=1`` turns this off."""
-    key = _memo_key(path, options, budget)
+    A process keeps the last few games it loaded from files (in memory only): loading the same files again,
+    byte for byte, from the same directory with the same options and budget gives the same engine back
+    (engines are stateless). ``RULELANG_NO_CACHE=1`` turns this off."""
+    key = _memo_key(path, options, budget) if stdin is None else None
     if key is not None:
         known = _MEMO.get(key)
         if known is not None and _unchanged(known):
             _MEMO.move_to_end(key)
             return known.engine
-    sources = load_sources(path)
+    sources = load_sources(path, stdin)
     try:
         model = check_sources(sources, options)
         engine = Engine(compile_model(model), budget=budget)

@@ -89,6 +89,26 @@ def read_input(path: str | Path, what: str, limit: int, shown: str | None = None
     return b"".join(chunks)
 
 
+STDIN_NAME = "<stdin>"
+"""How standard input (the argument ``-``) is named in messages."""
+
+
+def read_stdin(what: str, limit: int) -> bytes:
+    """The bytes of standard input (at most ``limit``; ``limit + 1`` are read to tell); an InputError if more."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError(f"there is no standard input to read the {what} from",
+                         hint=f"give the path of a {what} instead of -")
+    try:
+        data = stream.read(limit + 1)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the {what} from standard input: {getattr(exc, 'strerror', None) or exc}"
+                         ) from None
+    if len(data) > limit:
+        raise InputError(f"the {what} on standard input is too big (more than {limit} bytes)")
+    return data
+
+
 def decode_text(data: bytes, what: str, shown: str) -> str:
     """``data`` as UTF-8 text (a leading BOM dropped); invalid bytes or NUL are an InputError with a place."""
     try:

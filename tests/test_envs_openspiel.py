@@ -8,11 +8,11 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import numpy as np
 import pytest
 from env_support import CHICKEN, GAMES, ROOST, ROOT, players_for
 
-pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
+pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 
 from rulelang import load_game  # noqa: E402
 from rulelang.envs.openspiel import SHORT_NAME, load  # noqa: E402

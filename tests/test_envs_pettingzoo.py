@@ -7,11 +7,12 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 from env_support import CHICKEN, GAMES, ROOST, ROOT, players_for
 
-pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy", reason="needs the pettingzoo extra: pip install 'rulelang[pettingzoo]'")
+pytest.importorskip("gymnasium", reason="needs the pettingzoo extra: pip install 'rulelang[pettingzoo]'")
+pytest.importorskip("pettingzoo", reason="needs the pettingzoo extra: pip install 'rulelang[pettingzoo]'")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 

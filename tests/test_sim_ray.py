@@ -26,7 +26,7 @@ def test_batches_are_big_enough() -> None:
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason="needs the ray extra: pip install 'rulelang[ray]'")
     # Workers must run this checkout's rulelang, not an installed one.
     env = {"env_vars": {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}}
     ray.init(num_cpus=2, runtime_env=env, include_dashboard=False, log_to_driver=False, configure_logging=False)

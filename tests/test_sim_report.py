@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulelang.cli import main
 
-pytest.importorskip("matplotlib")
+pytest.importorskip("matplotlib", reason="needs the report extra: pip install 'rulelang[report]'")
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 

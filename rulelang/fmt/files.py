@@ -35,6 +35,11 @@ def read_rules_text(path: str) -> str:
         if exc.message.startswith("no such"):
             raise RulelangError(f"no such file: {path}", hint="check the path of the .rules file") from None
         raise
+    return decode_rules(data, path)
+
+
+def decode_rules(data: bytes, path: str) -> str:
+    """``data`` as UTF-8 text, kept as it is (a BOM too); a RulelangError with the place of a bad byte."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -51,6 +56,12 @@ def format_path(path: str) -> Outcome:
     """Format the file at ``path`` in memory; raise RulelangError if it cannot be read, parsed or kept equal."""
     old = read_rules_text(path)
     return Outcome(path, old, format_text(old, path))
+
+
+def format_data(data: bytes, shown: str) -> Outcome:
+    """Format rules text given as bytes (read from standard input), named ``shown`` in messages."""
+    old = decode_rules(data, shown)
+    return Outcome(shown, old, format_text(old, shown))
 
 
 def write_outcome(outcome: Outcome) -> None:

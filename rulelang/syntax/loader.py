@@ -8,7 +8,15 @@ from pathlib import Path
 import attrs
 
 from rulelang.errors import RulelangError
-from rulelang.safeio import MAX_RULES_BYTES, InputError, decode_text, inside, read_input, require_rules_suffix
+from rulelang.safeio import (
+    MAX_RULES_BYTES,
+    STDIN_NAME,
+    InputError,
+    decode_text,
+    inside,
+    read_input,
+    require_rules_suffix,
+)
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
 from rulelang.syntax.span import Span, register_source
@@ -30,11 +38,15 @@ def _display_path(path: Path) -> str:
         return path.as_posix()
 
 
-def load_sources(path: str | Path) -> list[SourceFile]:
-    """Parse ``path`` and, recursively, the file it ``extends``; return them base first."""
+def load_sources(path: str | Path, stdin: bytes | None = None) -> list[SourceFile]:
+    """Parse ``path`` and, recursively, the file it ``extends``; return them base first.
+
+    With ``stdin`` (the rules read from standard input), that text is the game, shown as
+    ``<stdin>``; the file it extends is found from the current directory, never above it.
+    """
     chain: list[SourceFile] = []
     seen: set[Path] = set()
-    current = Path(path)
+    current = Path(path) if stdin is None else Path.cwd() / STDIN_NAME
     origin: Span | None = None
     extends_span: Span | None = None
     base = current.parent
@@ -52,21 +64,29 @@ def load_sources(path: str | Path) -> list[SourceFile]:
                 hint="a variant extends its base game; the base must not extend the variant",
             )
         seen.add(resolved)
+        piped = stdin is not None and len(chain) == 1  # the rules on standard input extend this file
         if origin is not None and not inside(base, current):
             raise RulelangError(
-                f"'{game_extends}' is outside the directory of the file that extends it", extends_span or origin,
-                hint="a game extends a .rules file in its own directory or below it",
+                f"'{game_extends}' is outside the " + ("current directory (the rules came from standard input)"
+                                                       if piped else "directory of the file that extends it"),
+                extends_span or origin,
+                hint="a game extends a .rules file in its own directory or below it" if not piped else
+                "rules read from standard input extend a .rules file in the current directory or below it",
             )
-        require_rules_suffix(current, shown, extends_span if origin is not None else None)
+        if stdin is not None and origin is None:
+            shown = STDIN_NAME
+        else:
+            require_rules_suffix(current, shown, extends_span if origin is not None else None)
+        what = "rules file" if origin is None else "extended rules file"
         try:
-            data = read_input(current, "rules file" if origin is None else "extended rules file", MAX_RULES_BYTES,
-                              shown)
+            data = stdin if stdin is not None and origin is None else read_input(current, what, MAX_RULES_BYTES, shown)
         except InputError as exc:
             if origin is not None:
                 exc.span = extends_span or origin
                 if exc.message.startswith("no such"):
                     exc.message = f"the game this file extends does not exist: {shown}"
-                    exc.hint = "the path is relative to the file that says 'extends'"
+                    exc.hint = ("the path is relative to the current directory (the rules came from standard input)"
+                                if piped else "the path is relative to the file that says 'extends'")
             elif exc.message.startswith("no such"):
                 exc.message = f"no such file: {shown}"
                 exc.hint = "check the path of the .rules file"

@@ -1022,6 +1022,11 @@ def _named_rules_file(trace: Trace, path: str) -> str:
             found = False
         if found and inside(base, candidate):
             return candidate.as_posix()
+    from rulelang.shipped import find_shipped
+
+    shipped = find_shipped(path)  # "games/NAME.rules": a game that ships with rulelang
+    if shipped is not None:
+        return shipped.as_posix()
     raise TraceError(f"the game file named in the trace does not exist here: {path}", span, hint=hint)
 
 
