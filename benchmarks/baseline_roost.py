@@ -8,9 +8,9 @@ and every ASSUMPTION written there:
   chickens, 8 foxes, 8 eggs, 15 farmers with pitchfork, 1 farmer with key, 1 padlock,
   shuffled; each player draws 2 cards; the first player is random.
 - A turn (nothing happens if the hand is empty): one uniform choice among placing a
-  card kind (her roosters, chicken, fox, egg) under any barn (locked or not: option
-  place_under_locked), a pitchfork or key farmer looking under any barn, and the padlock
-  onto an unlocked barn. Eggs do not answer a farmer (option eggs_against_farmers off).
+  card kind (her roosters, chicken, fox, egg) under an unlocked barn (option
+  place_under_locked off), a pitchfork or key farmer looking under any barn, and the
+  padlock onto an unlocked barn. Eggs do not answer a farmer (option eggs_against_farmers off).
 - Placing a card and the padlock ask every opponent at once about eggs: "throw an egg"
   (holders only) or "let it be". One egg blocks: the card and the egg are discarded,
   the placer then the thrower draw, and the thrower's turn comes next. Two or more
@@ -183,7 +183,7 @@ def play_game(players: int, chance: Rng, agent: Rng) -> dict[str, Any]:
             continue
         open_barns = [b for b in range(BARNS) if b != padlocked]
         options: list[tuple[Any, ...]] = [
-            (place, k, b) for k in (current, CHICKEN, FOX, EGG) if hand[k] for b in range(BARNS)
+            (place, k, b) for k in (current, CHICKEN, FOX, EGG) if hand[k] for b in open_barns
         ]
         for f in (PITCHFORK, KEY):
             if hand[f]:

@@ -15,12 +15,17 @@ does, plus the header and result lines), untimed. Then, interleaved over R round
   ``rulelang run --trace`` does (without writing them), and
 - **replay**: the N recorded traces replayed by ``rulelang.trace.replay.Replayer``
   (built from in-memory ``Trace`` objects, so no file reading or JSON parsing is
-  timed), each of which must come out ``compliant`` with the recorded result,
+  timed), each of which must come out ``compliant`` with the recorded result; the traces
+  are run's (the header's ``"chance": "seed"``, so every outcome is checked against the
+  seed, and a digest as each turn begins), and
+- **free replay**: the same traces without the header's ``"chance"`` and the digests, as
+  traces were before they had them (free chance: no outcome checked against the seed),
 
 both in events per second, an event being one chance outcome or one action (the result
 line is not counted). The last line printed is ``ratio: X``: replay events/s divided
-by playout events/s; the line before it, ``replay / recording playout: Y``, divides by the
-recording playout's events/s (a recorded game does the same work per event). Replay
+by playout events/s; ``replay / recording playout: Y`` divides by the recording playout's
+events/s (a recorded game does the same work per event), and ``replay / free replay: Z``
+by the free replay's (what checking the seed and the digests costs). Replay
 knows every outcome in advance, so the project's goal is a ratio of at least 1.5. With
 ``--profile K``, one more (untimed) replay pass runs under cProfile and its top K
 entries by internal time go to stderr.
@@ -48,7 +53,7 @@ from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
 from rulelang.play import play  # noqa: E402
-from rulelang.trace.format import header, result_line  # noqa: E402
+from rulelang.trace.format import CHANCE_FROM_SEED, header, result_line  # noqa: E402
 from rulelang.trace.replay import Replayer, Trace  # noqa: E402
 
 
@@ -58,21 +63,28 @@ def known_games() -> list[str]:
 
 
 def record(engine: Engine, game_file: str, players: int, seed: int) -> tuple[Trace, int, dict[str, Any]]:
-    """Play one random game and keep its trace in memory; return (trace, events, result)."""
+    """Play one random game and keep its trace in memory, as ``rulelang run --trace`` writes it (chance from
+    the seed, a digest as each turn begins); return (trace, events, result)."""
     events: list[dict[str, Any]] = []
 
     def on_event(event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:
         events.append(event)
 
     state = engine.new_state(players)
-    play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event)
-    head = header(engine, game_file, players, seed, ["random"] * players, {})
+    play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
+    head = header(engine, game_file, players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED)
     head["_line"] = 1
     lines = [(number, event) for number, event in enumerate(events, start=2)]
     lines.append((len(events) + 2, result_line(state)))
     assert state.result is not None
     steps = sum(1 for event in events if event["type"] in ("chance", "action"))  # private looks are not steps
     return Trace(f"<{game_file} seed {seed}>", head, lines), steps, state.result
+
+
+def free(trace: Trace) -> Trace:
+    """``trace`` without the header's "chance" and the turn digests: free chance, as traces were before."""
+    head = {k: v for k, v in trace.header.items() if k != "chance"}
+    return Trace(trace.path, head, [(n, e) for n, e in trace.events if e["type"] != "digest"])
 
 
 def run_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
@@ -154,16 +166,17 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.format(), file=sys.stderr)
         return 1
     traces = [t for t, _, _ in recorded]
+    free_traces = [free(t) for t in traces]
     total_events = sum(n for _, n, _ in recorded)
 
     rounds = min(args.rounds, args.games)
     bounds = [args.games * r // rounds for r in range(rounds + 1)]
-    play_time = replay_time = record_time = 0.0
-    play_events = replay_events = record_events = 0
+    play_time = replay_time = record_time = free_time = 0.0
+    play_events = replay_events = record_events = free_events = 0
     try:
         for r in range(rounds):
             lo, hi = bounds[r], bounds[r + 1]
-            sides = ["play", "record", "replay"] if r % 2 == 0 else ["replay", "record", "play"]
+            sides = ["play", "record", "replay", "free"] if r % 2 == 0 else ["free", "replay", "record", "play"]
             for side in sides:
                 if side == "record":
                     t, n = run_recording_playouts(engine, players, seeds[lo:hi])
@@ -172,8 +185,11 @@ def main(argv: list[str] | None = None) -> int:
                     t, n = run_playouts(engine, players, seeds[lo:hi])
                     play_time, play_events = play_time + t, play_events + n
                 else:
-                    t, n, verdicts = run_replays(engine, traces[lo:hi])
-                    replay_time, replay_events = replay_time + t, replay_events + n
+                    t, n, verdicts = run_replays(engine, (traces if side == "replay" else free_traces)[lo:hi])
+                    if side == "replay":
+                        replay_time, replay_events = replay_time + t, replay_events + n
+                    else:
+                        free_time, free_events = free_time + t, free_events + n
                     for i, verdict in enumerate(verdicts, start=lo):
                         if verdict.status != "compliant" or verdict.result != recorded[i][2]:
                             print(f"game {i} (seed {seeds[i]}) does not replay: {verdict.status}: {verdict.message}",
@@ -182,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     except RulelangError as exc:
         print(exc.format(), file=sys.stderr)
         return 1
-    if not play_events == replay_events == record_events == total_events:
+    if not play_events == replay_events == record_events == free_events == total_events:
         print(f"event counts differ: recorded {total_events}, played {play_events}, "
               f"played recording {record_events}, replayed {replay_events}",
               file=sys.stderr)
@@ -200,13 +216,16 @@ def main(argv: list[str] | None = None) -> int:
     play_rate = play_events / play_time
     replay_rate = replay_events / replay_time
     record_rate = record_events / record_time
+    free_rate = free_events / free_time
     print(f"{model.title}: {args.games} recorded random games, {players} players, seeds "
           f"{seeds.start}..{seeds.stop - 1}, {total_events} events ({total_events / args.games:.1f}/game), "
           f"{rounds} interleaved rounds; {game_file}")
     print(f"  playout            {play_rate:10.0f} events/s  ({play_time:.3f} s)")
     print(f"  recording playout  {record_rate:10.0f} events/s  ({record_time:.3f} s)")
     print(f"  replay             {replay_rate:10.0f} events/s  ({replay_time:.3f} s)")
+    print(f"  free replay        {free_rate:10.0f} events/s  ({free_time:.3f} s)")
     print(f"replay / recording playout: {replay_rate / record_rate:.3f}")
+    print(f"replay / free replay: {replay_rate / free_rate:.3f}")
     print(f"ratio: {replay_rate / play_rate:.3f}")
     return 0
 

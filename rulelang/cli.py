@@ -133,11 +133,11 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     ('rulelang games' lists them). With --trace - the trace goes to standard output and the
     play-by-play to standard error.
     """
-    from rulelang.narrate import Narrator, reading_names, standings_lines
+    from rulelang.narrate import Narrator, players_text, reading_names, standings_lines
     from rulelang.play import play
     from rulelang.safeio import STDIN_NAME
     from rulelang.shipped import recorded_name
-    from rulelang.trace.format import dumps_line, header, result_line
+    from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line
     from rulelang.views import redact_narration
 
     drawn = seed is None
@@ -178,7 +178,8 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
     recorded = STDIN_NAME if stdin is not None else recorded_name(given, game_file)
-    head = header(engine, recorded, n, seed, agent_names, _parse_options(option_pairs))
+    head = header(engine, recorded, n, seed, agent_names, _parse_options(option_pairs),
+                  chance=CHANCE_FROM_SEED)  # (play draws every chance outcome from the seed)
     if position is not None:
         head["position"] = {k: v for k, v in position.items() if k != "players"}
         head["from"] = Path(from_path or "").as_posix()
@@ -195,7 +196,7 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     if talk:
         where = f", from {from_path}" if from_path else ""
         seen = f", as {view.upper()} sees it" if view else ""
-        say(f"{engine.model.title}: {n} players, seed {seed}{where}{seen}")
+        say(f"{engine.model.title}: {players_text(n)}, seed {seed}{where}{seen}")
         for e in show(state.log or []):
             say(e)
 
@@ -206,7 +207,8 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
                 say(line)
 
     try:
-        play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk)
+        play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk,
+             digests=trace_path is not None)
     except RulelangError as exc:
         if exc.span is None:
             exc.span = engine.where_span(state)  # the rule being played when it went wrong
@@ -244,7 +246,8 @@ def _check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
     model = engine.model
     if not model.min_players <= n <= model.max_players:
-        raise click.BadParameter(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+        takes = "1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players"
+        raise click.BadParameter(f"{model.title} takes {takes}, not {n}",
                                  param_hint="--players")
 
 
@@ -322,6 +325,7 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
     A GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name.
     """
     from rulelang.game import load_game
+    from rulelang.narrate import players_text
     from rulelang.safeio import STDIN_NAME
 
     if game_files.count("-") > 1:
@@ -341,13 +345,17 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
         if deep:
             from rulelang.deep_check import deep_check
 
-            played, error = deep_check(engine, deep_games)
+            notes: list[str] = []
+            played, error = deep_check(engine, deep_games, warnings=notes)
             if error is not None:
                 click.echo(error.format(), err=True)
                 failed = True
                 continue
+            for note in notes:
+                click.echo(f"warning: {path}: {note}", err=True)
             deep_note = f"; {played} random games played without a run-time error"
-        click.echo(f"{path}: ok ({model.title}; {model.min_players}-{model.max_players} players, "
+        many = (players_text(1) if model.max_players == 1 else f"{model.min_players}-{model.max_players} players")
+        click.echo(f"{path}: ok ({model.title}; {many}, "
                    f"{len(engine.program.kind_of)} components, {len(model.rules)} rules{deep_note})")
         if list_options:
             for opt in model.options.values():
@@ -748,6 +756,10 @@ def _print_verdict(v: Verdict) -> None:
         winners = result.get("winners", [])
         who = f"winner {winners[0]}" if len(winners) == 1 else "winners (tied) " + ", ".join(winners) \
             if winners else "no winner"
+        if result.get("outcome") in ("won", "lost", "drawn"):  # one player, with a declared payoff
+            who = f"{result['standings'][0]['player']} {result['outcome']}"
+        if isinstance(result.get("payoffs"), list):
+            standings += "; payoffs " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(result["payoffs"]))
         click.echo(f"compliant: {v.steps} steps, every event keeps the rules")
         click.echo(f"  result: {who} ({standings})")
         return
@@ -773,6 +785,8 @@ def _print_verdict(v: Verdict) -> None:
     click.echo(f"violation{at}{where}: {what}", err=True)
     if v.reason:
         click.echo(f"  why: {v.reason}", err=True)
+    if v.parted and what != v.message:  # (a message that says it already)
+        click.echo(f"  before that, {v.parted['text']}", err=True)
     if v.rule:
         from rulelang.syntax.span import source_line
 

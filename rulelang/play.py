@@ -12,6 +12,7 @@ from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
+from rulelang.trace.format import digest_line
 
 EventSink = Callable[[dict[str, Any], list[dict[str, Any]]], None]
 
@@ -24,11 +25,14 @@ def play(
     max_steps: int = 100_000,
     on_event: EventSink | None = None,
     narrate: bool = False,
+    digests: bool = False,
 ) -> State:
     """Play ``state`` to the end; call ``on_event(trace_event, narration)`` after each step.
 
     Dice are rolled as soon as the rules roll them (with the chance stream of ``seed``);
-    every die still gives its own trace event, in order.
+    every die still gives its own trace event, in order. With ``digests`` (and ``on_event``), a
+    step after which a new turn (or round) has begun is followed by a digest event of the table
+    (``digest_line``), as ``rulelang run --trace`` records.
     """
     chance = Rng(seed, stream=0)
     if narrate:
@@ -51,6 +55,7 @@ def play(
                     hint="raise --max-steps, or check the rules' end condition",
                 )
             step = state.step
+            turn = state.turn
             looked = [len(seen) for seen in state.seen] if recording else None
             size = engine.choice_size(state)
             if size is not None and by_index[size[0]]:
@@ -94,6 +99,8 @@ def play(
                     for look in state.seen[p][before:]:
                         events.append({"type": "private", "to": player_label(p),  # not a step of its own
                                        "where": look["where"], "seen": look["components"]})
+                if digests and state.turn != turn and not state.over:
+                    events.append(digest_line(state))  # not a step of its own
                 for i, event in enumerate(events):
                     on_event(event, (state.log or []) if i == 0 else [])
             if state.log is not None:

@@ -137,6 +137,54 @@ def require_rules_suffix(path: str | Path, shown: str, span: Span | None = None)
                          hint="rulelang reads rules only from files whose names end in .rules")
 
 
+def read_rules(path: str | Path, shown: str, *, within: Path | None = None, written: str | None = None,
+               span: Span | None = None, what: str = "rules file",
+               outside: str = "the directory of the file that names it") -> bytes:
+    """The bytes of the rules file ``path`` under the one policy every entry point uses.
+
+    The name must end in ``.rules``; the file must be a regular file of at most MAX_RULES_BYTES;
+    a file named by another one (``within`` its directory: an ``extends``, a trace's header) must
+    lie in that directory or below it once symbolic links are followed. Every error names
+    ``shown`` (or ``written``, as the referring file spells it) at ``span``, never what a
+    refused file holds.
+    """
+    target = Path(path)
+    try:
+        resolved = target.resolve()
+    except (OSError, RuntimeError):
+        raise InputError(f"cannot read {shown}: a symbolic link loop", span,
+                         hint="a symbolic link that points back to itself") from None
+    if within is not None and not inside(within, target):
+        raise InputError(f"'{written or shown}' is outside {outside}", span,
+                         hint="a .rules file named by another file must lie in that file's directory or below it "
+                              "(a symbolic link must not lead out of it)")
+    try:
+        data = read_input(resolved if within is not None else target, what, MAX_RULES_BYTES, shown)
+    except InputError as exc:
+        exc.span = span
+        raise
+    require_rules_suffix(target, shown, span)  # after the look at its kind: a device is refused as a device
+    return data
+
+
+def check_rules_buffer(text: str, shown: str) -> str:
+    """``text`` (an editor's unsaved buffer) if the CLI would read it as a file: at most MAX_RULES_BYTES, no NUL.
+
+    A leading BOM is dropped, as :func:`decode_text` drops it.
+    """
+    size = len(text) if len(text) * 4 <= MAX_RULES_BYTES else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_RULES_BYTES:
+        raise InputError(f"{shown} is too big to check ({size} bytes; the limit is {MAX_RULES_BYTES})",
+                         hint="split the game into a base file and variants that extend it")
+    text = text.removeprefix("\ufeff")
+    nul = text.find("\x00")
+    if nul >= 0:
+        line, col = _place(text[:nul])
+        raise InputError(f"{shown} contains a NUL byte: it is not a text file",
+                         Span(shown, line, col, line, col + 1), hint="remove the NUL character")
+    return text
+
+
 def inside(base: Path, target: Path) -> bool:
     """Whether ``target`` (resolved) lies in ``base`` (resolved) or below it."""
     try:

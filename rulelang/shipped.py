@@ -14,7 +14,7 @@ from pathlib import Path
 
 import attrs
 
-from rulelang.safeio import RULES_SUFFIX
+from rulelang.safeio import RULES_SUFFIX, decode_text, read_rules
 
 GAMES_PREFIX = "games/"
 """How traces and the documentation name a shipped game: ``games/NAME.rules``."""
@@ -111,7 +111,7 @@ def describe(path: Path, depth: int = 0) -> ShippedGame:
 
     A variant without its own ``players`` line takes its base game's range.
     """
-    text = path.read_text(encoding="utf-8")
+    text = decode_text(read_rules(path, path.name), "rules file", path.name)  # the one policy for rules files
     game = _GAME_LINE.search(text)
     players = _PLAYERS_LINE.search(text)
     title = game.group(1) if game else path.stem

@@ -33,7 +33,7 @@ from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
 from rulelang.engine.state import State  # noqa: E402
 from rulelang.play import play  # noqa: E402
-from rulelang.trace.format import dumps_line, header, result_line  # noqa: E402
+from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "codegen_fixture.json"
 
@@ -113,15 +113,24 @@ def fingerprint(game: str, options: dict[str, str], seed: int) -> dict[str, Any]
 
 
 def trace_text(game: str, options: dict[str, str], seed: int) -> str:
-    """The trace text of one seeded random game (what ``rulelang run --trace`` writes)."""
+    """The trace text of one seeded random game (what ``rulelang run --trace`` writes: its header says
+    chance came from the seed, and a digest line follows each step that begins a turn)."""
     engine = engine_for(game, tuple(sorted(options.items())))
     n = players_for(engine, seed)
     state = engine.new_state(n, narrate=True)
-    lines = [dumps_line(header(engine, game, n, seed, ["random"] * n, options))]
+    lines = [dumps_line(header(engine, game, n, seed, ["random"] * n, options, chance=CHANCE_FROM_SEED))]
     play(engine, state, [RandomAgent(seed, s) for s in range(n)], seed,
-         on_event=lambda event, _told: lines.append(dumps_line(event)), narrate=True)
+         on_event=lambda event, _told: lines.append(dumps_line(event)), narrate=True, digests=True)
     lines.append(dumps_line(result_line(state)))
     return "\n".join(lines) + "\n"
+
+
+def pinned_text(text: str) -> str:
+    """A trace as the fixture pins it (``fingerprint``'s "trace"): without the header's "chance" and the
+    turn digests, which came after the fixture and say nothing of how the game went."""
+    lines = [json.loads(line) for line in text.splitlines()]
+    lines[0].pop("chance", None)
+    return "\n".join(dumps_line(e) for e in lines if e["type"] != "digest") + "\n"
 
 
 def record() -> dict[str, Any]:

@@ -168,11 +168,13 @@ def test_trace_header_and_result(tmp_path: Path) -> None:
     assert head["sha256"] == hashlib.sha256((REPO / CHICKEN).read_bytes()).hexdigest()
     assert head["players"] == 3
     assert head["seed"] == 3
+    assert head["chance"] == "seed"
     assert head["options"] == {"orange_egg": False, "random_first_player": True}
     assert last["type"] == "result"
     assert last["winners"]
     assert len(last["digest"]) == 16
-    middle = events[1:-1]
+    assert [e["turn"] for e in events if e["type"] == "digest"] == list(range(1, last["turns"] + 1))
+    middle = [e for e in events[1:-1] if e["type"] != "digest"]
     assert middle and all(e["type"] in ("chance", "action") for e in middle)
     assert [e["step"] for e in middle] == list(range(1, len(middle) + 1))
     assert last["steps"] == len(middle)

@@ -1,7 +1,8 @@
 """The generated back end plays every game exactly as the engine did before it.
 
 ``codegen_fixture.json`` pins, per game and seed, the sha256 of the trace that
-``rulelang run GAME --seed S --trace FILE`` wrote, of the narration, and of the state
+``rulelang run GAME --seed S --trace FILE`` wrote (without the header's "chance" and the turn
+digests, which came later: ``pinned_text``), of the narration, and of the state
 after every step, all recorded with the instruction interpreter that the generated
 back end replaced (see codegen_support.py). Same seed, same game, byte for byte.
 
@@ -11,12 +12,13 @@ them (about 1100 games, a couple of minutes).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
 import pytest
 from click.testing import CliRunner
-from codegen_support import FIXTURE, engine_for, fingerprint, players_for, trace_text
+from codegen_support import FIXTURE, engine_for, fingerprint, pinned_text, players_for, trace_text
 
 from rulelang.cli import main
 from rulelang.syntax.loader import load_sources
@@ -55,4 +57,6 @@ def test_fingerprinted_trace_is_what_run_writes(game: str, tmp_path) -> None:
     n = players_for(engine_for(path, ()), seed)
     result = CliRunner().invoke(main, ["run", path, "--seed", str(seed), "--players", str(n), "--trace", str(out)])
     assert result.exit_code == 0, result.output
-    assert out.read_text(encoding="utf-8") == trace_text(path, {}, seed)
+    text = out.read_text(encoding="utf-8")
+    assert text == trace_text(path, {}, seed)
+    assert hashlib.sha256(pinned_text(text).encode()).hexdigest() == fingerprint(path, {}, seed)["trace"]

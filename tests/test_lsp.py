@@ -146,7 +146,7 @@ class Session:
         return {item.label: item for item in items}
 
 
-async def _start(cwd: Path) -> Session:
+async def _start(cwd: Path, extra_env: dict[str, str] | None = None) -> Session:
     client = LanguageClient("rulelang-test", "1")
     session = Session(client)
 
@@ -155,7 +155,8 @@ async def _start(cwd: Path) -> Session:
         session.queue(params.uri).put_nowait(params.diagnostics)
 
     path = os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])  # this checkout's rulelang first
-    await client.start_io(sys.executable, "-m", "rulelang", "lsp", cwd=str(cwd), env={**os.environ, "PYTHONPATH": path})
+    env = {**os.environ, "PYTHONPATH": path, **(extra_env or {})}
+    await client.start_io(sys.executable, "-m", "rulelang", "lsp", cwd=str(cwd), env=env)
     await asyncio.wait_for(client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=from_fs_path(str(cwd)))), TIMEOUT)
     client.initialized(types.InitializedParams())
@@ -410,6 +411,121 @@ def test_the_vscode_extension_declares_the_language_and_grammar() -> None:
     assert (folder / grammar["path"]).is_file() and (folder / language["configuration"]).is_file()
     assert (folder / package["main"]).is_file()
     json.loads((folder / language["configuration"]).read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------ files the server must not read
+
+SECRET = "root:x:0:0:the-secret-line"
+
+
+def _outside(tmp_path: Path) -> tuple[Path, Path]:
+    """A project folder, and next to it a file the project must not reach (it is not rules at all)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    secret = tmp_path / "secret.rules"
+    secret.write_text(SECRET + "\n", encoding="utf-8")
+    return project, secret
+
+
+def _refused_without_echo(diagnostics: list[types.Diagnostic], secret: Path) -> types.Diagnostic:
+    [d] = diagnostics
+    assert SECRET not in d.message and "root" not in d.message
+    for info in d.related_information or []:
+        assert info.location.uri != from_fs_path(str(secret)) and SECRET not in info.message
+    return d
+
+
+@needs_pygls
+def test_a_symlink_out_of_the_directory_is_not_read(lsp: Any, tmp_path: Path) -> None:
+    project, secret = _outside(tmp_path)
+    (project / "shadow.rules").symlink_to(secret)
+    text = 'game "Peek" extends "shadow.rules"\n'
+    (project / "peek.rules").write_text(text, encoding="utf-8")
+    expected = _checker_errors(project / "peek.rules")  # what `rulelang check` says of the same file
+    assert len(expected) == 1 and "outside the directory" in expected[0].message
+
+    async def scenario(s: Session) -> None:
+        uri = s.open(project / "peek.rules", text)
+        d = _refused_without_echo(await s.next_diagnostics(uri), secret)
+        assert d.message.split("\n")[0] == expected[0].message
+        assert "'shadow.rules' is outside the directory" in d.message
+        start = _pos(text, '"shadow.rules"')
+        assert d.range.start == start  # on the extends, where the checker puts its caret
+
+    _run(lsp, scenario)
+
+
+@needs_pygls
+def test_extends_above_the_directory_is_not_read(lsp: Any, tmp_path: Path) -> None:
+    project, secret = _outside(tmp_path)
+    text = 'game "Peek" extends "../secret.rules"\n'
+
+    async def scenario(s: Session) -> None:
+        uri = s.open(project / "peek.rules", text)  # never saved: the buffer alone names the file
+        d = _refused_without_echo(await s.next_diagnostics(uri), secret)
+        assert "'../secret.rules' is outside the directory" in d.message
+        assert d.range.start.line == 0
+
+    _run(lsp, scenario)
+
+
+@needs_pygls
+def test_a_buffer_over_the_size_limit_is_refused_at_once(lsp: Any, tmp_path: Path) -> None:
+    from rulelang.safeio import MAX_RULES_BYTES
+
+    text = BASE + "# padding\n" * (MAX_RULES_BYTES // 10 + 1)
+
+    async def scenario(s: Session) -> None:
+        uri = s.open(tmp_path / "huge.rules", text)
+        [d] = await s.next_diagnostics(uri)
+        assert "is too big to check" in d.message and f"the limit is {MAX_RULES_BYTES}" in d.message
+        assert d.range.start == types.Position(line=0, character=0)
+        # the server still answers, and the same buffer made small again is checked as usual
+        s.replace(uri, 2, BASE)
+        assert await s.next_diagnostics(uri) == []
+        assert await s.hover(uri, _pos(BASE, "add_up")) is not None
+
+    _run(lsp, scenario)
+
+
+@needs_pygls
+def test_hover_is_answered_while_a_check_runs_and_stale_checks_are_dropped(tmp_path: Path) -> None:
+    """RULELANG_LSP_TEST_HOLD (test-only) makes every check wait in the worker until the file it names exists."""
+    hold = tmp_path / "release"
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    broken = BASE.replace("score of current += total_pips", "score of current += total_pip")
+
+    async def scenario(s: Session) -> None:
+        hold.touch()
+        uri = s.open(tmp_path / "base.rules", BASE)
+        assert await s.next_diagnostics(uri) == []
+        hold.unlink()  # from now on every check waits
+        s.replace(uri, 2, broken)
+        await asyncio.sleep(0.5)  # past the debounce: the check of version 2 is in the worker, held
+        text = await s.hover(uri, _pos(BASE, "add_up"))  # answered from the last analysis, meanwhile
+        assert text is not None and "Add the pips to the score" in text
+        items = await s.completion(uri, _pos(BASE, "add_up"))
+        assert "total_pips" in items
+        s.replace(uri, 3, BASE.replace("players 2 to 2", "players 3 to 2"))  # a newer edit: version 2 is stale
+        await asyncio.sleep(0.5)
+        assert s.queue(uri).empty()  # nothing published while the checks are held
+        hold.touch()
+        diagnostics = await s.next_diagnostics(uri)
+        assert [d.message.split("\n")[0][:16] for d in diagnostics] == ["players must be "]  # version 3's only
+        await asyncio.sleep(1.0)
+        assert s.queue(uri).empty()  # version 2's diagnostics were never published
+
+    loop = asyncio.new_event_loop()
+    try:
+        session = loop.run_until_complete(_start(cwd, {"RULELANG_LSP_TEST_HOLD": str(hold)}))
+        try:
+            loop.run_until_complete(scenario(session))
+        finally:
+            hold.touch()
+            loop.run_until_complete(_stop(session))
+    finally:
+        loop.close()
 
 
 # ------------------------------------------------------------------ the analysis behind the diagnostics

@@ -27,7 +27,7 @@ from rulelang.agents.base import RandomAgent
 from rulelang.cli import main
 from rulelang.engine.engine import Engine
 from rulelang.play import play
-from rulelang.trace.format import dumps_line, header, result_line
+from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line
 from rulelang.trace.replay import Replayer, Verdict, read_trace, replay_file
 
 CHICKEN = "games/chicken.rules"
@@ -48,14 +48,15 @@ def engine_for(game: str, **options: str) -> Engine:
     return load_game(ROOT / game, options or None)
 
 
-def make_trace(game: str, players: int, seed: int, **options: str) -> list[dict[str, Any]]:
-    """The trace `rulelang run GAME -p PLAYERS -s SEED --trace` writes, as a list of events."""
+def make_trace(game: str, players: int, seed: int, digests: bool = False, **options: str) -> list[dict[str, Any]]:
+    """The trace `rulelang run GAME -p PLAYERS -s SEED --trace` writes, as a list of events (with ``digests``
+    its turn digests too, as run writes them; without, every event but the header and result is a step)."""
     engine = engine_for(game, **options)
     state = engine.new_state(players)
     events: list[dict[str, Any]] = []
     play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed,
-         on_event=lambda event, _narration: events.append(event))
-    head = header(engine, game, players, seed, ["random"] * players, dict(options))
+         on_event=lambda event, _narration: events.append(event), digests=digests)
+    head = header(engine, game, players, seed, ["random"] * players, dict(options), chance=CHANCE_FROM_SEED)
     head["sources"] = [{"file": _from_root(s["file"]), "sha256": s["sha256"]} for s in head["sources"]]
     return [head, *events, result_line(state)]
 
@@ -101,7 +102,7 @@ def test_api_traces_are_the_cli_traces(tmp_path: Path) -> None:
         out = tmp_path / "cli.jsonl"
         result = invoke("run", game, "-p", players, "-s", seed, "--trace", out, "-q")
         assert result.exit_code == 0, result.output
-        assert out.read_text(encoding="utf-8") == trace_text(make_trace(game, players, seed))
+        assert out.read_text(encoding="utf-8") == trace_text(make_trace(game, players, seed, digests=True))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -358,8 +358,8 @@ def test_padlock_resists_an_egg() -> None:
     assert t.current == "P2"  # not the thrower (P3), and no other turn for P1
     who, labels = t.pending()
     assert who == "P2"
-    # a card may still be placed under the locked barn (the file's ASSUMPTION)
-    assert labels == [f"place fox face down under Barn#{b}" for b in (1, 2, 3)]
+    # nothing is placed under the locked barn (the file's ASSUMPTION)
+    assert labels == [f"place fox face down under Barn#{b}" for b in (1, 3)]
 
 
 def test_padlock_result() -> None:
@@ -399,12 +399,27 @@ def test_padlock_player_draws_first_when_the_deck_runs_short() -> None:
     assert t.labels("hand of P3") == []
 
 
-def test_a_card_may_be_placed_under_a_locked_barn() -> None:
+def test_no_card_is_placed_under_a_locked_barn() -> None:
+    """"You can prevent an opponent from having the majority of roosters in a barn [...] with
+    the following cards: [...] the Padlock card." "Once a barn is locked, no cards can be moved
+    to or from it. The only exception to this, of course, is if someone plays the farmer with key
+    card." (Gameplay; The Padlock card: the padlock can keep a rooster out of a barn only if
+    nothing is placed under a locked barn)"""
+    t = Table.at("farmer-lock-key")
+    t.choose("P1", "play a Farmer with pitchfork and look under Barn#2").choose("P1", "move nothing")
+    who, labels = t.pending()
+    assert who == "P2"
+    assert "place fox face down under Barn#2" not in labels
+    assert "place fox face down under Barn#1" in labels
+    assert "place fox face down under Barn#3" in labels
+
+
+def test_option_a_card_may_be_placed_under_a_locked_barn() -> None:
     """"With each turn, a player places one of the five cards in her hands face down under
     one of the three barn cards [...] Once a barn is locked, no cards can be moved to or from
-    it." (Gameplay; The Padlock card; ASSUMPTION: "moved" is the farmers' word, placing a card
-    from the hand is still allowed, so a barn locked early is not frozen for the game)"""
-    t = Table.at("farmer-lock-key")
+    it." (option place_under_locked = true: "moved" is the farmers' word, placing a card from
+    the hand is still allowed)"""
+    t = Table.at("farmer-lock-key", place_under_locked="true")
     t.choose("P1", "play a Farmer with pitchfork and look under Barn#2").choose("P1", "move nothing")
     who, labels = t.pending()
     assert who == "P2"
@@ -415,17 +430,6 @@ def test_a_card_may_be_placed_under_a_locked_barn() -> None:
     # ... but nothing moves out of it without the key
     t.choose("P1", "play the Farmer with key and look under Barn#2")
     assert "move fox from under Barn#2 to under Barn#1" in t.pending()[1]
-
-
-def test_option_no_card_is_placed_under_a_locked_barn() -> None:
-    """"Once a barn is locked, no cards can be moved to or from it." (option
-    place_under_locked = false: nor placed under it)"""
-    t = Table.at("farmer-lock-key", place_under_locked="false")
-    t.choose("P1", "play a Farmer with pitchfork and look under Barn#2").choose("P1", "move nothing")
-    who, labels = t.pending()
-    assert who == "P2"
-    assert "place fox face down under Barn#2" not in labels
-    assert "place fox face down under Barn#1" in labels
 
 
 # ---------------------------------------------------------------------- The farmer cards

@@ -91,10 +91,11 @@ def test_seeded_trace_matches_snapshot_and_replays_compliant(players: int, tmp_p
     header, events, result = lines[0], lines[1:-1], lines[-1]
     assert header["file"] == GAME and header["seed"] == SEED and header["players"] == players
     assert result["type"] == "result" and result["winners"]
-    steps = [e for e in events if e["type"] != "private"]  # a private look is not a step of its own
+    steps = [e for e in events if e["type"] not in ("private", "digest")]  # looks and digests are not steps
     assert [e["step"] for e in steps] == list(range(1, result["steps"] + 1))
     assert any(e["type"] == "private" for e in events) or players == 2
     assert events[0]["shuffle"] == "deck" and events[1]["first_player"] is True
+    assert header["chance"] == "seed" and any(e["type"] == "digest" for e in events)
     verdict = replay_file(path)
     assert verdict.status == "compliant", verdict.message
     assert verdict.result is not None and verdict.result["standings"] == result["standings"]
@@ -276,7 +277,7 @@ def test_redacted_trace_never_shows_an_unseen_face_down_card(viewer: str, tmp_pa
     out = tmp_path / "r.jsonl"
     code, output = invoke("replay", str(trace), "--view", viewer, "--redacted", str(out))
     assert code == 0, output
-    full, redacted = read_jsonl(trace), read_jsonl(out)
+    full, redacted = [e for e in read_jsonl(trace) if e["type"] != "digest"], read_jsonl(out)  # (no digests)
     header = redacted[0]
     assert "seed" not in header and header["view"] == viewer
     assert len(redacted) == len(full)

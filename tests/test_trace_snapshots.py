@@ -32,9 +32,15 @@ def check_trace_shape(text: str, game: str, seed: int, players: int) -> None:
     assert header["type"] == "header" and header["file"] == game
     assert header["seed"] == seed and header["players"] == players
     assert header["agents"] == ["random"] * players
+    assert header["chance"] == "seed"  # every outcome was drawn from the seed
+    assert list(header).index("chance") == list(header).index("seed") + 1
     assert result["type"] == "result" and len(result["winners"]) == 1
-    assert [e["step"] for e in events] == list(range(1, result["steps"] + 1))
-    assert {e["type"] for e in events} <= {"chance", "action"}
+    steps = [e for e in events if e["type"] != "digest"]
+    assert [e["step"] for e in steps] == list(range(1, result["steps"] + 1))
+    assert {e["type"] for e in events} == {"chance", "action", "digest"}
+    # one digest as each turn begins, but the first turn's beginning before any step and the game's end
+    turns = [e["turn"] for e in events if e["type"] == "digest"]
+    assert turns == list(range(1, result["turns"] + 1)) and events[-1]["type"] != "digest"
     winner = next(row for row in result["standings"] if row["player"] == result["winners"][0])
     assert winner["rank"] == 1 and winner["keys"][0] >= 25
 
@@ -49,6 +55,9 @@ def replay(text: str) -> None:
     engine = load_game(header["file"], options=options)
     st = engine.new_state(header["players"])
     for e in events:
+        if e["type"] == "digest":  # the table as the turn began: nothing of where the rules are paused
+            assert (st.turn, e["digest"]) == (e["turn"], st.table_digest())
+            continue
         d = engine.pending(st)
         assert d is not None, f"the game ended before step {e['step']}"
         if e["type"] == "chance":

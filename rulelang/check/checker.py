@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from rulelang.check import budgets
+from rulelang.check import budgets, payoffs
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
 from rulelang.check.rounds import RoundChecks, reads_elimination
@@ -42,6 +42,11 @@ MAX_COMPONENTS = 100_000
 
 MAX_EXPANSIONS = 100_000
 """How many uses of definitions a game may expand in all (uses inside uses multiply)."""
+
+MAX_EXPANDED_PARTS = 20_000
+"""How many parts of expressions (names, numbers, operators, calls) the uses of definitions may expand to
+in all (the shipped games: at most 2,000). Each part costs the checker and the compiler about
+20 microseconds, so a chain of definitions each using the previous one twice stays far from minutes."""
 
 MAX_DEFINE_DEPTH = 32
 """How many definitions may be used inside one another (each is expanded where it is used)."""
@@ -121,6 +126,7 @@ class Checker(RoundChecks):
         self.rank: ast.RankDecl | None = None
         self.uses_elimination = False
         self.rank_file = -1
+        self.payoff_decl: tuple[ast.PayoffDecl, int] | None = None  # the 'payoff' line and its file's index
         self.players_seen = False
         self.sheets: dict[str, ast.SheetDecl] = {}
         self.sections: list[tuple[str, Span]] = []
@@ -128,6 +134,8 @@ class Checker(RoundChecks):
         self._define_stack: list[str] = []
         self.zone_classes: dict[str, str] = {}  # zones declared 'per card' (a pile on every card) -> the class
         self._expansions = 0  # definitions expanded so far (each use is expanded in place)
+        self._expanded_parts = 0  # expression parts checked inside those expansions
+        self._outer_use: Span | None = None  # the use outside any definition that is being expanded
 
     # ------------------------------------------------------------------ errors
     def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -203,6 +211,8 @@ class Checker(RoundChecks):
                     self.rank_file = index
                 elif isinstance(decl, ast.SheetDecl):
                     self._sheet(decl)
+                elif isinstance(decl, ast.PayoffDecl):
+                    payoffs.collect_payoff(self, decl, index)
             if not game_seen:
                 self.error("the file has no 'game \"Title\"' line", Span(source.path, 1, 1, 1, 2),
                            hint="start the file with: game \"Name of the game\"")
@@ -410,6 +420,14 @@ class Checker(RoundChecks):
     # ------------------------------------------------------------------ expressions
     def expr(self, node: ast.Expr, scope: _RuleScope, elem: bool = False) -> Any:
         """Resolve and type one expression (``elem``: inside a ``where``)."""
+        if self._define_stack:
+            self._expanded_parts += 1
+            if self._expanded_parts > MAX_EXPANDED_PARTS:
+                raise self.fail(f"definitions expand to more than {MAX_EXPANDED_PARTS} parts of expressions in all",
+                                self._outer_use or node.span,
+                                hint=f"'{self._define_stack[-1]}' is used inside definitions that are used many "
+                                     f"times each (through '{self._define_stack[0]}'): definitions are copied where "
+                                     "they are used; use fewer nested uses, or keep a value in a counter")
         if isinstance(node, ast.Lit):
             return m.Const(node.value, _type_of_value(node.value))
         if isinstance(node, ast.Name):
@@ -551,6 +569,8 @@ class Checker(RoundChecks):
             raise self.fail(f"definitions nest too deeply: more than {MAX_DEFINE_DEPTH} uses inside one another",
                             span, hint="through " + " -> ".join(self._define_stack[:3]) + " -> ... -> "
                             + decl.name + "; write a shorter chain")
+        if not self._define_stack:
+            self._outer_use = span
         self._define_stack.append(decl.name)
         inner = _RuleScope()
         inner.nslots = scope.nslots
@@ -1094,6 +1114,7 @@ class Checker(RoundChecks):
             triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span,
                                       decl.each is not None, decl.after_step))
         ranking = self._ranking()
+        payoff = self._payoff()
         sheets = []
         for sheet in self.sheets.values():
             scope = _RuleScope()
@@ -1132,7 +1153,24 @@ class Checker(RoundChecks):
             sections=self.sections,
             rounds=self.round_game,
             eliminates=self.uses_elimination,
+            payoff=payoff,
         )
+
+    def _payoff(self) -> m.Payoff | None:
+        if self.payoff_decl is None:
+            return None
+        decl = self.payoff_decl[0]
+        scope = _RuleScope()
+        scope.bind(decl.var, PLAYER)
+        try:
+            ir = self.expr(decl.expr, scope)
+            constants = [None if node is None else self.expect(node, _RuleScope(), INT, False, what)
+                         for node, what in ((decl.low, "a payoff's bound must be a number"),
+                                            (decl.high, "a payoff's bound must be a number"),
+                                            (decl.total, "the sum of a constant-sum game must be a number"))]
+        except _Skip:
+            return None
+        return payoffs.check_payoff(self, decl, ir, scope.nslots, *constants)
 
     def _ranking(self) -> m.Ranking:
         if self.rank is None:

@@ -11,9 +11,10 @@ import copy
 import sys
 from bisect import bisect_right
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
-from rulelang.check.model import PLAYER, Model
+from rulelang.check.model import PLAYER, Model, PayoffSpec, rank_payoff_spec
 from rulelang.compile.budget_runtime import tallied_rows
 from rulelang.compile.codegen import END, TAKEN, generate, load
 from rulelang.compile.compiler import player_label
@@ -30,6 +31,7 @@ from rulelang.compile.program import (
 )
 from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of, shuffle_zone
 from rulelang.engine.decision import Decision, Labels
+from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.numbers import bounded, json_number
@@ -106,8 +108,11 @@ class Engine:
         n = model.default_players if players is None else players
         if not model.min_players <= n <= model.max_players:
             raise RulelangError(
-                f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
-                hint=f"use --players with a number from {model.min_players} to {model.max_players}",
+                f"{model.title} takes "
+                + ("1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players")
+                + f", not {n}",
+                hint="use --players 1" if model.max_players == 1 else
+                f"use --players with a number from {model.min_players} to {model.max_players}",
             )
         st = State(n)
         st.zones = [
@@ -790,6 +795,23 @@ class Engine:
         spec = ins[1]
         return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
 
+    def decision_options(self, st: State) -> tuple[str, int, Any, list]:
+        """What a player may do now, without writing a label: ("choose", chooser, the compiled spec,
+        the legal options as (option number, ``for`` values)) or ("ask", the first to answer, the spec,
+        the answers allowed to her). The options are those :meth:`apply_index` and :meth:`answer` count."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if st.over or ins[0] not in (CHOOSE, ASK):
+            raise RulelangError("no player decides here", self.where_span(st))
+        if ins[0] == ASK:
+            who = fr[2][ins[1].pending_slot][0]
+            return "ask", who, ins[1], self._answers(st, ins[1], fr[2], who)
+        options = st.choice_cache
+        if options is None:
+            options = st.choice_cache = self._options(st, ins[1], fr[2])
+        spec = ins[1]
+        return "choose", (spec.player(st, fr[2]) if spec.player is not None else st.current), spec, options
+
     def labels_distinct(self, st: State) -> bool:
         """Whether the pending decision is a ``choose`` whose options cannot render the same label twice
         (proved when the game was compiled), so a recorded label needs no look at the other labels."""
@@ -1158,13 +1180,56 @@ class Engine:
         st.stack.clear()
         st.over = True
         no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
-        st.result = self.standings(st)
+        result = self.standings(st)
         if no_winner:
-            st.result["winners"] = []
+            result["winners"] = []
+        if self.run.pay_fn is not None:  # a declared payoff (one player: it says won, lost or drawn)
+            payoff = self.model.payoff
+            assert payoff is not None
+            add_payoffs(result, declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals))
+        st.result = result
         if st.log is not None:
             st.log.append({"type": "end", "result": st.result})
 
     # ------------------------------------------------------------------ results
+    @property
+    def payoff_spec(self) -> PayoffSpec:
+        """The game's payoffs: declared (``payoff p = ...``), or the rank default for the default player count."""
+        if self.model.payoff is not None:
+            return self.model.payoff.spec
+        return rank_payoff_spec(self.model.default_players)
+
+    def payoff_spec_for(self, players: int) -> PayoffSpec:
+        """The game's payoffs with ``players`` players (the rank default is [0, 0] for one player)."""
+        return self.model.payoff.spec if self.model.payoff is not None else rank_payoff_spec(players)
+
+    def payoffs(self, st: State) -> tuple[Fraction, ...]:
+        """Each seat's payoff in a finished game: the declared expression, else
+        (players ranked below - players ranked above) / (players - 1); 0 for one player without a declaration."""
+        if not st.over or not isinstance(st.result, dict) or "standings" not in st.result:
+            raise RulelangError("the game is not over: payoffs are known only at its end", self.where_span(st))
+        return payoffs_of_result(st.result, st.players)
+
+    def payoffs_now(self, st: State) -> tuple[Fraction, ...] | None:
+        """The declared payoffs as if the game ended now, each held within its bounds (for a search cut short);
+        None when the game declares none or the payoff cannot be computed in this position."""
+        payoff, pay = self.model.payoff, self.run.pay_fn
+        if payoff is None or pay is None:
+            return None
+        spec = payoff.spec
+        self.run.reset_memo()
+        out = []
+        try:
+            for p in range(st.players):
+                loc: list[Any] = [None] * max(1, payoff.nlocals)
+                loc[0] = p
+                out.append(min(spec.high, max(spec.low, Fraction(bounded(pay(st, loc), spec.span)))))
+        except RulelangError:
+            return None
+        finally:
+            self.run.reset_memo()
+        return tuple(out)
+
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
         program = self.program

@@ -144,6 +144,14 @@ class State:
         """A stable short hash of the state, for trace checkpoints."""
         return hashlib.sha256(self.dumps().encode()).hexdigest()[:16]
 
+    def table_digest(self) -> str:
+        """A stable short hash of the game on the table: zones, faces, counters, whose turn, the turn
+        (or round), the step and who is out; not where in the rules play is paused (the frames'
+        locals may differ between ways of reaching one position), nor answers and private looks."""
+        data = [self.players, self.zones, self.faces, self.counters, self.current, self.turn, self.step, self.out]
+        text = _TABLE_JSON(data)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
@@ -159,6 +167,16 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Fraction):
         return {"fraction": str(value)}
     return value
+
+
+def _fraction_text(value: Any) -> str:
+    """A fraction as JSON text in a table digest (``7/3``: a string, never mistaken for a number)."""
+    if isinstance(value, Fraction):
+        return str(value)
+    raise TypeError(f"not part of a state: {value!r}")
+
+
+_TABLE_JSON = json.JSONEncoder(separators=(",", ":"), default=_fraction_text).encode  # (compact, as State.dumps)
 
 
 def _numbers(value: Any) -> Any:

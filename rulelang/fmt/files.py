@@ -8,7 +8,7 @@ import attrs
 
 from rulelang.errors import RulelangError
 from rulelang.fmt.formatter import format_text
-from rulelang.safeio import MAX_RULES_BYTES, InputError, read_input
+from rulelang.safeio import InputError, read_rules
 from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import write_atomic
 
@@ -30,7 +30,7 @@ class Outcome:
 def read_rules_text(path: str) -> str:
     """The text of a .rules file (UTF-8, an optional BOM), or a RulelangError saying why it cannot be read."""
     try:  # as the loader reads it: a FIFO, a device or a huge file is refused, never waited on
-        data = read_input(path, "rules file", MAX_RULES_BYTES, path)
+        data = read_rules(path, path)
     except InputError as exc:
         if exc.message.startswith("no such"):
             raise RulelangError(f"no such file: {path}", hint="check the path of the .rules file") from None

@@ -18,9 +18,11 @@ from rulelang.check.checker import BUILTINS, check_sources
 from rulelang.compile.compiler import compile_model
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.fmt.words import keywords as grammar_keywords
+from rulelang.safeio import check_rules_buffer
 from rulelang.syntax import ast
 from rulelang.syntax.build import build_file
-from rulelang.syntax.loader import SourceFile, load_sources
+from rulelang.syntax.loader import SourceFile, load_extended
+from rulelang.syntax.scan import game_tokens
 from rulelang.syntax.span import Span, source_line
 
 UNTITLED = "untitled.rules"
@@ -75,10 +77,13 @@ def display_path(path: Path | None) -> str:
 
 
 def analyse(path: Path | None, text: str) -> Analysis:
-    """Parse, check and compile ``text`` as the contents of ``path``; index its declarations."""
+    """Parse, check and compile ``text`` as the contents of ``path``; index its declarations.
+
+    The buffer and the files it extends are held to the CLI's file policy (:func:`rulelang.safeio.read_rules`).
+    """
     display = display_path(path)
-    text = text.removeprefix("\ufeff")
     try:
+        text = check_rules_buffer(text, display)
         tree = build_file(text, display)
     except RulelangError as exc:
         return Analysis(display, (_problem(exc, display, None),), None)
@@ -86,8 +91,8 @@ def analyse(path: Path | None, text: str) -> Analysis:
     anchor = game.extends_span if game is not None else None
     sources = [SourceFile(display, hashlib.sha256(text.encode("utf-8")).hexdigest(), tree)]
     try:
-        if game is not None and game.extends is not None:
-            sources = _base_sources(path, game) + sources
+        sources = load_extended(path if path is not None else Path.cwd() / UNTITLED, sources[0],
+                                game_tokens(text, display))
     except (RulelangError, ErrorList) as exc:
         errors = exc.errors if isinstance(exc, ErrorList) else [exc]
         return Analysis(display, tuple(_problem(e, display, anchor) for e in errors), _index(sources))
@@ -99,17 +104,6 @@ def analyse(path: Path | None, text: str) -> Analysis:
     except RulelangError as exc:
         problems = [_problem(exc, display, anchor)]
     return Analysis(display, tuple(problems), _index(sources))
-
-
-def _base_sources(path: Path | None, game: ast.GameDecl) -> list[SourceFile]:
-    """The files that ``game`` extends, base first, read from disk as the loader reads them."""
-    assert game.extends is not None
-    base = (path.parent if path is not None else Path.cwd()) / game.extends
-    if not base.is_file():
-        raise RulelangError(f"the game this file extends does not exist: {display_path(base)}",
-                            game.extends_span or game.span,
-                            hint="the path is relative to the file that says 'extends'")
-    return load_sources(base)
 
 
 def _problem(exc: RulelangError, display: str, anchor: Span | None) -> Problem:
@@ -241,6 +235,7 @@ _BINDINGS = (
     r"\bany\s+player\s+(?P<n>NAME)\s+has\b",  # when any player p has ...
     r"\bsheet\s+NAME\s+for\s+(?P<n>NAME)\s*:",  # sheet s for p:
     r"\brank\s+(?P<n>NAME)\s+by\b",  # rank p by ...
+    r"^payoff\s+(?P<n>NAME)\s*=",  # payoff p = ...
 )
 _PARAMETER = r"[(,]\s*(?P<n>NAME)\s*(?::\s*[A-Za-z_]\w*\s*)?(?=[,)])"  # rule r(x: number, y)
 _WITH_PARAMETERS = re.compile(r"\s*(?:override\s+)?(?:rule|define)\b")
@@ -260,7 +255,7 @@ def local_binding(lines: list[str], line: int, name: str) -> tuple[int, int, int
 
     The binding is the nearest one above (or on) the line, within the same top-level
     declaration: a ``let``, a ``for`` or ``ask`` variable, a rule's or definition's parameter,
-    or the player variable of a trigger, score sheet or ranking.
+    or the player variable of a trigger, score sheet, ranking or payoff.
     """
     if not 0 <= line < len(lines):
         return None

@@ -8,6 +8,10 @@ the last analysis of the buffer whose files all parsed.
 from __future__ import annotations
 
 import asyncio
+import itertools
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -28,6 +32,7 @@ from rulelang.lsp.analysis import (
     local_binding,
     word_at,
 )
+from rulelang.safeio import check_rules_buffer
 from rulelang.syntax.span import Span, source_line
 
 DEBOUNCE_SECONDS = 0.2
@@ -63,37 +68,87 @@ def _version() -> str:
         return "0"
 
 
+TEST_HOLD_VARIABLE = "RULELANG_LSP_TEST_HOLD"
+"""Test-only: when this environment variable names a path, every check waits (at most 60 s) in the worker
+until a file exists at that path, so that a test can send requests while a check is in flight."""
+
+
+def _test_hold() -> None:
+    hold = os.environ.get(TEST_HOLD_VARIABLE)
+    if not hold:
+        return
+    deadline = time.monotonic() + 60
+    while not os.path.exists(hold) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 class RulesServer(LanguageServer):
-    """The language server, with the latest analysis of each open buffer."""
+    """The language server, with the latest analysis of each open buffer.
+
+    Checks run one at a time on a worker thread (each is bounded: see :mod:`rulelang.syntax.scan`), so the
+    event loop keeps answering hover, completion and the rest from the last analysis; a check whose buffer
+    has been edited again since it was asked for is dropped, and only the newest one's diagnostics are published.
+    """
 
     def __init__(self) -> None:
         super().__init__("rulelang", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.analyses: dict[str, Analysis] = {}
         self.indexed: dict[str, Analysis] = {}  # the last analysis whose files all parsed
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.latest: dict[str, int] = {}  # the newest check asked for, per buffer
+        self.checks = itertools.count(1)
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulelang-check")
 
     def refresh(self, uri: str) -> None:
-        """Analyse the buffer ``uri`` now and publish its diagnostics."""
+        """Check the buffer ``uri`` as it is now, off the event loop, and publish its diagnostics when done."""
         document = self.workspace.get_text_document(uri)
         fs_path = to_fs_path(uri) if uri.startswith("file:") else None
+        path = Path(fs_path) if fs_path else None
+        token = next(self.checks)
+        self.latest[uri] = token
+        asyncio.get_running_loop().create_task(self._check(uri, token, path, document.source, document.version))
+
+    def _current(self, uri: str, token: int) -> bool:
+        return self.latest.get(uri) == token
+
+    def _analyse(self, uri: str, token: int, path: Path | None, text: str) -> Analysis | None:
+        """Run in the worker: the analysis of ``text``, or None if a newer edit of the buffer came first."""
+        _test_hold()
+        if not self._current(uri, token):
+            return None
         try:
-            result = analyse(Path(fs_path) if fs_path else None, document.source)
+            return analyse(path, text)
         except Exception as exc:  # a bug in rulelang must not stop the server: say so where the user looks
             message = f"rulelang could not check this file (internal error: {type(exc).__name__}: {exc})"
-            result = Analysis(display_path(Path(fs_path) if fs_path else None),
-                              (Problem(message + "\nhint: please report it", None, "error"),), None)
+            return Analysis(display_path(path), (Problem(message + "\nhint: please report it", None, "error"),), None)
+
+    async def _check(self, uri: str, token: int, path: Path | None, text: str, version: int | None) -> None:
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(self.worker, self._analyse, uri, token, path, text)
+        if result is None or not self._current(uri, token):
+            return  # stale: a newer check of this buffer publishes instead
         self.analyses[uri] = result
         if result.symbols is not None:
             self.indexed[uri] = result
         diagnostics = [_diagnostic(p) for p in result.problems]
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version))
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+
+    def forget(self, uri: str) -> None:
+        """Drop what is known of a closed buffer (a check still running for it publishes nothing)."""
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self.latest.pop(uri, None)
+        self.analyses.pop(uri, None)
+        self.indexed.pop(uri, None)
 
     def refresh_later(self, uri: str) -> None:
         """Analyse the buffer after a short pause, once typing stops."""
         old = self.pending.pop(uri, None)
         if old is not None:
             old.cancel()
+        self.latest[uri] = next(self.checks)  # a check already running for an older text is stale now
 
         async def later() -> None:
             await asyncio.sleep(DEBOUNCE_SECONDS)
@@ -210,11 +265,7 @@ def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams) -> None:
 def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None:
     """Forget a closed buffer and clear its diagnostics."""
     uri = params.text_document.uri
-    task = ls.pending.pop(uri, None)
-    if task is not None:
-        task.cancel()
-    ls.analyses.pop(uri, None)
-    ls.indexed.pop(uri, None)
+    ls.forget(uri)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
@@ -304,6 +355,7 @@ def formatting(ls: RulesServer, params: types.DocumentFormattingParams) -> list[
     uri = params.text_document.uri
     document = ls.workspace.get_text_document(uri)
     try:
+        check_rules_buffer(document.source, "buffer.rules")  # as large a buffer as the CLI would read, no more
         new = format_text(document.source, ls.analyses[uri].display if uri in ls.analyses else "buffer.rules")
     except RulelangError:
         return None

@@ -17,6 +17,7 @@ from lark.indenter import DedentError, Indenter
 from lark.lexer import TerminalDef
 
 from rulelang.errors import RulelangError
+from rulelang.syntax.scan import scan_text
 from rulelang.syntax.span import Span, register_source
 from rulelang.usercache import read_entry, write_entry
 
@@ -148,6 +149,7 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
         register_source(path, text)
     if start == "start" and not text.endswith("\n"):
         text += "\n"
+    scan_text(text, path, offset)  # sizes only hostile input reaches are refused before the parser's slow work
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:

@@ -12,14 +12,18 @@ from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 
 TRACE_FORMAT = "rulelang-trace/1"
+CHANCE_FROM_SEED = "seed"
+"""The header's ``"chance"`` when every chance outcome was drawn from the seed's chance stream
+(PCG32 stream 0 of ``seed``, see docs/traces.md): replay then checks each outcome against it."""
 
 
 def header(engine: Engine, game_file: str, players: int, seed: int | None, agents: list[str],
-           options: dict[str, Any]) -> dict[str, Any]:
-    """The first line of a trace: which game, which file (and its sha256), who played, the seed."""
+           options: dict[str, Any], chance: str | None = None) -> dict[str, Any]:
+    """The first line of a trace: which game, which file (and its sha256), who played, the seed, and
+    with ``chance`` (``CHANCE_FROM_SEED``) that every chance outcome was drawn from the seed."""
     model = engine.model
     files = model.files
-    return {
+    head: dict[str, Any] = {
         "type": "header",
         "format": TRACE_FORMAT,
         "game": model.title,
@@ -30,21 +34,34 @@ def header(engine: Engine, game_file: str, players: int, seed: int | None, agent
         "options": {name: opt.value for name, opt in sorted(model.options.items())},
         "players": players,
         "seed": seed,
-        "agents": agents,
     }
+    if chance is not None:
+        head["chance"] = chance  # (next to the seed it names)
+    head["agents"] = agents
+    return head
+
+
+def digest_line(state: State) -> dict[str, Any]:
+    """A turn's checkpoint: the turn (or round) that has begun and the digest of the table then
+    (``State.table_digest``), written at its first decision."""
+    return {"type": "digest", "turn": state.turn, "digest": state.table_digest()}
 
 
 def result_line(state: State) -> dict[str, Any]:
     """The last line of a trace: the result and a digest of the final state."""
     assert state.result is not None
-    return {
+    line = {
         "type": "result",
         "steps": state.step,
         "turns": state.turn,
         "winners": state.result["winners"],
         "standings": state.result["standings"],
-        "digest": state.digest(),
     }
+    for key in ("payoffs", "outcome"):  # only in a game that declares a payoff
+        if key in state.result:
+            line[key] = state.result[key]
+    line["digest"] = state.digest()
+    return line
 
 
 def dumps_line(event: dict[str, Any]) -> str:

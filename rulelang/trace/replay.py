@@ -5,6 +5,10 @@ the recorded result matches), ``violation`` (the first event that breaks the rul
 with the rule that forbids it), ``incomplete`` (the trace stops before the game does)
 and ``malformed`` (the trace itself is broken: bad JSON, unknown event, ...).
 
+A trace whose header says ``"chance": "seed"`` has every chance outcome checked against the
+one its seed's chance stream gives (``Replayer.shadow``); its turn digests say where the
+replayed and the recorded games parted (``Verdict.parted``).
+
 A trace is replayed first the fast way (the engine's own loop takes its rolls, draws,
 picks, choices and answers, see ``_Feed``), and on any doubt again the careful way, one
 event at a time, which finds the first illegal event and says why.
@@ -29,7 +33,7 @@ from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
-from rulelang.rng import SEED_MAX, SEED_MIN, seed_in_range
+from rulelang.rng import SEED_MAX, SEED_MIN, Rng, seed_in_range
 from rulelang.safeio import (
     MAX_TRACE_BYTES,
     RULES_SUFFIX,
@@ -41,7 +45,7 @@ from rulelang.safeio import (
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
-from rulelang.trace.format import TRACE_FORMAT
+from rulelang.trace.format import CHANCE_FROM_SEED, TRACE_FORMAT
 from rulelang.views import redact_chance, redact_counters
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player", "pick")
@@ -69,6 +73,7 @@ class Verdict:
     legal_total: int | None = None
     pending: str | None = None
     result: dict[str, Any] | None = None
+    parted: dict[str, Any] | None = None  # the first turn digest that differs: where the games parted
     warnings: list[str] = attrs.field(factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -167,6 +172,11 @@ class Replayer:
         # the fast way took a choice by its membership test where listing would have left other values in the
         # frame's locals: its state is exact only once the game is over (see run)
         self.loc_differs = False
+        # a trace whose header says its chance came from the seed: the seed's chance stream, to check
+        # every outcome against (see _seeded); None for free chance (a hand-written or table game)
+        self.shadow: Rng | None = None
+        self.parted: dict[str, Any] | None = None  # the first turn digest that differs (see _turn_digest)
+        self.matched: tuple[int, int] | None = None  # (turn, line) of the last turn digest that matched
 
     def start(self, narrate: bool = False) -> State:
         """The starting state of the trace (normal setup, or its position)."""
@@ -187,12 +197,23 @@ class Replayer:
         if not seed_in_range(seed):
             raise TraceError(f"the header's seed must be a whole number from {SEED_MIN} to {SEED_MAX}",
                              _span(self.trace, line))
+        chance = header.get("chance")
+        if chance is not None and chance != CHANCE_FROM_SEED:
+            raise TraceError(f"unknown \"chance\" in the header: {json.dumps(chance)}", _span(self.trace, line),
+                             hint=f'"chance": "{CHANCE_FROM_SEED}" says every outcome was drawn from the seed; '
+                                  "leave it out for free chance")
+        if chance is not None and not isinstance(header.get("seed"), int):
+            raise TraceError(f"the header says \"chance\": \"{CHANCE_FROM_SEED}\" but gives no seed",
+                             _span(self.trace, line), hint="give the seed, or leave \"chance\" out for free chance")
         try:
-            return self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
+            st = self.engine.new_state(players, narrate=narrate, position=position, setup_seed=seed)
         except RulelangError as exc:
             if exc.span is not None and exc.span.file != self.trace.path:
                 raise  # the rules fail as play starts: the error's own place in them says where
             raise TraceError(exc.message, _span(self.trace, line), hint=exc.hint) from None
+        # play's chance stream starts afresh after setup (a position's setup draws from a stream of its own)
+        self.shadow = Rng(seed, stream=0) if chance is not None else None
+        return st
 
     def run(self, narrate: bool = False) -> Verdict:
         """Replay every event; return the verdict (a rules error met on the way is a verdict too, never raised)."""
@@ -201,7 +222,7 @@ class Replayer:
             if not narrate and not self.redact and self.fast:
                 try:
                     self.loc_differs = False
-                    verdict = self._run(narrate, fast=True)
+                    verdict = self._parting(self._run(narrate, fast=True))
                     st = self.state
                     if self.loc_differs and not (st is not None and st.over and not st.stack):
                         raise _Doubt()  # a game left unfinished: its state as the careful way leaves it
@@ -211,7 +232,7 @@ class Replayer:
                     self.state = None
                     self.public = None
                     self.current_line = None
-            return self._run(narrate)
+            return self._parting(self._run(narrate))
         except RulelangError as exc:
             line = self.current_line
             where = f" at trace line {line}" if line else ""
@@ -226,6 +247,8 @@ class Replayer:
         except TraceError as exc:
             return Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
         self.state = st
+        self.parted = None
+        self.matched = None
         self.seats = {player_label(p): p for p in range(st.players)}
         self.private_seen: dict[int, int] = {}
         if narrate and st.log:
@@ -261,6 +284,13 @@ class Replayer:
             if kind == "result":
                 recorded_result = (line, event)
                 continue
+            if kind == "digest" and "turn" in event:
+                verdict = self._turn_digest(line, event)
+                if feed is not None and self.parted is not None:
+                    raise _Doubt()  # (the careful way says where the games parted)
+                if verdict is not None:
+                    return verdict
+                continue
             if kind == "digest":
                 if feed is not None and self.loc_differs:
                     raise _Doubt()  # the state's locals may not be the careful way's: it checks the digest
@@ -275,7 +305,12 @@ class Replayer:
             if step is not None and step != st.step + 1:
                 return self._malformed(f"step {step} out of order: expected step {st.step + 1}", line)
             if kind == "chance":
-                if not self.redact:
+                if self.shadow is not None:  # each outcome checked against the seed's (see _chance)
+                    seen = engine.chance_seen_by(st, self.view) if self.redact else True
+                    verdict = self._chance(line, event)
+                    if verdict is None and self.redact:
+                        self.redacted.append(redact_chance(_strip(event), seen))
+                elif not self.redact:
                     rolls = _recorded_rolls(events, at - 1, st.step)
                     taken = engine.roll_recorded(st, rolls) if rolls else 0
                     if taken:
@@ -339,12 +374,12 @@ class Replayer:
         if recorded_result is not None:
             line, event = recorded_result
             actual = {**result, "steps": st.step, "turns": st.turn}
-            for key in ("winners", "standings", "steps", "turns"):
-                if key in event and event[key] != actual[key]:
+            for key in ("winners", "standings", "steps", "turns", "payoffs", "outcome"):
+                if key in event and event[key] != actual.get(key):
                     return Verdict(
                         "violation", f"the recorded {key} differ from the replayed game's", line=line,
                         steps=st.step, reason=f"trace says {json.dumps(event[key])}, the rules give "
-                        f"{json.dumps(actual[key])}", result=result,
+                        f"{json.dumps(actual.get(key))}", result=result,
                     )
             if "digest" in event and event["digest"] != st.digest():
                 return self._malformed("the result's digest does not match the replayed final state", line)
@@ -413,6 +448,48 @@ class Replayer:
         self.private_seen[seat] = done + 1
         return None
 
+    def _turn_digest(self, line: int, event: dict[str, Any]) -> Verdict | None:
+        """A turn's digest (written by ``run --trace`` as the turn begins): the first one that differs
+        from the replayed table is where the games parted (kept, and told with the verdict); malformed
+        when it is not a turn and a digest."""
+        st = self.state
+        assert st is not None
+        turn, want = event.get("turn"), event.get("digest")
+        if type(turn) is not int or not isinstance(want, str):
+            return self._malformed("a turn's digest needs \"turn\" (a whole number) and \"digest\" (a string)",
+                                   line, hint='{"type": "digest", "turn": 3, "digest": "5e5bd9412a197c69"}')
+        if self.parted is not None:
+            return None
+        if want == st.table_digest() and turn == st.turn:
+            self.matched = (turn, line)
+            return None
+        since = self.matched
+        if since is None:
+            where = f"before turn {turn} (by trace line {line})"
+        else:
+            when = f"turn {since[0]}" if since[0] >= turn - 1 else f"turns {since[0]} to {turn - 1}"
+            where = f"in {when} (between trace lines {since[1]} and {line})"
+        text = f"the games parted {where}: the table as turn {turn} began is not the recorded one"
+        self.parted = {"turn": turn, "line": line, "step": st.step, "matched_line": since[1] if since else None,
+                       "text": text}
+        return None
+
+    def _parting(self, verdict: Verdict) -> Verdict:
+        """``verdict`` told with where the games parted (the first turn digest that differs), if they did:
+        a game that otherwise complies is then a violation there."""
+        parted = self.parted
+        if parted is None or verdict.status == "malformed" and verdict.line is not None \
+                and verdict.line < parted["line"]:
+            return verdict
+        shown = dict(parted)
+        if verdict.status in ("compliant", "incomplete"):
+            return Verdict("violation", f"the replayed game is not the recorded one: {parted['text']}",
+                           steps=verdict.steps, line=parted["line"], reason=parted["text"], result=verdict.result,
+                           parted=shown, warnings=verdict.warnings)
+        verdict.message = f"{verdict.message}; {parted['text']}"
+        verdict.parted = shown
+        return verdict
+
     def _malformed(self, message: str, line: int, hint: str | None = None) -> Verdict:
         err = TraceError(message, _span(self.trace, line), hint=hint)
         return Verdict("malformed", err.format(), line=line, steps=self.state.step if self.state else 0)
@@ -468,12 +545,43 @@ class Replayer:
         elif key == "draw":
             if not isinstance(outcome, str) or outcome not in self.kind_names:
                 return self._malformed(f"unknown component {outcome!r}", line)
+        if self.shadow is not None:
+            verdict = self._seeded(line, event, d)
+            if verdict is not None:
+                return verdict
         try:
             engine.apply(st, outcome)
         except RulelangError:
             reason, rule = engine.explain(st, outcome)
             return self._violation(line, event, reason, rule, None, d.labels)
         return None
+
+    def _seeded(self, line: int, event: dict[str, Any], d: Any) -> Verdict | None:
+        """A violation when the recorded outcome of the pending chance ``d`` is possible but not the one
+        the trace's seed gives (drawn from the seed's chance stream as play draws it); None otherwise,
+        and an impossible outcome is left to ``apply`` and ``explain``."""
+        assert self.shadow is not None
+        outcome = event["outcome"]
+        expected = d.sample(self.shadow)
+        if outcome == expected:
+            return None
+        if d.pool is not None:
+            possible = isinstance(outcome, list) and sorted(outcome) == sorted(d.pool)
+        else:
+            possible = outcome in (d.raw if d.raw is not None else d.labels or [])
+        if not possible:
+            return None
+        what = next(k for k in CHANCE_KEYS if k in event)
+        noun = {"roll": "roll", "draw": "draw", "shuffle": "shuffle", "first_player": "first player",
+                "pick": "pick"}[what]
+        if what == "shuffle":
+            at = next(i for i, (a, b) in enumerate(zip(outcome, expected)) if a != b)
+            said = (f"recorded {outcome[at]} in place {at + 1} from the bottom, the seed gives {expected[at]} "
+                    f"(the seed's order: {', '.join(expected[:at + 3])}{', ...' if len(expected) > at + 3 else ''})")
+        else:
+            said = f"recorded {outcome}, the seed gives {expected}"
+        reason = f"this {noun} does not follow from the trace's seed: {said}"
+        return self._violation(line, event, reason, d.span, None, None)
 
     def _action(self, line: int, event: dict[str, Any]) -> Verdict | None:
         engine = self.engine
@@ -530,6 +638,9 @@ class _Tables:
             for f in reversed(faces):
                 self.places[label, engine.model.faces[f].name] = faces.index(f)
         self.zones = {z.name: z for z in engine.model.zones}
+        face_names = [f.name for f in engine.model.faces]  # (die label) -> its faces' names in order
+        self.faces = {label: [face_names[f] for f in engine.die_faces[k]]
+                      for label, k in zip(program.component_labels, program.kind_of)}
         # a chance pick asks the stream too (for its place among the players it picks from)
         self.picks = any(ins[0] == PICK for block in engine.code for ins in block if ins)
         self.kind_names = [k.name for k in engine.model.kinds]
@@ -592,17 +703,23 @@ class _Feed:
         self.chance = _Chance()
         self.chance.weighted = self.weighted
         self.chance.one_of = self.one_of
+        self.shadow = replayer.shadow  # the seed's chance stream, for a trace whose header says it drew from it
+        self.asked: Any = iter(())
 
     def forward(self, at: int) -> int:
         """Let the engine play on from the trace's event ``at``; the index of the first event it did not take."""
         st = self.st
         self.at = at
         ahead = map(self.evs.__getitem__, range(at, self.n))  # (not islice: that would step over the first ``at``)
-        if self.tables.picks:
+        if self.shadow is not None:  # each roll and pick checked against the seed's chance stream
+            self.asked = filter(_chance_asked, ahead)
+            self.chance.below = self.seeded_below
+        elif self.tables.picks:
             places = map(self._place, filter(_chance_asked, ahead))
+            self.chance.below = functools.partial(next, places)
         else:  # only rolls ask the stream: look their places up without a Python call each
             places = map(self.tables.places.get, map(_ROLLED, filter(_ROLL, ahead)), itertools.repeat(0))
-        self.chance.below = functools.partial(next, places)  # (a die's place past its faces: an IndexError)
+            self.chance.below = functools.partial(next, places)  # (a die's place past its faces: an IndexError)
         made = self.made
         made.clear()
         st.chance_rng = self.chance
@@ -621,6 +738,23 @@ class _Feed:
             st.chance_events = None
             st.picking = None
         return self.at
+
+    def seeded_below(self, n: int) -> int:
+        """The place of the next recorded roll's face on its die (or of a pick's outcome among the
+        ``n`` players picked from), once checked against the seed's chance stream: a doubt when the
+        seed gives another face (or player), and the careful way says which."""
+        event = next(self.asked)
+        r = self.shadow.pick(n)  # type: ignore[union-attr]  # (below(n), the same draw)
+        outcome = event["outcome"]
+        if "roll" in event:
+            faces = self.tables.faces.get(event["roll"])
+            if faces is None or len(faces) != n or faces[r] != outcome:
+                raise _Doubt()
+            return r
+        among = event.get("among")
+        if type(among) is not list or len(among) != n or among[r] != outcome:
+            raise _Doubt()
+        return r
 
     def _place(self, event: dict[str, Any]) -> int:
         """The place of a recorded roll's face on its die, or of a pick's outcome among the players picked from."""
@@ -652,6 +786,11 @@ class _Feed:
                 self.at = at
                 if self.replayer._private(self.lines[at][0], event) is not None:
                     raise _Doubt()
+            elif kind == "digest":  # a turn's digest: the table now, as play wrote it (the careful way tells more)
+                if k < len(made) or type(event.get("turn")) is not int or event.get("digest") != self.st.table_digest():
+                    raise _Doubt()
+                if self.replayer.parted is None:
+                    self.replayer.matched = (event["turn"], self.lines[at][0])
             elif kind != "comment":
                 raise _Doubt()
             at += 1
@@ -682,8 +821,8 @@ class _Feed:
         event = self._next_chance()
         outcome = event.get("outcome")
         kind = self.engine.kind_by_name.get(outcome) if "draw" in event and type(outcome) is str else None
-        if kind is None or kind not in kinds:
-            raise _Doubt()
+        if kind is None or kind not in kinds or self.shadow is not None and self.shadow.one_of(kinds) != kind:
+            raise _Doubt()  # (not a kind to draw, or not the seed's)
         return kind
 
     def weighted(self, weights: list[int]) -> int:
@@ -702,7 +841,10 @@ class _Feed:
         kinds = sorted(counts)
         if [counts[k] for k in kinds] != weights:
             raise _Doubt()  # a draw of only some of the zone's components
-        return kinds.index(self.engine.kind_by_name[event["outcome"]])
+        i = kinds.index(self.engine.kind_by_name[event["outcome"]])
+        if self.shadow is not None and self.shadow.weighted(weights) != i:
+            raise _Doubt()  # not the seed's draw
+        return i
 
     def pick(self, seat: int, n: int) -> int:
         """The place among the ``n`` legal options (or answers) of ``seat``'s recorded action now."""
@@ -711,8 +853,8 @@ class _Feed:
         evs = self.evs
         if made:  # the chance events made since the last action must be the trace's next ones
             j = at + len(made)
-            if evs[at:j] != made:
-                j = self._action_after(at)
+            if evs[at:j] != made or j >= self.n or evs[j]["type"] != "action":
+                j = self._action_after(at)  # (a look or a digest after them: caught up from ``at``)
             else:
                 made.clear()
         else:
@@ -969,8 +1111,8 @@ def _seat_of(label: str) -> int:
 
 
 def redacted_header(engine: Engine, header: dict[str, Any], view: int | None) -> dict[str, Any]:
-    """The header as ``view`` may see it: no seed (it would reveal every hidden draw)."""
-    out = {k: v for k, v in header.items() if not k.startswith("_") and k != "seed"}
+    """The header as ``view`` may see it: no seed (it would reveal every hidden draw), nor that chance came from it."""
+    out = {k: v for k, v in header.items() if not k.startswith("_") and k not in ("seed", "chance")}
     out["view"] = player_label(view) if view is not None else "spectator"
     position = header.get("position")
     if isinstance(position, dict) and isinstance(position.get("zones"), dict):
@@ -1012,7 +1154,10 @@ def _named_rules_file(trace: Trace, path: str) -> str:
     named = Path(path)
     if not path or "\x00" in path or not path.endswith(RULES_SUFFIX):
         raise TraceError("the header's \"file\" must name a .rules file", span, hint="give the rules file with --rules")
-    if named.is_absolute():
+    if named.is_absolute():  # as recorded by `run /abs/game.rules --trace`: a symbolic link must not lead out
+        if not inside(named.parent, named):
+            raise TraceError(f"the game file named in the trace leads outside its directory: {path}", span,
+                             hint="give the rules file with --rules")
         return path
     for base in (Path("."), Path(trace.path).parent):
         candidate = base / named
