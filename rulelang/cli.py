@@ -6,17 +6,14 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from rulelang.agents.base import Agent
-from rulelang.engine.engine import DEFAULT_BUDGET, Engine
+# Only light modules at import time: `rulelang --help` (and every command's --help) must not pay for the
+# engine, the checker or the code generator. Each command imports what it runs (see docs/architecture.md).
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.game import load_game
-from rulelang.narrate import Narrator, players_text, reading_names, standings_lines
 from rulelang.numbers import ascii_whole
-from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
 from rulelang.safeio import (
     MAX_POSITION_BYTES,
@@ -28,9 +25,11 @@ from rulelang.safeio import (
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
-from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line, write_atomic
-from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
-from rulelang.views import redact_narration
+
+if TYPE_CHECKING:
+    from rulelang.agents.base import Agent
+    from rulelang.engine.engine import Engine
+    from rulelang.trace.replay import Verdict
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -80,9 +79,12 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-def _load(path: str, options: dict[str, str], budget: int = DEFAULT_BUDGET, stdin: bytes | None = None) -> Engine:
+def _load(path: str, options: dict[str, str], budget: int | None = None, stdin: bytes | None = None) -> Engine:
+    from rulelang.engine.engine import DEFAULT_BUDGET
+    from rulelang.game import load_game
+
     try:
-        return load_game(path, options, budget=budget, stdin=stdin)
+        return load_game(path, options, budget=DEFAULT_BUDGET if budget is None else budget, stdin=stdin)
     except (RulelangError, ErrorList) as exc:
         _fail(_hint_shipped(exc))
 
@@ -162,8 +164,12 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     ('rulelang games' lists them). With --trace - the trace goes to standard output and the
     play-by-play to standard error.
     """
+    from rulelang.narrate import Narrator, players_text, reading_names, standings_lines
+    from rulelang.play import play
     from rulelang.safeio import STDIN_NAME
     from rulelang.shipped import recorded_name
+    from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line
+    from rulelang.views import redact_narration
 
     drawn = seed is None
     seed = _seed(seed)
@@ -300,6 +306,8 @@ def _check_output(path: str | None, option: str, inputs: list[str | None], engin
 
 def _write(path: str, text: str) -> None:
     """Write an output file atomically; a path that cannot be written is an error, not a traceback."""
+    from rulelang.trace.format import write_atomic
+
     try:
         write_atomic(path, text)
     except OSError as exc:
@@ -347,6 +355,8 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
 
     A GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name.
     """
+    from rulelang.game import load_game
+    from rulelang.narrate import players_text
     from rulelang.safeio import STDIN_NAME
 
     if game_files.count("-") > 1:
@@ -868,6 +878,11 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
     """
+    from rulelang.narrate import Narrator, reading_names
+    from rulelang.trace.format import dumps_line
+    from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
+    from rulelang.views import redact_narration
+
     if redacted_path is not None and view is None:
         raise click.BadParameter("--redacted needs --view PLAYER", param_hint="--redacted")
     if rules_file is not None:

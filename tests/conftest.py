@@ -4,7 +4,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,7 +17,41 @@ TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
+# The user's cache (the parser's tables) goes to a directory of this run, never to ~/.cache; subprocesses inherit it.
+_CACHE = tempfile.mkdtemp(prefix="rulelang-test-cache-")
+os.environ["RULELANG_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
+
 from scripted import CHICKEN, EGGSPANSION, ROOT, load  # noqa: E402
+
+_PATCHES: dict[str, bool] = {}
+
+
+def _patches_code(module: object) -> bool:
+    """Whether a test module patches anything (the code generator's switches, mostly): then its tests load
+    games afresh, since load_game's kept engines were compiled without the patch."""
+    path = getattr(module, "__file__", None) or ""
+    if path not in _PATCHES:
+        text = Path(path).read_text(encoding="utf-8") if path else ""
+        _PATCHES[path] = "setattr(" in text or "mock.patch" in text
+    return _PATCHES[path]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_loads_where_code_is_patched(request: pytest.FixtureRequest):
+    """Turn load_game's kept engines off (RULELANG_NO_CACHE) for the tests of a module that patches code."""
+    if not _patches_code(request.module):
+        yield
+        return
+    before = os.environ.get("RULELANG_NO_CACHE")
+    os.environ["RULELANG_NO_CACHE"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("RULELANG_NO_CACHE", None)
+        else:
+            os.environ["RULELANG_NO_CACHE"] = before
 
 
 @pytest.fixture(scope="session")

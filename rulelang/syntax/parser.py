@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.grammar import Rule
 from lark.indenter import DedentError, Indenter
+from lark.lexer import TerminalDef
 
 from rulelang.errors import RulelangError
 from rulelang.syntax.scan import scan_text
 from rulelang.syntax.span import Span, register_source
+from rulelang.usercache import read_entry, write_entry
 
 
 class _RulesIndenter(Indenter):
@@ -37,17 +43,70 @@ def grammar_text() -> str:
     return source_tree.read_text(encoding="utf-8")
 
 
+_LARK_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+    "start": ["start", "expr"],
+}
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        postlex=_RulesIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr"],
-    )
+    """The parser, read back from the user's cache when it holds the tables of this grammar and Lark."""
+    text = grammar_text()
+    from rulelang import __version__
+
+    parts = [text, lark.__version__, __version__, repr(sorted(_LARK_OPTIONS.items()))]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()
+    name = f"parser-{key[:32]}.json"
+    cached = read_entry(name, key)
+    if cached is not None:
+        try:
+            return Lark._load_from_dict(_decode(cached["data"]), _decode(cached["memo"]), postlex=_RulesIndenter())
+        except Exception:  # a damaged entry of the right shape: build the tables again
+            pass
+    parser = Lark(text, postlex=_RulesIndenter(), **_LARK_OPTIONS)
+    write_entry(name, key, parser_tables(parser))
+    return parser
+
+
+def parser_tables(parser: Lark) -> dict[str, Any]:
+    """The LALR parser as JSON data (Lark's own serialization, without the indenter, which is code)."""
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k != "postlex"}
+    return {"data": _encode(data), "memo": _encode(memo)}
+
+
+def _encode(value: Any) -> Any:
+    """Lark's serialized form as JSON: tuples and dicts are tagged, so that decoding gives back the same value."""
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {"s": {k: _encode(v) for k, v in value.items()}}
+        return {"i": [[k, _encode(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"t": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    raise TypeError(f"cannot cache a {type(value).__name__} in the parser tables")
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict):
+        ((tag, inner),) = value.items()
+        if tag == "s":
+            return {k: _decode(v) for k, v in inner.items()}
+        if tag == "i":
+            return {k: _decode(v) for k, v in inner}
+        if tag == "t":
+            return tuple(_decode(v) for v in inner)
+        raise ValueError(f"unknown tag {tag!r} in the cached parser tables")
+    return value
 
 
 _TOKEN_NAMES = {
