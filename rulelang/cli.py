@@ -416,7 +416,7 @@ def compile_command(game_file: str, option_pairs: tuple[str, ...], emit_python: 
 
 def _sim_options(f: Any) -> Any:
     """The options simulate and compare share."""
-    from rulelang.agents.spec import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
+    from rulelang.agents.bounds import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
 
     for opt in reversed([
         click.option("--games", "-n", type=WholeNumber(), default=1000, show_default=True,

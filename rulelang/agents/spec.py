@@ -8,14 +8,10 @@ from typing import Any
 import attrs
 
 from rulelang.agents.base import Agent, FirstAgent, RandomAgent
+from rulelang.agents.bounds import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
 from rulelang.agents.human import HumanAgent
 from rulelang.agents.search import GreedyAgent, MctsAgent
 from rulelang.numbers import ascii_decimal, ascii_whole
-
-MAX_SAMPLES = 1_000  # greedy:samples=, positions sampled per decision
-MAX_ITERS = 100_000  # mcts:iters=, iterations per decision
-MAX_DEPTH = 10_000  # mcts:depth=, random moves per playout
-MAX_C = 100.0  # mcts:c=, the exploration constant
 
 # Each kind and its parameters with their types, defaults and largest values (docs/simulate.md, "Bounds").
 PARAMS: dict[str, dict[str, tuple[type, Any]]] = {
