@@ -112,6 +112,7 @@ class _Loaded:
     params: dict[str, Any]
     skip_forced: bool
     history_length: int  # 0: not sized yet
+    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes, probabilities
 
     @property
     def space(self) -> ActionSpace:
@@ -362,10 +363,26 @@ def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, f
     progress.legal = progress.node = progress.outcomes = progress.probabilities = None
 
 
+def _roll(engine: Engine, st: State) -> tuple[int, int] | None:
+    """(die, its kind) when the pending chance is a roll of one die, read from the program (no Decision built)."""
+    fr = st.stack[-1]
+    ins = engine.code[fr[0]][fr[1]]
+    if ins[0] != ROLL:
+        return None
+    loc = fr[2]
+    die = loc[ins[1]][loc[ins[2]]]
+    return die, engine.program.kind_of[die]
+
+
 def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
     """Apply a chance outcome (a shuffle's next position); True when the engine moved on."""
     st = progress.st
     engine = loaded.spec.engine
+    roll = _roll(engine, st)
+    if roll is not None and engine.try_roll(st, engine.program.component_labels[roll[0]], label):
+        progress.outcomes = progress.node = progress.probabilities = progress.legal = None
+        progress.steps = _Step(progress.steps, ("chance", label))
+        return True
     d = engine.pending(st)
     assert d is not None
     progress.outcomes = progress.node = progress.probabilities = None
@@ -387,8 +404,17 @@ def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
     """The pending chance's outcomes with a weight above 0, as (id, label, weight), cached until the next step."""
     outcomes = progress.outcomes
     if outcomes is None:
-        outcomes = progress.outcomes = [o for o in chance_outcomes(loaded.spec.engine, progress.st, progress.shuffled)
-                                        if o[2] > 0]
+        engine = loaded.spec.engine
+        roll = _roll(engine, progress.st)
+        known = loaded.rolls.get(roll[1]) if roll is not None else None
+        if known is not None:  # a roll's outcomes depend only on the die's kind
+            outcomes, progress.probabilities = known
+        else:
+            outcomes = [o for o in chance_outcomes(engine, progress.st, progress.shuffled) if o[2] > 0]
+            if roll is not None:
+                total = sum(w for _i, _label, w in outcomes)
+                loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes])
+        progress.outcomes = outcomes
     return outcomes
 
 
