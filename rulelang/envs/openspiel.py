@@ -519,7 +519,9 @@ class RulelangState(pyspiel.State):
         progress = self._progress
         probabilities = progress.probabilities
         if probabilities is None:
-            outcomes = _outcomes(self._shared.loaded, progress)
+            outcomes = _outcomes(self._shared.loaded, progress)  # a roll's come with its probabilities
+            probabilities = progress.probabilities
+        if probabilities is None:
             total = sum(w for _i, _label, w in outcomes)
             probabilities = progress.probabilities = [(i, w / total) for i, _label, w in outcomes]
         return list(probabilities)
