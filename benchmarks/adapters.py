@@ -11,8 +11,10 @@ rotating each round) so that machine noise hits all alike:
   (``chance_outcomes``, ``legal_actions``, ``apply_action``);
 - OpenSpiel's pure-Python ``python_kuhn_poker`` (shipped with open_spiel), driven the same way.
 
-A decision is one player action (chance not counted; with ``skip_forced`` the adapter's forced
-steps are not decisions either, the engine's are). It prints each side's decisions/s, the
+A decision is one player action with more than one legal option, on every side: chance is not
+counted, nor a forced step (the adapter's ``skip_forced`` applies those itself; the engine's are
+played but not counted). The adapter and ``python_kuhn_poker`` run the same loop with the same
+random choices. It prints each side's decisions/s, the
 adapter's ratio to the engine's, and as its last line ``ratio: X``: the adapter's decisions/s
 divided by ``python_kuhn_poker``'s.
 
@@ -56,10 +58,12 @@ def engine_games(path: Path, games: int, seed: int) -> Callable[[], int]:
                 if size is None:  # an ask
                     answers = engine.ask_answers(st)
                     assert answers is not None
-                    engine.answer(st, answers, pick.below(len(answers[1])))
+                    options = len(answers[1])
+                    engine.answer(st, answers, pick.below(options))
                 else:
-                    engine.apply_index(st, pick.below(size[1]))
-                decisions += 1
+                    options = size[1]
+                    engine.apply_index(st, pick.below(options))
+                decisions += options > 1  # a forced step is no decision, as with the adapter's skip_forced
         return decisions
 
     return run

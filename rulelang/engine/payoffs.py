@@ -34,17 +34,18 @@ def rank_payoffs_of(standings: Sequence[dict[str, Any]], players: int) -> tuple[
 def declared_payoffs(spec: PayoffSpec, pay: Callable[..., Any], st: Any, nlocals: int) -> list[Any]:
     """Every seat's declared payoff in the finished state ``st``, checked against its bounds and sum."""
     values = []
+    low, high, total = _plain(spec.low), _plain(spec.high), _plain(spec.total)  # int compares are fast
     for p in range(st.players):
         loc: list[Any] = [None] * max(1, nlocals)
         loc[0] = p
         value = bounded(pay(st, loc), spec.span)
-        if not spec.low <= value <= spec.high:
+        if not low <= value <= high:
             raise RulelangError(
                 f"P{p + 1}'s payoff is {format_number(value)}, outside its bounds "
                 f"{format_number(_num(spec.low))} to {format_number(_num(spec.high))}", spec.span,
                 hint="widen 'between LOW and HIGH', or check the counters the payoff reads")
         values.append(value)
-    if spec.total is not None and sum(values, Fraction(0)) != spec.total:
+    if total is not None and sum(values) != total:
         shown = ", ".join(f"P{p + 1} {format_number(v)}" for p, v in enumerate(values))
         kind = "zero sum" if spec.utility == "zero_sum" else f"constant sum {format_number(_num(spec.total))}"
         raise RulelangError(
@@ -80,6 +81,11 @@ def normalised(value: Fraction, spec: PayoffSpec) -> float:
     if spec.high == spec.low:
         return 0.5
     return float((value - spec.low) / (spec.high - spec.low))
+
+
+def _plain(v: Fraction | None) -> Any:
+    """A whole Fraction as an int (compared and added far faster), else as it is."""
+    return v.numerator if v is not None and v.denominator == 1 else v
 
 
 def _num(v: Fraction) -> Any:

@@ -112,6 +112,7 @@ class _Loaded:
     params: dict[str, Any]
     skip_forced: bool
     history_length: int  # 0: not sized yet
+    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes, probabilities
 
     @property
     def space(self) -> ActionSpace:
@@ -287,7 +288,8 @@ class _Step:
 class _Progress:
     """The part of a game in progress that a clone copies: the engine state and the record."""
 
-    __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes")
+    __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes", "probabilities",
+                 "payoffs")
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -299,6 +301,8 @@ class _Progress:
         self.views: dict[int, tuple[int, list]] = {}  # per player: (steps count, her views) for info states
         self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
         self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed
+        self.probabilities: list | None = None  # the pending chance's (id, probability), once asked for
+        self.payoffs: list[float] | None = None  # the returns, once the game is over and they were asked for
 
     def __deepcopy__(self, memo: dict) -> _Progress:
         new = _Progress.__new__(_Progress)
@@ -311,6 +315,8 @@ class _Progress:
         new.views = self.views
         new.node = self.node
         new.outcomes = self.outcomes
+        new.probabilities = self.probabilities
+        new.payoffs = self.payoffs
         return new
 
     def __reduce__(self) -> tuple:
@@ -322,7 +328,7 @@ def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bo
     """Unpickle a game in progress."""
     progress = _Progress(State.from_json(st))
     progress.shuffled, progress.length, progress.cut = list(shuffled), length, cut
-    progress.node = progress.legal = progress.outcomes = None
+    progress.node = progress.legal = progress.outcomes = progress.probabilities = progress.payoffs = None
     for what in steps:
         progress.steps = _Step(progress.steps, tuple(what))
     return progress
@@ -354,16 +360,32 @@ def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, f
     else:
         engine.answer(progress.st, (seat, listed), position)
     progress.steps = _Step(progress.steps, (kind, seat, position, ids[position], forced))
-    progress.legal = progress.node = progress.outcomes = None
+    progress.legal = progress.node = progress.outcomes = progress.probabilities = None
+
+
+def _roll(engine: Engine, st: State) -> tuple[int, int] | None:
+    """(die, its kind) when the pending chance is a roll of one die, read from the program (no Decision built)."""
+    fr = st.stack[-1]
+    ins = engine.code[fr[0]][fr[1]]
+    if ins[0] != ROLL:
+        return None
+    loc = fr[2]
+    die = loc[ins[1]][loc[ins[2]]]
+    return die, engine.program.kind_of[die]
 
 
 def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
     """Apply a chance outcome (a shuffle's next position); True when the engine moved on."""
     st = progress.st
     engine = loaded.spec.engine
+    roll = _roll(engine, st)
+    if roll is not None and engine.try_roll(st, engine.program.component_labels[roll[0]], label):
+        progress.outcomes = progress.node = progress.probabilities = progress.legal = None
+        progress.steps = _Step(progress.steps, ("chance", label))
+        return True
     d = engine.pending(st)
     assert d is not None
-    progress.outcomes = progress.node = None
+    progress.outcomes = progress.node = progress.probabilities = None
     if d.pool is not None:
         progress.shuffled.append(label)
         if len(progress.shuffled) < len(d.pool):
@@ -382,8 +404,17 @@ def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
     """The pending chance's outcomes with a weight above 0, as (id, label, weight), cached until the next step."""
     outcomes = progress.outcomes
     if outcomes is None:
-        outcomes = progress.outcomes = [o for o in chance_outcomes(loaded.spec.engine, progress.st, progress.shuffled)
-                                        if o[2] > 0]
+        engine = loaded.spec.engine
+        roll = _roll(engine, progress.st)
+        known = loaded.rolls.get(roll[1]) if roll is not None else None
+        if known is not None:  # a roll's outcomes depend only on the die's kind
+            outcomes, progress.probabilities = known
+        else:
+            outcomes = [o for o in chance_outcomes(engine, progress.st, progress.shuffled) if o[2] > 0]
+            if roll is not None:
+                total = sum(w for _i, _label, w in outcomes)
+                loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes])
+        progress.outcomes = outcomes
     return outcomes
 
 
@@ -437,8 +468,15 @@ class RulelangState(pyspiel.State):
 
     def __init__(self, game: RulelangGame) -> None:
         super().__init__(game)
-        self._shared = _Shared(game)
-        self._progress = copy.deepcopy(self._shared.loaded.initial)
+        shared = getattr(game, "_shared_ref", None)
+        if shared is None:
+            shared = _Shared(game)
+            try:
+                game._shared_ref = shared
+            except AttributeError:  # pragma: no cover - a game object that takes no attributes
+                pass
+        self._shared = shared
+        self._progress = shared.loaded.initial.__deepcopy__({})
 
     @property
     def _engine(self) -> Engine:
@@ -470,32 +508,41 @@ class RulelangState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         loaded, progress = self._shared.loaded, self._progress
-        if _node(loaded, progress) < 0:
+        node = progress.node
+        if (node if node is not None else _node(loaded, progress)) < 0:
             return []
-        legal = _legal(loaded, progress)
+        legal = progress.legal or _legal(loaded, progress)
         return list(legal[5]) if player == legal[1] else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) of each possible outcome of the pending chance node."""
-        outcomes = _outcomes(self._shared.loaded, self._progress)
-        total = sum(w for _i, _label, w in outcomes)
-        return [(i, w / total) for i, _label, w in outcomes]
+        progress = self._progress
+        probabilities = progress.probabilities
+        if probabilities is None:
+            outcomes = _outcomes(self._shared.loaded, progress)  # a roll's come with its probabilities
+            probabilities = progress.probabilities
+        if probabilities is None:
+            total = sum(w for _i, _label, w in outcomes)
+            probabilities = progress.probabilities = [(i, w / total) for i, _label, w in outcomes]
+        return list(probabilities)
 
     def _apply_action(self, action: int) -> None:
         loaded = self._shared.loaded
         progress = self._progress
         st = progress.st
-        node = _node(loaded, progress)
+        node = progress.node
+        if node is None:
+            node = _node(loaded, progress)
         if node == _TERMINAL:
             raise RulelangError("the game is over: no action can be applied")
         if node == _CHANCE:
-            outcomes = {i: label for i, label, _w in _outcomes(loaded, progress)}
-            if action not in outcomes:
-                raise RulelangError(f"chance outcome {action} is not possible here",
-                                    hint="possible: " + ", ".join(f"{i}: {t}" for i, t in sorted(outcomes.items())))
-            _chance(loaded, progress, outcomes[action])
+            label = next((o[1] for o in _outcomes(loaded, progress) if o[0] == action), None)
+            if label is None:
+                raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
+                    f"{i}: {t}" for i, t, _w in sorted(_outcomes(loaded, progress))))
+            _chance(loaded, progress, label)
         else:
-            legal = _legal(loaded, progress)
+            legal = progress.legal or _legal(loaded, progress)
             position = legal[3].get(action)
             if position is None:
                 raise RulelangError(
@@ -523,9 +570,13 @@ class RulelangState(pyspiel.State):
 
     def returns(self) -> list[float]:
         """Each player's payoff once the game is over (0 for everyone before the end, or if cut)."""
+        progress = self._progress
+        if progress.payoffs is not None:
+            return list(progress.payoffs)
         players = self._shared.loaded.spec.players
-        if self._st.over:
-            return payoffs(self._engine, self._st, players)
+        if progress.st.over:
+            progress.payoffs = payoffs(self._engine, progress.st, players)
+            return list(progress.payoffs)
         return [0.0] * players
 
     def __str__(self) -> str:
