@@ -82,10 +82,12 @@ def chance_outcomes(engine: Engine, st: State) -> list[tuple[Any, Fraction]]:
 
 
 def walk_engine(engine: Engine, players: int,
-                payoff: Callable[[Engine, State], tuple[Fraction, ...]] = engine_payoffs) -> Walk:
+                payoff: Callable[[Engine, State], tuple[Fraction, ...]] = engine_payoffs,
+                skip_forced: bool = True) -> Walk:
     """Walk the whole tree of ``engine``'s game for ``players`` players (forced nodes skipped).
 
-    ``payoff`` gives a finished game's returns (default: the declared payoffs, else the ranking's).
+    ``payoff`` gives a finished game's returns (default: the declared payoffs, else the ranking's);
+    ``skip_forced=False`` counts forced nodes too.
     """
     walk = Walk()
 
@@ -97,7 +99,7 @@ def walk_engine(engine: Engine, players: int,
             assert d is not None
             if d.kind == "chance":
                 outcomes = chance_outcomes(engine, st)
-                if len(outcomes) == 1:
+                if len(outcomes) == 1 and skip_forced:
                     engine.apply(st, outcomes[0][0])
                     continue
                 walk.chance += 1
@@ -108,7 +110,7 @@ def walk_engine(engine: Engine, players: int,
                     total = [t + p * v for t, v in zip(total, visit(child, reach * p))]
                 return tuple(total)
             labels = list(d.labels or [])
-            if len(labels) == 1:
+            if len(labels) == 1 and skip_forced:
                 engine.apply(st, labels[0], player=d.player)
                 continue
             walk.decision += 1
