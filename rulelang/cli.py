@@ -14,7 +14,7 @@ from rulelang.agents.base import Agent
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
-from rulelang.narrate import Narrator, reading_names, standings_lines
+from rulelang.narrate import Narrator, players_text, reading_names, standings_lines
 from rulelang.play import play
 from rulelang.rng import SEED_MAX, SEED_MIN, random_seed, seed_in_range
 from rulelang.safeio import (
@@ -135,7 +135,7 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     if talk:
         where = f", from {from_path}" if from_path else ""
         seen = f", as {view.upper()} sees it" if view else ""
-        click.echo(f"{engine.model.title}: {n} players, seed {seed}{where}{seen}")
+        click.echo(f"{engine.model.title}: {players_text(n)}, seed {seed}{where}{seen}")
         for e in show(state.log or []):
             click.echo(e)
 
@@ -268,7 +268,8 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
                 failed = True
                 continue
             deep_note = f"; {played} random games played without a run-time error"
-        click.echo(f"{path}: ok ({model.title}; {model.min_players}-{model.max_players} players, "
+        many = (players_text(1) if model.max_players == 1 else f"{model.min_players}-{model.max_players} players")
+        click.echo(f"{path}: ok ({model.title}; {many}, "
                    f"{len(engine.program.kind_of)} components, {len(model.rules)} rules{deep_note})")
         if list_options:
             for opt in model.options.values():

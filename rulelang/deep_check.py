@@ -12,6 +12,7 @@ from __future__ import annotations
 from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
+from rulelang.narrate import players_text
 from rulelang.play import play
 
 
@@ -31,7 +32,7 @@ def deep_check(engine: Engine, games: int = 20, seed: int = 1,
                 except RulelangError as narrated:
                     if narrated.message == exc.message:
                         exc = narrated
-                where = f"found in a random game of {players} players, seed {game_seed}"
+                where = f"found in a random game of {players_text(players)}, seed {game_seed}"
                 exc.hint = f"{exc.hint} ({where})" if exc.hint else where
                 return played, exc
             played += 1

@@ -129,14 +129,30 @@ def tally_lines(event: dict[str, Any]) -> list[str]:
     return out
 
 
+def players_text(n: int) -> str:
+    """``"1 player"``, ``"3 players"``."""
+    return f"{n} player" if n == 1 else f"{n} players"
+
+
+OUTCOME_WORDS = {"won": "won", "lost": "lost", "drawn": "drew"}
+
+
 def standings_lines(result: dict[str, Any], key_names: list[str]) -> list[str]:
-    """The final standings as a small table."""
+    """The final standings as a small table (with each player's payoff when the game declares one)."""
     out = sheet_lines(result) + ["", "Final standings:"]
+    payoffs = result.get("payoffs")
     for row in result["standings"]:
         keys = ", ".join(f"{name} {v}" for name, v in zip(key_names, row["keys"]))
+        if isinstance(payoffs, list):
+            seat = int(row["player"][1:]) - 1
+            if 0 <= seat < len(payoffs):
+                keys += f"  (payoff {_signed(payoffs[seat])})"
         out.append(f"  {row['rank']}. {row['player']}  {keys}")
     winners = result["winners"]
-    if not winners:
+    outcome = result.get("outcome")
+    if outcome in OUTCOME_WORDS and len(result["standings"]) == 1:  # one player, with a declared payoff
+        out.append(f"{result['standings'][0]['player']} {OUTCOME_WORDS[outcome]} the game")
+    elif not winners:
         out.append("No winner")
     elif len(winners) == 1:
         out.append(f"Winner: {winners[0]}")

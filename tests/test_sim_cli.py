@@ -38,7 +38,8 @@ def test_simulate_json_has_every_statistic() -> None:
     cows = s["sheets"]["final_score"]["Cows"]["all"]
     assert cows["n"] == 36 and cows["min"] <= cows["mean"] <= cows["max"]
     assert set(s["payoff"]) == {"P1", "P2", "P3"}
-    assert sum(m["mean"] for m in s["payoff"].values()) == pytest.approx(1.5)  # 3 players: (3 - 1) / 2 pairs won
+    assert sum(m["mean"] for m in s["payoff"].values()) == pytest.approx(0.0)  # the rank payoff is zero sum
+    assert s["payoff_kind"].startswith("from the ranking")
     assert sum(s["first_player"]["by_seat"].values()) == s["first_player"]["games"] == 12
     assert s["turns"]["min"] <= s["turns"]["mean"] <= s["turns"]["max"]
     assert result.stderr == ""

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from rulelang.check import budgets
+from rulelang.check import budgets, payoffs
 from rulelang.check import model as m
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER, STR
 from rulelang.check.rounds import RoundChecks, reads_elimination
@@ -121,6 +121,7 @@ class Checker(RoundChecks):
         self.rank: ast.RankDecl | None = None
         self.uses_elimination = False
         self.rank_file = -1
+        self.payoff_decl: tuple[ast.PayoffDecl, int] | None = None  # the 'payoff' line and its file's index
         self.players_seen = False
         self.sheets: dict[str, ast.SheetDecl] = {}
         self.sections: list[tuple[str, Span]] = []
@@ -203,6 +204,8 @@ class Checker(RoundChecks):
                     self.rank_file = index
                 elif isinstance(decl, ast.SheetDecl):
                     self._sheet(decl)
+                elif isinstance(decl, ast.PayoffDecl):
+                    payoffs.collect_payoff(self, decl, index)
             if not game_seen:
                 self.error("the file has no 'game \"Title\"' line", Span(source.path, 1, 1, 1, 2),
                            hint="start the file with: game \"Name of the game\"")
@@ -1094,6 +1097,7 @@ class Checker(RoundChecks):
             triggers.append(m.Trigger(cond, rule.index, frozenset(zones), frozenset(ctrs), cur, decl.span,
                                       decl.each is not None, decl.after_step))
         ranking = self._ranking()
+        payoff = self._payoff()
         sheets = []
         for sheet in self.sheets.values():
             scope = _RuleScope()
@@ -1132,7 +1136,24 @@ class Checker(RoundChecks):
             sections=self.sections,
             rounds=self.round_game,
             eliminates=self.uses_elimination,
+            payoff=payoff,
         )
+
+    def _payoff(self) -> m.Payoff | None:
+        if self.payoff_decl is None:
+            return None
+        decl = self.payoff_decl[0]
+        scope = _RuleScope()
+        scope.bind(decl.var, PLAYER)
+        try:
+            ir = self.expr(decl.expr, scope)
+            constants = [None if node is None else self.expect(node, _RuleScope(), INT, False, what)
+                         for node, what in ((decl.low, "a payoff's bound must be a number"),
+                                            (decl.high, "a payoff's bound must be a number"),
+                                            (decl.total, "the sum of a constant-sum game must be a number"))]
+        except _Skip:
+            return None
+        return payoffs.check_payoff(self, decl, ir, scope.nslots, *constants)
 
     def _ranking(self) -> m.Ranking:
         if self.rank is None:

@@ -7,6 +7,7 @@ table indices and local slots, never raw identifiers.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -495,6 +496,38 @@ class Ranking:
     labels: list[str] = attrs.field(factory=list)
 
 
+@attrs.frozen
+class PayoffSpec:
+    """What a game's payoffs are: declared (``payoff p = ...``) or the rank default, their bounds and sum.
+
+    ``utility`` is "zero_sum", "constant_sum" or "general_sum"; ``total`` is the sum every game's payoffs
+    have (0 for zero sum, None for general sum); ``low``/``high`` bound each player's payoff; ``span`` is
+    the declaration's place (None for the rank default).
+    """
+
+    declared: bool
+    utility: str
+    total: Fraction | None
+    low: Fraction
+    high: Fraction
+    span: Span | None = None
+
+
+def rank_payoff_spec(players: int) -> PayoffSpec:
+    """The default payoffs, from the ranking: in [-1, 1], zero sum ([0, 0] for one player)."""
+    edge = Fraction(0) if players < 2 else Fraction(1)
+    return PayoffSpec(False, "zero_sum", Fraction(0), -edge, edge, None)
+
+
+@attrs.define
+class Payoff:
+    """A declared payoff: the expression (the player in local slot 0), its bounds and utility kind."""
+
+    expr: Any
+    nlocals: int
+    spec: PayoffSpec
+
+
 @attrs.define
 class Model:
     """Everything the compiler needs, checked."""
@@ -519,6 +552,7 @@ class Model:
     sections: list[tuple[str, Span]]
     rounds: bool = False  # played in rounds by the whole table ('round:'), not in turns
     eliminates: bool = False  # players may drop out ('drop out')
+    payoff: Payoff | None = None  # a declared 'payoff p = ...' (None: payoffs come from the ranking)
 
 
 # ------------------------------------------------------------------ rounds, elimination, sides, races

@@ -98,6 +98,7 @@ class Generated:
     code_object: Any = None
     pickers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its lazy enumerator (see pick)
     members: dict[int, tuple] = attrs.field(factory=dict)  # id of a ChooseSpec -> its membership tests (see member)
+    pay_fn: str | None = None  # the declared payoff of a player (the player in loc[0]), if the game declares one
 
 
 class CodeGen(ExprWriter):
@@ -2221,6 +2222,10 @@ class CodeGen(ExprWriter):
                 self.helper(f"sh{n}_{i}", "st, loc", [(1, f"return {self.ex(e)}", sheet.span)])
                 names.append(f"sh{n}_{i}")
             self.sheet_fns.append(names)
+        self.pay_fn = None
+        if model.payoff is not None:
+            self.helper("pay", "st, loc", [(1, f"return {self.ex(model.payoff.expr)}", model.payoff.spec.span)])
+            self.pay_fn = "pay"
         # Only the memos filled since the last reset are cleared (a game may have hundreds).
         self.helper("reset_memo", "", [(1, "for memo in DIRTY:", None), (2, "memo.clear()", None),
                                        (1, "DIRTY.clear()", None)])
@@ -2268,7 +2273,7 @@ class CodeGen(ExprWriter):
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
             fallbacks=self.fallbacks, constructs=self.constructs, fallback_runs=self.fallback_runs,
             fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
-            ncounters=len(model.counters), pickers=self.pickers, members=self.members,
+            ncounters=len(model.counters), pickers=self.pickers, members=self.members, pay_fn=self.pay_fn,
         )
 
 
@@ -2463,6 +2468,7 @@ class Loaded:
     lines: LineTable
     fallback_runs: list[int]
     fallback_kinds: list[str]
+    pay_fn: Callable[..., Any] | None = None  # (st, loc with the player in loc[0]) -> the declared payoff
 
 
 _MODULES = itertools.count(1)
@@ -2514,6 +2520,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],
         reset_memo=ns["reset_memo"], counter_inits=[ns[f"ci{i}"] for i in range(gen.ncounters)],
         lines=gen.lines, fallback_runs=gen.fallback_runs, fallback_kinds=gen.fallback_kinds,
+        pay_fn=ns[gen.pay_fn] if gen.pay_fn else None,
     )
 
 

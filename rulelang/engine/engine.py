@@ -11,9 +11,10 @@ import copy
 import sys
 from bisect import bisect_right
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
-from rulelang.check.model import PLAYER, Model
+from rulelang.check.model import PLAYER, Model, PayoffSpec, rank_payoff_spec
 from rulelang.compile.budget_runtime import tallied_rows
 from rulelang.compile.codegen import END, TAKEN, generate, load
 from rulelang.compile.compiler import player_label
@@ -30,6 +31,7 @@ from rulelang.compile.program import (
 )
 from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of, shuffle_zone
 from rulelang.engine.decision import Decision, Labels
+from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.numbers import bounded, json_number
@@ -1161,10 +1163,32 @@ class Engine:
         st.result = self.standings(st)
         if no_winner:
             st.result["winners"] = []
+        if self.run.pay_fn is not None:  # a declared payoff (one player: it says won, lost or drawn)
+            payoff = self.model.payoff
+            assert payoff is not None
+            add_payoffs(st.result, declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals))
         if st.log is not None:
             st.log.append({"type": "end", "result": st.result})
 
     # ------------------------------------------------------------------ results
+    @property
+    def payoff_spec(self) -> PayoffSpec:
+        """The game's payoffs: declared (``payoff p = ...``), or the rank default for the default player count."""
+        if self.model.payoff is not None:
+            return self.model.payoff.spec
+        return rank_payoff_spec(self.model.default_players)
+
+    def payoff_spec_for(self, players: int) -> PayoffSpec:
+        """The game's payoffs with ``players`` players (the rank default is [0, 0] for one player)."""
+        return self.model.payoff.spec if self.model.payoff is not None else rank_payoff_spec(players)
+
+    def payoffs(self, st: State) -> tuple[Fraction, ...]:
+        """Each seat's payoff in a finished game: the declared expression, else
+        (players ranked below - players ranked above) / (players - 1); 0 for one player without a declaration."""
+        if not st.over or st.result is None:
+            raise RulelangError("the game is not over: payoffs are known only at its end", self.where_span(st))
+        return payoffs_of_result(st.result, st.players)
+
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
         program = self.program

@@ -10,6 +10,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from rulelang.narrate import players_text
 from rulelang.sim.coverage import CoverageRow, html_table
 from rulelang.sim.runner import GameRecord
 
@@ -140,7 +141,7 @@ def simulation_report(s: dict[str, Any], records: list[GameRecord],
     opts = ", ".join(f"{k}={v}" for k, v in s["options"].items())
     with_opts = " with " + html.escape(opts) if opts else ""
     head = (f"<p>{s['games']} games of <code>{html.escape(s['file'])}</code>{with_opts}"
-            f", {s['players']} players, seeds {s['seed']}..{s['seed'] + s['games'] - 1}.</p>")
+            f", {players_text(s['players'])}, seeds {s['seed']}..{s['seed'] + s['games'] - 1}.</p>")
     first_key = next(iter(s["keys"]), None)
     plots = [_win_plot([("this run", s)]),
              _hist("Game length", s.get("length_unit", "turns"), [("turns", [float(r.turns) for r in records])])]

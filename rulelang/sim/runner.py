@@ -53,7 +53,7 @@ class GameRecord:
     ranks: tuple[int, ...]
     keys: tuple[tuple[float, ...], ...]  # per seat, the ranking keys
     sheets: tuple[tuple[tuple[str, str, float], ...], ...]  # per seat, (sheet, line, value)
-    payoffs: tuple[float, ...]  # per seat, the share of the other players beaten (ties half)
+    payoffs: tuple[float, ...]  # per seat, Engine.payoffs: the declared payoff, else from the ranking
     steps: int
     turns: int
     first: int | None  # who took the first turn (None if it went by unseen)
@@ -149,8 +149,6 @@ def play_game(engine: Engine, job: SimJob, index: int,
 
 def record_of(engine: Engine, st: State, index: int, seed: int, first: int | None) -> GameRecord:
     """The plain-data outcome of a finished game."""
-    from rulelang.agents.search import rank_rewards
-
     result = st.result
     assert result is not None
     n = st.players
@@ -165,7 +163,7 @@ def record_of(engine: Engine, st: State, index: int, seed: int, first: int | Non
                           for line, value in lines.items())
     return GameRecord(
         index=index, seed=seed, winners=tuple(int(w[1:]) - 1 for w in result["winners"]), ranks=tuple(ranks),
-        keys=tuple(keys), sheets=tuple(sheets), payoffs=tuple(rank_rewards(engine, st)),
+        keys=tuple(keys), sheets=tuple(sheets), payoffs=tuple(float(v) for v in engine.payoffs(st)),
         steps=st.step, turns=st.turn, first=first,
     )
 

@@ -11,6 +11,7 @@ import io
 from typing import Any
 
 from rulelang.engine.engine import Engine
+from rulelang.narrate import players_text
 from rulelang.sim.runner import GameRecord, SimJob
 from rulelang.sim.stats import Moments, wilson
 
@@ -68,6 +69,7 @@ def summarize(engine: Engine, job: SimJob, records: list[GameRecord]) -> dict[st
             per["all"] = moments_json([r.sheets[p][j][2] for r in records for p in range(players)])
             sheets.setdefault(sheet, {})[line] = per
     payoff = {seat(p): moments_json([r.payoffs[p] for r in records]) for p in range(players)}
+    losses = [sum(1 for r in records if r.payoffs[p] < 0) for p in range(players)]
     known = [r for r in records if r.first is not None]
     first_wins = sum(1 / len(r.winners) for r in known if r.first in r.winners)
     first = rate_json(first_wins, len(known))
@@ -81,11 +83,21 @@ def summarize(engine: Engine, job: SimJob, records: list[GameRecord]) -> dict[st
         "win_rate": {seat(p): wins[p] / n if n else 0.0 for p in range(players)},
         "win_ci": {seat(p): list(wilson(wins[p], n)) for p in range(players)},
         "first_player": first,
-        "keys": keys, "sheets": sheets, "payoff": payoff,
+        "keys": keys, "sheets": sheets, "payoff": payoff, "payoff_kind": payoff_kind(engine, players),
+        "loss_rate": {seat(p): losses[p] / n if n else 0.0 for p in range(players)},
         "turns": moments_json([r.turns for r in records]),
         "length_unit": "rounds" if engine.model.rounds else "turns",
         "steps": moments_json([r.steps for r in records]),
     }
+
+
+def payoff_kind(engine: Engine, players: int) -> str:
+    """What the payoffs are, in words: declared (its bounds and utility) or from the ranking."""
+    spec = engine.payoff_spec_for(players)
+    if not spec.declared:
+        return "from the ranking: (players ranked below - players ranked above) / (players - 1)"
+    utility = {"zero_sum": "zero sum", "general_sum": "general sum"}.get(spec.utility, f"constant sum {spec.total}")
+    return f"declared, between {spec.low} and {spec.high}, {utility}"
 
 
 def _pct(x: float) -> str:
@@ -108,14 +120,17 @@ def agents_line(agents: list[str]) -> str:
 def render_text(s: dict[str, Any]) -> list[str]:
     """The summary as lines a designer reads."""
     opts = "".join(f" -o {k}={v}" for k, v in s["options"].items())
-    out = [f"{s['game']}: {s['games']} games, {s['players']} players, {agents_line(s['agents'])}{opts} "
+    out = [f"{s['game']}: {s['games']} games, {players_text(s['players'])}, {agents_line(s['agents'])}{opts} "
            f"(seeds {s['seed']}..{s['seed'] + s['games'] - 1})", "", "Win rate by seat (95% Wilson interval):"]
     for p, rate in s["win_rate"].items():
         lo, hi = s["win_ci"][p]
         bar = "#" * round(40 * rate)
         out.append(f"  {p} wins {_pct(rate)}  [{_pct(lo)} .. {_pct(hi)}]  {bar}")
+    if s["players"] == 1 and s.get("payoff_kind", "").startswith("declared"):
+        for p, rate in s["loss_rate"].items():  # one player against the game: a payoff below 0 is a loss
+            out.append(f"  {p} loses {_pct(rate)}, draws {_pct(1 - rate - s['win_rate'][p]).strip()}")
     f = s["first_player"]
-    if f["games"]:
+    if f["games"] and s["players"] > 1:  # one player always moves first
         verdict = ("a significant first-player " + ("advantage" if f["rate"] > f["expected"] else "disadvantage")
                    if f["significant"] else "no significant first-player advantage")
         out += ["", f"First player wins {_pct(f['rate']).strip()} [{_pct(f['ci'][0]).strip()} .. "
@@ -131,7 +146,7 @@ def render_text(s: dict[str, Any]) -> list[str]:
         for line, per in lines.items():
             m = per["all"]
             out.append(f"  {line:<{width}}  {m['mean']:7.2f} +- {m['sd']:.2f}  (min {m['min']:g}, max {m['max']:g})")
-    out += ["", "Payoff (share of the other players beaten, ties half; mean +- sd):",
+    out += ["", f"Payoff ({s.get('payoff_kind', 'from the ranking')}; mean +- sd):",
             "  " + "  ".join(f"{p} {m['mean']:.3f} +- {m['sd']:.3f}" for p, m in s["payoff"].items())]
     t, st, unit = s["turns"], s["steps"], s.get("length_unit", "turns")
     out += ["", f"Game length: {t['mean']:.1f} +- {t['sd']:.1f} {unit} (min {t['min']:g}, max {t['max']:g}); "

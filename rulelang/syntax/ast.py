@@ -523,9 +523,23 @@ class RankDecl:
     span: Span
 
 
+@attrs.frozen
+class PayoffDecl:
+    """``payoff p = EXPR[, between LOW and HIGH][, zero sum | constant sum N | general sum]``."""
+
+    var: str
+    expr: Expr
+    low: Expr | None
+    high: Expr | None
+    utility: str | None  # "zero_sum", "constant_sum", "general_sum" or None (not written)
+    total: Expr | None  # the N of ``constant sum N``
+    span: Span
+    utility_span: Span | None = None
+
+
 Decl = (
     GameDecl | PlayersDecl | SectionDecl | OptionDecl | AttributeDecl | FaceDecl | ComponentDecl
-    | ZoneDecl | CounterDecl | DefineDecl | BlockDecl | TriggerDecl | RankDecl | SheetDecl
+    | ZoneDecl | CounterDecl | DefineDecl | BlockDecl | TriggerDecl | RankDecl | SheetDecl | PayoffDecl
 )
 
 

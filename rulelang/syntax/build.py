@@ -364,6 +364,24 @@ class _Builder(Transformer):
     def rank_decl(self, meta, c):
         return ast.RankDecl(str(c[0]), tuple(c[1:]), self._span(meta))
 
+    @v_args(meta=True)
+    def payoff_decl(self, meta, c):
+        var, expr, _between, low, high, utility = c
+        kind, total, uspan = utility if utility is not None else (None, None, None)
+        return ast.PayoffDecl(str(var), expr, low, high, kind, total, self._span(meta), uspan)
+
+    @v_args(meta=True)
+    def zero_sum(self, meta, c):
+        return ("zero_sum", None, self._span(meta))
+
+    @v_args(meta=True)
+    def constant_sum(self, meta, c):
+        return ("constant_sum", c[1], self._span(meta))
+
+    @v_args(meta=True)
+    def general_sum(self, meta, c):
+        return ("general_sum", None, self._span(meta))
+
     # -------------------------------------------------------------- statements
     @v_args(meta=True)
     def move_stmt(self, meta, c):
