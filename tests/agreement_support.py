@@ -10,6 +10,7 @@ outcome with their probabilities added up, as rulelang draws identical cards by 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -177,3 +178,114 @@ def walk_native(game: Any, kind_of: Callable[[Any, int], Any] = lambda state, ac
     walk.values = visit(game.new_initial_state(), Fraction(1))
     return walk
 
+
+
+def state_key(st: State) -> str:
+    """What decides the rest of a game (the step count and the looks so far left out): equal keys, equal futures."""
+    return json.dumps([st.zones, st.faces, st.counters, st.current, st.stack, st.answers, st.over, st.out],
+                      default=str, separators=(",", ":"))
+
+
+def value_engine(engine: Engine, st: State,
+                 payoff: Callable[[Engine, State], tuple[Fraction, ...]] = engine_payoffs) -> tuple[Fraction, ...]:
+    """Each player's exact expected return from ``st`` under uniform play, equal states computed once."""
+    memo: dict[str, tuple[Fraction, ...]] = {}
+
+    def visit(st: State) -> tuple[Fraction, ...]:
+        if st.over:
+            return payoff(engine, st)
+        key = state_key(st)
+        if key in memo:
+            return memo[key]
+        d = engine.pending(st)
+        assert d is not None
+        if d.kind == "chance":
+            pairs = [(p, outcome) for outcome, p in chance_outcomes(engine, st)]
+        else:
+            labels = list(d.labels or [])
+            pairs = [(Fraction(1, len(labels)), label) for label in labels]
+        total = [Fraction(0)] * st.players
+        for p, action in pairs:
+            child = st.copy()
+            engine.apply(child, action, player=None if d.kind == "chance" else d.player)
+            total = [t + p * v for t, v in zip(total, visit(child))]
+        memo[key] = out = tuple(total)
+        return out
+
+    return visit(st)
+
+
+def value_native(state: Any, kind_of: Callable[[Any, int], Any], key: Callable[[Any], Any]) -> tuple[Fraction, ...]:
+    """Each player's exact expected return from a pyspiel ``state`` under uniform play, memoized on ``key(state)``."""
+    memo: dict[Any, tuple[Fraction, ...]] = {}
+    players = state.get_game().num_players()
+
+    def visit(state: Any) -> tuple[Fraction, ...]:
+        if state.is_terminal():
+            return tuple(Fraction(r).limit_denominator(DENOMINATOR) for r in state.returns())
+        k = key(state)
+        if k in memo:
+            return memo[k]
+        if state.is_chance_node():
+            groups: dict[Any, list] = {}
+            for action, p in state.chance_outcomes():
+                group = groups.setdefault(kind_of(state, action), [native_probability(p), action])
+                if group[1] != action:
+                    group[0] += native_probability(p)
+            pairs = [(p, action) for p, action in groups.values()]
+        else:
+            legal = state.legal_actions()
+            pairs = [(Fraction(1, len(legal)), action) for action in legal]
+        total = [Fraction(0)] * players
+        for p, action in pairs:
+            total = [t + p * v for t, v in zip(total, visit(state.child(action)))]
+        memo[k] = out = tuple(total)
+        return out
+
+    return visit(state)
+
+
+def sample_engine(engine: Engine, players: int, games: int, seed: int = 0) -> list[tuple[Fraction, ...]]:
+    """The payoffs of ``games`` seeded games where every player picks uniformly at random."""
+    from rulelang.rng import Rng
+
+    out = []
+    for g in range(games):
+        st = engine.new_state(players)
+        chance, pick = Rng(seed + g, stream=0), Rng(seed + g, stream=1)
+        while not st.over:
+            if engine.is_chance(st):
+                engine.apply_random(st, chance, events=False)
+                continue
+            d = engine.pending(st)
+            assert d is not None and d.labels is not None
+            engine.apply(st, d.labels[pick.below(len(d.labels))], player=d.player)
+        out.append(engine_payoffs(engine, st))
+    return out
+
+
+def sample_native(game: Any, games: int, seed: int = 0) -> list[tuple[float, ...]]:
+    """The returns of ``games`` seeded games of a pyspiel game where every player picks uniformly at random."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        out.append(tuple(state.returns()))
+    return out
+
+
+def interval(values: list[float], z: float = 2.576) -> tuple[float, float]:
+    """The mean's confidence interval (99% for the default z), from the sample's standard deviation."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+    half = z * sd / n**0.5
+    return mean - half, mean + half
