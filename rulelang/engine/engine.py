@@ -792,6 +792,23 @@ class Engine:
         spec = ins[1]
         return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
 
+    def decision_options(self, st: State) -> tuple[str, int, Any, list]:
+        """What a player may do now, without writing a label: ("choose", chooser, the compiled spec,
+        the legal options as (option number, ``for`` values)) or ("ask", the first to answer, the spec,
+        the answers allowed to her). The options are those :meth:`apply_index` and :meth:`answer` count."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if st.over or ins[0] not in (CHOOSE, ASK):
+            raise RulelangError("no player decides here", self.where_span(st))
+        if ins[0] == ASK:
+            who = fr[2][ins[1].pending_slot][0]
+            return "ask", who, ins[1], self._answers(st, ins[1], fr[2], who)
+        options = st.choice_cache
+        if options is None:
+            options = st.choice_cache = self._options(st, ins[1], fr[2])
+        spec = ins[1]
+        return "choose", (spec.player(st, fr[2]) if spec.player is not None else st.current), spec, options
+
     def labels_distinct(self, st: State) -> bool:
         """Whether the pending decision is a ``choose`` whose options cannot render the same label twice
         (proved when the game was compiled), so a recorded label needs no look at the other labels."""

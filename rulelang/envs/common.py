@@ -1,4 +1,4 @@
-"""What both environment adapters share: loading, the action bound, payoffs, chance."""
+"""What both environment adapters share: loading, the action space, payoffs, chance."""
 
 from __future__ import annotations
 
@@ -11,16 +11,11 @@ import attrs
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.envs.actions import ActionSpace, ActionSpaceError, build_action_space
 from rulelang.game import load_game
 from rulelang.rng import Rng
 
-PROBE_GAMES = 32  # random games played to size the action space when no bound is given
-PROBE_MAX_DECISIONS = 20_000  # per probe game: a game that runs longer is cut short there
-
-
-class ActionSpaceError(RulelangError):
-    """A state offers more legal actions than the environment's fixed action space holds."""
-
+__all__ = ["ActionSpaceError", "GameSpec", "load_spec", "payoffs", "rank_payoffs", "seat_label", "settle"]
 
 def seat_label(seat: int) -> str:
     """The rules' name of a seat: P1, P2, ..."""
@@ -39,22 +34,27 @@ def option_strings(options: dict[str, Any] | None) -> dict[str, str] | None:
 
 @attrs.define
 class GameSpec:
-    """A loaded game, its number of players and its fixed action bound."""
+    """A loaded game, its number of players and its fixed action space."""
 
     path: str
     engine: Engine
     players: int
     options: dict[str, str] | None
-    max_actions: int
-    probed: int | None  # the largest legal-action count the probe saw (None: the bound was given)
+    actions: ActionSpace
+    declared: int | None = None  # the max_actions given, if any
+
+    @property
+    def max_actions(self) -> int:
+        """The number of distinct actions (the size of the fixed action space)."""
+        return self.actions.size
 
 
-_PROBES: dict[tuple, int] = {}
+_SPACES: dict[tuple, ActionSpace] = {}
 
 
 def load_spec(path: str | Path, players: int | None, options: dict[str, Any] | None,
               max_actions: int | None) -> GameSpec:
-    """Load the game and fix its player count and action bound (probing for one if not given)."""
+    """Load the game and fix its player count and action space (``max_actions``: a declared bound)."""
     opts = option_strings(options)
     engine = load_game(path, opts)
     model = engine.model
@@ -62,58 +62,46 @@ def load_spec(path: str | Path, players: int | None, options: dict[str, Any] | N
     if not model.min_players <= n <= model.max_players:
         raise RulelangError(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
                             hint=f"pass players= a number from {model.min_players} to {model.max_players}")
-    probed = None
-    if max_actions is None:
-        key = (tuple(model.files), n, tuple(sorted((opts or {}).items())))
-        if key not in _PROBES:
-            _PROBES[key] = probe_max_actions(engine, n)
-        probed = _PROBES[key]
-        max_actions = default_bound(probed)
-    elif int(max_actions) < 1:
+    if max_actions is not None and int(max_actions) < 1:
         raise RulelangError(f"max_actions must be 1 or more, not {max_actions}")
-    return GameSpec(str(path), engine, n, opts, int(max_actions), probed)
+    declared = None if max_actions is None else int(max_actions)
+    return GameSpec(str(path), engine, n, opts, build_action_space(engine, n, declared), declared)
 
 
-def default_bound(probed: int) -> int:
-    """The action space size used when none is given: twice the probe's maximum, to a power of two."""
-    bound = 2
-    while bound < 2 * probed:
-        bound *= 2
-    return bound
+@attrs.define
+class PayoffInfo:
+    """What a game pays: the utility kind ("zero_sum", "constant_sum", "general_sum"), its sum, bounds."""
+
+    utility: str
+    total: float
+    low: float
+    high: float
 
 
-def probe_max_actions(engine: Engine, players: int, games: int = PROBE_GAMES) -> int:
-    """The largest number of legal actions any player had in ``games`` seeded random games."""
-    most = 1
-    for g in range(games):
-        st = engine.new_state(players)
-        chance = Rng(g, stream=0)
-        pick = Rng(g, stream=1)
-        decisions = 0
-        while not st.over and decisions < PROBE_MAX_DECISIONS:
-            if engine.is_chance(st):
-                engine.apply_random(st, chance, events=False)
-                continue
-            d = engine.pending(st)
-            assert d is not None and d.labels is not None
-            for p in d.players or ():
-                most = max(most, len(engine.legal_actions(st, p)))
-            most = max(most, len(d.labels))
-            engine.apply(st, d.labels[pick.below(len(d.labels))], player=d.player)
-            decisions += 1
-    return most
+def payoff_info(engine: Engine, players: int) -> PayoffInfo:
+    """The game's utility kind and payoff bounds (``Engine.payoff_spec``, or the rank payoff's)."""
+    spec = getattr(engine, "payoff_spec", None)
+    if spec is None or players < 2 and not getattr(spec, "declared", False):
+        if players < 2:
+            return PayoffInfo("zero_sum", 0.0, 0.0, 0.0) if spec is None else _info(spec)
+        return PayoffInfo("zero_sum", 0.0, -1.0, 1.0)
+    return _info(spec)
 
 
-def check_bound(count: int, spec: GameSpec, st: State) -> None:
-    """Raise ActionSpaceError when ``count`` legal actions do not fit the action space."""
-    if count > spec.max_actions:
-        how = (f"it was sized from random games, whose most was {spec.probed}" if spec.probed is not None
-               else "it was given as max_actions")
-        raise ActionSpaceError(
-            f"this position offers {count} legal actions but the action space holds {spec.max_actions} ({how})",
-            spec.engine.where_span(st),
-            hint=f"create the environment with max_actions={count} or more",
-        )
+def _info(spec: Any) -> PayoffInfo:
+    total = getattr(spec, "total", None)
+    low, high = getattr(spec, "low", None), getattr(spec, "high", None)
+    return PayoffInfo(str(spec.utility), float(total or 0), float(-1 if low is None else low),
+                      float(1 if high is None else high))
+
+
+def payoffs(engine: Engine, st: State, players: int) -> list[float]:
+    """Each player's payoff at the end (``Engine.payoffs``, else the rank payoff of the standings)."""
+    declared = getattr(engine, "payoffs", None)
+    if declared is not None:
+        return [float(v) for v in declared(st)]
+    assert st.result is not None
+    return rank_payoffs(st.result, players)
 
 
 def rank_payoffs(result: dict[str, Any], players: int) -> list[float]:
@@ -158,3 +146,35 @@ def choice_labels(engine: Engine, st: State) -> tuple[int, Sequence[str]]:
     d = engine.pending(st)
     assert d is not None and d.kind == "choice" and d.player is not None and d.labels is not None
     return d.player, d.labels
+
+
+def chance_outcomes(engine: Engine, st: State, shuffled: Sequence[str] = ()) -> list[tuple[int, str, int]]:
+    """The pending chance's outcomes as (fixed id, label, weight), by id; a shuffle's next position.
+
+    Ids are fixed per game: a face's number among the game's faces for a roll, a kind's number
+    for a random draw or a shuffle's position, a seat for a first player or a pick.
+    """
+    d = engine.pending(st)
+    assert d is not None and d.kind == "chance"
+    model = engine.model
+    if d.pool is not None:
+        left = list(d.pool)
+        for kind in shuffled:
+            left.remove(kind)
+        return [(engine.kind_by_name[kind], kind, left.count(kind)) for kind in sorted(set(left),
+                key=engine.kind_by_name.__getitem__)]
+    assert d.labels is not None and d.weights is not None
+    if "roll" in d.event:
+        index = {f.name: f.index for f in model.faces}
+        index.update({f.display: f.index for f in model.faces if f.display not in index})
+        out = [(index[label], label, w) for label, w in zip(d.labels, d.weights)]
+    elif "draw" in d.event:
+        out = [(engine.kind_by_name[label], label, w) for label, w in zip(d.labels, d.weights)]
+    else:  # a first player or a pick: a seat
+        out = [(int(label[1:]) - 1, label, w) for label, w in zip(d.labels, d.weights)]
+    return sorted(out)
+
+
+def max_chance_outcomes(engine: Engine, players: int) -> int:
+    """How many distinct chance ids the game has (faces, kinds, seats)."""
+    return max(len(engine.model.faces), len(engine.model.kinds), players, 1)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from rulelang.check import model as m
 from rulelang.engine.engine import Engine
+from rulelang.envs.actions import find_statements
 from rulelang.envs.common import seat_label
 from rulelang.errors import RulelangError
 
@@ -27,41 +29,85 @@ class ObservationEncoder:
     is awaited (one-hot over seats and chance), the turn number, game over, an ``ask``
     pending; every counter (one per player for per-player counters): its value (a seat
     as its number, P1 is 1 and nobody 0) and whether it is hidden from this player; for
-    each zone, whether its contents are visible, how many components it holds, and how
-    many of each shown name it holds (a copy of a card by its kind, "Card"; a die by
-    its label, "Red#1", or with the face it shows, "Red#1=Six"); the number of private
-    looks and the names seen in the latest one.
+    each zone, how many components it holds, then (a zone only its owner sees) whether its
+    contents are visible, then (a zone someone may see into) how many of each name it
+    holds, for the names of the components that can ever be moved there (a copy of a card
+    by its kind, "Card"; a die by its label, "Red#1", or with the face it shows,
+    "Red#1=Six"): a hidden zone has only its count. Then the number of private looks and
+    the names seen in the latest one.
     """
 
     def __init__(self, engine: Engine, players: int, template: dict[str, Any]) -> None:
         self.players = players
-        tokens: list[str] = []
-        seen: set[str] = set()
-        labels = list(engine.shown_name)
-        kinds = [k for k in engine.model.kinds for _ in range(k.count)]
-        if len(kinds) != len(labels):
-            raise EncodingError("the game's components do not match its kinds")  # pragma: no cover
-        faces = engine.model.faces
-        for label, kind in zip(labels, kinds):
+        model = engine.model
+        faces = model.faces
+        labels = engine.program.component_labels
+        kind_of = engine.program.kind_of
+        addressed = _kinds_addressed(model)  # kinds an action names by component: kept apart by label
+        owners = {z.per_kind for z in model.zones if z.per_kind is not None}
+        owners |= {k for z in model.zones if z.per_class is not None for k in z.per_class}
+        # per kind: the names its components are counted by, in zones and in piles on components
+        names_of_kind: dict[int, list[str]] = {}
+        pile_names: dict[int, list[str]] = {}
+        self.canon: dict[str, str] = {}  # a name an observation shows -> the name it is counted by
+        self.canon_pile: dict[str, str] = {}
+        for label, k in zip(labels, kind_of):
+            kind = model.kinds[k]
             name = engine.shown_name[label]
-            shown = [name] + [f"{name}={faces[f].name}" for f in dict.fromkeys(kind.faces)]
-            for token in shown:
-                if token not in seen:
-                    seen.add(token)
-                    tokens.append(token)
-        for kind in engine.model.kinds:  # a look may name a card by its kind even where zones show labels
-            if kind.name not in seen:
-                seen.add(kind.name)
+            apart = k in addressed or k in owners
+            variants = [(None, "")] + [(f, f"={faces[f].name}") for f in dict.fromkeys(kind.faces)]
+            for _f, suffix in variants:
+                shown = name + suffix
+                counted = (name if apart else kind.name) + suffix
+                self.canon[shown] = counted
+                self.canon_pile[shown] = kind.name + suffix
+                for table, token in ((names_of_kind, counted), (pile_names, kind.name + suffix)):
+                    if token not in table.setdefault(k, []):
+                        table[k].append(token)
+        tokens: list[str] = []
+        for k in sorted(names_of_kind):
+            tokens.extend(t for t in names_of_kind[k] + pile_names[k] if t not in tokens)
+        for kind in model.kinds:  # a look may name a card by its kind even where zones show labels
+            if kind.name not in tokens:
                 tokens.append(kind.name)
+            self.canon.setdefault(kind.name, kind.name)
         self.tokens = tokens
         self.token_index = {t: i for i, t in enumerate(tokens)}
         self.seats = [seat_label(p) for p in range(players)]
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
+        entering = _kinds_entering(model)
+        by_zone = {z.index: z for z in model.zones}
+        self.zone_layout: list[tuple[str, bool, dict[str, int], dict[str, str]]] = []
+        # per zone key: whether it has a visible slot, counted name -> slot, shown name -> counted name
         self.head = 3 * players + 1 + 3  # you, current, waiting (+ chance), turn, over, ask
-        self.zone_width = 2 + len(tokens)
-        self.size = self.head + 2 * len(self.counter_keys) + len(self.zone_keys) * self.zone_width + 1 + len(tokens)
-        self.names = self._slot_names()
+        i = self.head + 2 * len(self.counter_keys)
+        self.zone_start: list[int] = []
+        names = self._head_names()
+        for key in self.zone_keys:
+            zone = by_zone[_zone_of(model, key)]
+            self.zone_start.append(i)
+            names.append(f"{key}: count")
+            i += 1
+            owner = zone.visibility == "owner"
+            if owner:
+                names.append(f"{key}: visible")
+                i += 1
+            slots: dict[str, int] = {}
+            pile = zone.per_class is not None or zone.per_kind is not None
+            if zone.visibility != "hidden":
+                for k in sorted(entering.get(zone.index, ())):
+                    for token in (pile_names if pile else names_of_kind).get(k, ()):
+                        if token not in slots:
+                            slots[token] = i
+                            names.append(f"{key}: {token}")
+                            i += 1
+            self.zone_layout.append((key, owner, slots, self.canon_pile if pile else self.canon))
+        self.looks_at = i
+        names += ["looks"] + [f"last look: {t}" for t in tokens]
+        self.size = i + 1 + len(tokens)
+        self.names = names
+        assert len(names) == self.size
 
     def _counter_keys(self, obs: dict[str, Any]) -> list[tuple[str, str, str | None]]:
         keys: list[tuple[str, str, str | None]] = []
@@ -74,15 +120,12 @@ class ObservationEncoder:
                     keys.append((group, name, None))
         return keys
 
-    def _slot_names(self) -> list[str]:
+    def _head_names(self) -> list[str]:
         names = [f"you={s}" for s in self.seats] + [f"current={s}" for s in self.seats]
         names += [f"waiting_for={s}" for s in [*self.seats, "chance"]] + ["turn", "over", "ask"]
         for _group, name, who in self.counter_keys:
             shown = name if who is None else f"{name} of {who}"
             names += [shown, f"{shown}: hidden"]
-        for zone in self.zone_keys:
-            names += [f"{zone}: visible", f"{zone}: count"] + [f"{zone}: {t}" for t in self.tokens]
-        names += ["looks"] + [f"last look: {t}" for t in self.tokens]
         return names
 
     def encode(self, obs: dict[str, Any]) -> list[float]:
@@ -118,21 +161,25 @@ class ObservationEncoder:
         if len(zones) != len(self.zone_keys):
             raise EncodingError("an observation's zones differ from the game's",
                                 hint=f"zones: {', '.join(zones)}")
-        for key in self.zone_keys:
+        for (key, owner, slots, canon), at in zip(self.zone_layout, self.zone_start):
             content = zones[key]
             if isinstance(content, dict):
-                out[i + 1] = float(content["hidden"])
+                out[at] = float(content["hidden"])
             else:
-                out[i] = 1.0
-                out[i + 1] = float(len(content))
+                out[at] = float(len(content))
+                if owner:
+                    out[at + 1] = 1.0
                 for token in content:
-                    out[i + 2 + self._token(token)] += 1.0
-            i += self.zone_width
+                    slot = slots.get(canon.get(token, token))
+                    if slot is None:
+                        raise EncodingError(f"{token!r} in {key} has no slot in the encoding")
+                    out[slot] += 1.0
+        i = self.looks_at
         looks = obs.get("seen") or []
         out[i] = float(len(looks))
         if looks:
             for token in looks[-1]["components"]:
-                out[i + 1 + self._token(token)] += 1.0
+                out[i + 1 + self._token(self.canon.get(token, token))] += 1.0
         return out
 
     def _seat(self, label: str) -> int:
@@ -161,3 +208,45 @@ class ObservationEncoder:
             except (ValueError, ZeroDivisionError):
                 pass
         raise EncodingError(f"counter {name!r} holds {value!r}, which the encoding cannot read as a number")
+
+
+def _zone_of(model: Any, key: str) -> int:
+    """The zone an observation's zone key names ("hand of P2", "under of Barn#1", "coop")."""
+    best = None
+    for z in model.zones:
+        if key == z.name or key.startswith(z.name + " of "):
+            if best is None or len(z.name) > len(best.name):
+                best = z
+    if best is None:
+        raise EncodingError(f"the observation names a zone {key!r} the game does not have")  # pragma: no cover
+    return best.index
+
+
+def _kinds_entering(model: Any) -> dict[int, set[int]]:
+    """Per zone, the kinds whose components can ever be in it (the box holds every kind at first)."""
+    every = {k.index for k in model.kinds}
+    out: dict[int, set[int]] = {0: set(every)}
+    for rule in model.rules:
+        for s in find_statements(rule.body, (m.MoveS, m.MoveMarkerS)):
+            if isinstance(s, m.MoveMarkerS):
+                out.setdefault(s.dest.zone, set()).add(s.kind)
+                continue
+            q = s.query
+            kinds = set(q.kinds) if q.kinds is not None and not q.kind_locals else every
+            out.setdefault(s.dest.zone, set()).update(kinds)
+    return out
+
+
+def _kinds_addressed(model: Any) -> set[int]:
+    """The kinds whose components some ``choose`` option or ``ask`` answer ranges over one by one."""
+    every = {k.index for k in model.kinds}
+    out: set[int] = set()
+    for rule in model.rules:
+        for s in find_statements(rule.body, (m.ChooseS, m.AskS)):
+            ranges = [b for opt in s.options for b in opt.bindings] if isinstance(s, m.ChooseS) else \
+                [b for d in s.dynamic if d is not None for b in d[1]]
+            for _slot, it in ranges:
+                if it.type == m.COMPONENT and it.query is not None:
+                    q = it.query
+                    out |= set(q.kinds) if q.kinds is not None and not q.kind_locals else every
+    return out
