@@ -613,6 +613,10 @@ def _print_verdict(v: Verdict) -> None:
         winners = result.get("winners", [])
         who = f"winner {winners[0]}" if len(winners) == 1 else "winners (tied) " + ", ".join(winners) \
             if winners else "no winner"
+        if result.get("outcome") in ("won", "lost", "drawn"):  # one player, with a declared payoff
+            who = f"{result['standings'][0]['player']} {result['outcome']}"
+        if isinstance(result.get("payoffs"), list):
+            standings += "; payoffs " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(result["payoffs"]))
         click.echo(f"compliant: {v.steps} steps, every event keeps the rules")
         click.echo(f"  result: {who} ({standings})")
         return

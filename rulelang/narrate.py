@@ -146,7 +146,8 @@ def standings_lines(result: dict[str, Any], key_names: list[str]) -> list[str]:
         if isinstance(payoffs, list):
             seat = int(row["player"][1:]) - 1
             if 0 <= seat < len(payoffs):
-                keys += f"  (payoff {_signed(payoffs[seat])})"
+                value = _number(payoffs[seat])
+                keys += f"  (payoff {'+' if value is not None and value > 0 else ''}{format_number(value)})"
         out.append(f"  {row['rank']}. {row['player']}  {keys}")
     winners = result["winners"]
     outcome = result.get("outcome")

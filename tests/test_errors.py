@@ -72,6 +72,14 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     # slips found writing new games from the docs alone
     "move_one_component.rules": (25, 10, "'d' is not a kind of component", "let k = kind of d"),
     "text_counter.rules": (14, 18, "a counter holds a number or a player, but this is a text", "number its values"),
+    # payoffs (issue 22)
+    "payoff_without_bounds.rules": (20, 12, "the checker cannot find the bounds of this payoff", "LOW and HIGH"),
+    "payoff_not_a_number.rules": (20, 12, "a payoff is a number", "1 if p == winner else -1"),
+    "payoff_bounds_reversed.rules": (20, 32, "the payoff's bounds are the wrong way round: 2 is above -2",
+                                     "between -2 and 2"),
+    "payoff_bound_not_constant.rules": (20, 38, "the high bound of a payoff must be a constant", None),
+    "second_payoff.rules": (21, 1, "a second 'payoff' line (the first is at tests/bad_rules/second_payoff.rules:20:1)",
+                            "one expression"),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)

@@ -33,6 +33,8 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
                                       "line 15 with n = 3"),
     "fraction_count.rules": (14, 3, "how many times to repeat must be a whole number, not 1/2"),
     "seat_literal_absent.rules": (14, 12, "P3 is not in this game"),
+    "payoff_not_zero_sum.rules": (20, 1, "the payoffs sum to 1, but the game is declared zero sum (P1 1, P2 0)"),
+    "payoff_out_of_bounds.rules": (20, 1, "P1's payoff is 2, outside its bounds 0 to 1"),
 }
 
 pytestmark = pytest.mark.usefixtures("at_root")

@@ -160,3 +160,138 @@ def test_a_variant_may_declare_a_payoff_only_if_the_base_has_none(tmp_path: Path
         load_game(tmp_path / "v2.rules")
     assert "the base game already declares the payoff" in info.value.errors[0].message
     assert info.value.errors[0].span.line == 2
+
+
+# ------------------------------------------------------------------ agents follow the payoff
+DISAGREE = """
+counter points per player = 0
+counter chips per player = 0
+setup:
+  pass
+turn:
+  choose:
+    "points":
+      points of current += 5
+      end game
+    "chips":
+      chips of current += 1
+      end game
+rank p by highest points of p
+"""
+PAYS_CHIPS = "payoff p = chips of p - chips of player after p, between -1 and 1, zero sum\n"
+
+
+@pytest.mark.parametrize("agent", ["greedy", "mcts:iters=30,depth=4"])
+@pytest.mark.parametrize("declared", [False, True])
+def test_search_agents_maximise_the_declared_payoff(tmp_path: Path, agent: str, declared: bool) -> None:
+    from rulelang.agents.base import RandomAgent
+    from rulelang.agents.spec import parse_agent
+    from rulelang.play import play
+
+    engine = game(tmp_path, DISAGREE + (PAYS_CHIPS if declared else ""), head='game "t"\nplayers 2 to 2\n')
+    for seed in range(4):
+        st = play(engine, engine.new_state(2), [parse_agent(agent).make(seed, 0), RandomAgent(seed, 1)], seed)
+        if declared:  # the ranking says "points", the payoff says "chips": the payoff wins
+            assert st.result["payoffs"] == [1, -1] and engine.payoffs(st) == (1, -1)
+            assert st.result["winners"] == ["P1", "P2"]  # the winners are still the ranking's (0 points each)
+        else:
+            assert st.result["winners"] == ["P1"] and engine.payoffs(st) == (1, -1)
+
+
+def test_payoff_rewards_are_the_payoff_on_zero_one(tmp_path: Path) -> None:
+    from rulelang.agents.search import payoff_rewards
+
+    engine = game(tmp_path, DISAGREE + PAYS_CHIPS, head='game "t"\nplayers 2 to 2\n')
+    st = _finish(engine, "chips")
+    assert payoff_rewards(engine, st) == [1.0, 0.0]
+    assert payoff_rewards(engine, engine.new_state(2)) == [0.5, 0.5]  # before the end: as if it ended now
+    plain = game(tmp_path, DISAGREE, head='game "t"\nplayers 2 to 3\n')
+    st = _finish(plain, "points", 3)
+    assert payoff_rewards(plain, st) == [1.0, 0.25, 0.25]  # the share of the others beaten, ties half
+
+
+# ------------------------------------------------------------------ one-player games can be lost
+BLACKJACK = REPO / "examples" / "blackjack" / "blackjack.rules"
+
+
+def _blackjack(cards: list[str], moves: list[str]):
+    """A hand dealt ``cards`` (player, player, hole, dealer's up card, then in the order drawn)."""
+    engine = load_game(BLACKJACK)
+    st = engine.new_state(1)
+    todo = list(cards)
+    for move in [*moves, None]:
+        while not st.over and engine.is_chance(st):
+            engine.apply(st, todo.pop(0))
+        if move is None or st.over:
+            break
+        engine.apply(st, move)
+    assert st.over and not todo
+    return engine, st
+
+
+@pytest.mark.parametrize("cards, moves, payoff, outcome", [
+    (["CT", "DT", "C9", "D7", "H2"], ["Stand"], 1, "won"),          # 20 against 16 + 2 = 18
+    (["CT", "D6", "C9", "D8"], ["Stand"], -1, "lost"),              # 16 against 17: the dealer stands on 17
+    (["CT", "D7", "CA", "D6"], ["Stand"], 0, "drawn"),              # 17 against a soft 17: a push
+    (["CT", "D6", "C9", "D7", "HK"], ["Hit"], -1, "lost"),          # busts with 26: the dealer does not play
+    (["CA", "D6", "C9", "D7", "HK", "H5"], ["Hit", "Stand"], -1, "lost"),  # soft 17 + K: 17; the dealer 16 + 5
+])
+def test_blackjack_payoffs_by_hand(cards: list[str], moves: list[str], payoff: int, outcome: str) -> None:
+    engine, st = _blackjack(cards, moves)
+    assert engine.payoffs(st) == (payoff,)
+    assert st.result["outcome"] == outcome
+    assert st.result["winners"] == (["P1"] if payoff > 0 else [])
+
+
+def test_run_says_one_player_lost() -> None:
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    out = CliRunner().invoke(main, ["run", str(BLACKJACK), "-s", "1"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0] == "Blackjack: 1 player, seed 1"
+    assert lines[-2:] == ["  1. P1  outcome -1  (payoff -1)", "P1 lost the game"]
+    assert "Winner" not in out.output and "players" not in out.output
+    check = CliRunner().invoke(main, ["check", str(BLACKJACK)])
+    assert "(Blackjack; 1 player, 52 components" in check.output
+
+
+def test_simulate_counts_one_player_losses() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    out = CliRunner().invoke(main, ["simulate", str(BLACKJACK), "-n", "60", "-j", "1"])
+    assert out.exit_code == 0, out.output
+    assert "Blackjack: 60 games, 1 player, random agents" in out.output
+    assert "Payoff (declared, between -1 and 1, general sum; mean +- sd):" in out.output
+    assert "First player" not in out.output
+    js = CliRunner().invoke(main, ["simulate", str(BLACKJACK), "-n", "60", "-j", "1", "--json"])
+    s = json.loads(js.stdout if hasattr(js, "stdout") else js.output)
+    assert 0 < s["win_rate"]["P1"] < 1 and 0 < s["loss_rate"]["P1"] < 1
+    assert s["win_rate"]["P1"] + s["loss_rate"]["P1"] <= 1
+    assert s["payoff"]["P1"]["mean"] == pytest.approx(s["win_rate"]["P1"] - s["loss_rate"]["P1"])
+
+
+def test_traces_record_and_check_the_payoffs(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    trace = tmp_path / "t.jsonl"
+    assert CliRunner().invoke(main, ["run", str(BLACKJACK), "-s", "1", "-q", "--trace", str(trace)]).exit_code == 0
+    lines = trace.read_text().splitlines()
+    last = json.loads(lines[-1])
+    assert (last["payoffs"], last["outcome"], last["winners"]) == ([-1], "lost", [])
+    ok = CliRunner().invoke(main, ["replay", str(trace)])
+    assert ok.exit_code == 0 and "result: P1 lost (P1 -1; payoffs P1 -1)" in ok.output
+    last["payoffs"] = [1]
+    trace.write_text("\n".join(lines[:-1] + [json.dumps(last)]) + "\n")
+    bad = CliRunner().invoke(main, ["replay", str(trace)])
+    assert bad.exit_code == 1 and "the recorded payoffs differ" in bad.output + bad.stderr

@@ -8,10 +8,13 @@ states built from what their seat knows) and play on copies of those.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
+from rulelang.check.model import rank_payoff_spec
 from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
+from rulelang.engine.payoffs import normalised, rank_payoffs_of
 from rulelang.engine.state import State
 from rulelang.rng import Rng
 
@@ -34,6 +37,14 @@ def key_signs(engine: Engine) -> list[int]:
     return [1 if direction == "highest" else -1 for direction, _ in engine.model.ranking.keys]
 
 
+def own_values(engine: Engine, st: State, player: int) -> list[float]:
+    """What the greedy agent maximises: its declared payoff (as if the game ended now), then its ranking keys."""
+    keys = own_keys(engine, st, player)
+    if engine.model.payoff is None:
+        return keys
+    return [payoff_rewards(engine, st)[player]] + keys
+
+
 def own_keys(engine: Engine, st: State, player: int) -> list[float]:
     """The player's ranking keys, signed so that bigger is always better."""
     label = f"P{player + 1}"
@@ -42,22 +53,26 @@ def own_keys(engine: Engine, st: State, player: int) -> list[float]:
     return [s * v for s, v in zip(key_signs(engine), row["keys"])]
 
 
-def rank_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
-    """Each player's reward in [0, 1]: the share of the others they beat (ties count half)."""
-    if result is None:
-        result = st.result if st.over and st.result is not None else engine.standings(st)
+def payoff_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
+    """Each player's reward in [0, 1]: the game's payoff (``Engine.payoffs``) mapped onto [0, 1] by its bounds.
+
+    Without a payoff declaration that is the share of the others a player ranks above (ties half);
+    a one-player game without one gives 1. Before the end, a declared payoff is taken as if the game
+    ended now (held within its bounds); ``result`` (the standings now) then stands for the ranking.
+    """
     n = st.players
-    if n == 1:
+    spec = engine.payoff_spec_for(n)
+    if not spec.declared and n == 1:
         return [1.0]
-    ranks = [0] * n
-    for r in result["standings"]:
-        ranks[int(r["player"][1:]) - 1] = r["rank"]
-    out = []
-    for p in range(n):
-        better = sum(1 for q in range(n) if q != p and ranks[q] > ranks[p])
-        tied = sum(1 for q in range(n) if q != p and ranks[q] == ranks[p])
-        out.append((better + 0.5 * tied) / (n - 1))
-    return out
+    values: tuple[Fraction, ...] | None = None
+    if st.over and st.result is not None and result is None:
+        values = engine.payoffs(st)
+    elif spec.declared:
+        values = engine.payoffs_now(st)
+    if values is None:  # before the end, or a declared payoff that cannot be computed here: the ranking
+        spec = rank_payoff_spec(n)
+        values = rank_payoffs_of((result or engine.standings(st))["standings"], n)
+    return [normalised(v, spec) for v in values]
 
 
 def soft_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
@@ -110,7 +125,8 @@ def _askable(engine: Engine, st: State) -> list[int]:
 
 
 class GreedyAgent:
-    """One ply: the action after which its own ranking keys are best (chance sampled).
+    """One ply: the action after which its own payoff (if the game declares one), then its own ranking keys,
+    are best (chance sampled).
 
     ``samples`` determinizations per action are averaged; ties go to a random one.
     """
@@ -122,7 +138,7 @@ class GreedyAgent:
         self.samples = max(1, samples)
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
-        """The legal action with the best own ranking keys one step ahead."""
+        """The legal action with the best own payoff and ranking keys one step ahead."""
         if world is None:
             raise TypeError("the greedy agent needs a World to look ahead in (play() gives it one)")
         if len(legal) == 1:
@@ -140,7 +156,7 @@ class GreedyAgent:
                 st = base.copy()
                 engine.apply(st, action, player=me)
                 _advance_chance(engine, st, Rng(chance_seed, stream=5))  # the same dice for every action
-                keys = own_keys(engine, st, me)
+                keys = own_values(engine, st, me)
                 old = totals.get(action)
                 totals[action] = keys if old is None else [a + b for a, b in zip(old, keys)]
                 counts[action] = counts.get(action, 0) + 1
@@ -168,9 +184,10 @@ class MctsAgent:
     Each iteration samples a determinization of the current position for this seat,
     walks the tree (nodes are the decisions taken since the root, by whoever took them;
     chance is sampled, not branched on), expands one action, plays random moves to the
-    end or for ``depth`` decisions, and scores the position by the game's ranking
-    (``rank_rewards`` at the end; for a playout cut short, the mean of that and
-    ``soft_rewards``). UCB uses
+    end or for ``depth`` decisions, and scores the position by the game's payoff
+    (``payoff_rewards``: the declared payoff, else the ranking, on [0, 1]; for a playout cut
+    short, a declared payoff as if the game ended there, else the mean of the ranking's reward
+    and ``soft_rewards``). UCB uses
     availability counts, as actions legal in one determinization may not be in another.
     Picks the root action visited most (ties: the best mean reward).
     """
@@ -245,8 +262,8 @@ class MctsAgent:
         steps = 0
         while not st.over and steps < self.depth:
             steps += random_step(engine, st, rng)  # chance outcomes do not count towards the depth
-        if st.over:
-            return rank_rewards(engine, st)
+        if st.over or (engine.model.payoff is not None and engine.payoffs_now(st) is not None):
+            return payoff_rewards(engine, st)
         # Cut short: who is ahead, and by how much, count half each.
         result = engine.standings(st)
-        return [(a + b) / 2 for a, b in zip(rank_rewards(engine, st, result), soft_rewards(engine, st, result))]
+        return [(a + b) / 2 for a, b in zip(payoff_rewards(engine, st, result), soft_rewards(engine, st, result))]

@@ -1206,6 +1206,26 @@ class Engine:
             raise RulelangError("the game is not over: payoffs are known only at its end", self.where_span(st))
         return payoffs_of_result(st.result, st.players)
 
+    def payoffs_now(self, st: State) -> tuple[Fraction, ...] | None:
+        """The declared payoffs as if the game ended now, each held within its bounds (for a search cut short);
+        None when the game declares none or the payoff cannot be computed in this position."""
+        payoff, pay = self.model.payoff, self.run.pay_fn
+        if payoff is None or pay is None:
+            return None
+        spec = payoff.spec
+        self.run.reset_memo()
+        out = []
+        try:
+            for p in range(st.players):
+                loc: list[Any] = [None] * max(1, payoff.nlocals)
+                loc[0] = p
+                out.append(min(spec.high, max(spec.low, Fraction(bounded(pay(st, loc), spec.span)))))
+        except RulelangError:
+            return None
+        finally:
+            self.run.reset_memo()
+        return tuple(out)
+
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
         program = self.program

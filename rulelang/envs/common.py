@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from rulelang.engine.engine import Engine
+from rulelang.engine.payoffs import payoffs_of_result
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, build_action_space
@@ -105,21 +106,18 @@ def payoffs(engine: Engine, st: State, players: int) -> list[float]:
 
 
 def rank_payoffs(result: dict[str, Any], players: int) -> list[float]:
-    """Each player's payoff from the final ranking, in [-1, 1] and summing to 0.
+    """Each player's payoff from a finished game's result: the declared payoff if the result has one,
+    else from the final ranking, in [-1, 1] and summing to 0.
 
     A player gets (players ranked below her - players ranked above her) / (players - 1):
-    with two players, +1 for a win, -1 for a loss, 0 for a tie.
+    with two players, +1 for a win, -1 for a loss, 0 for a tie (see ``Engine.payoffs``).
     """
-    ranks: dict[str, int] = {row["player"]: row["rank"] for row in result["standings"]}
-    if sorted(ranks) != sorted(seat_label(p) for p in range(players)):
-        raise RulelangError(f"the standings do not name the {players} players: {sorted(ranks)}")
-    if players < 2:
-        return [0.0] * players
-    mine = [ranks[seat_label(p)] for p in range(players)]
-    return [
-        (sum(1 for r in mine if r > own) - sum(1 for r in mine if r < own)) / (players - 1)
-        for own in mine
-    ]
+    return [float(v) for v in payoffs_of_result(result, players)]
+
+
+def game_payoffs(engine: Engine, st: State) -> list[float]:
+    """Each seat's payoff in a finished game (``Engine.payoffs``: declared, else from the ranking)."""
+    return [float(v) for v in engine.payoffs(st)]
 
 
 def settle(engine: Engine, st: State, chance: Rng, events: list[dict[str, Any]] | None = None) -> None:

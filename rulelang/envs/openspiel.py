@@ -24,7 +24,7 @@ import attrs
 
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
-from rulelang.envs.common import GameSpec, check_bound, choice_labels, chooser, load_spec, rank_payoffs, seat_label
+from rulelang.envs.common import GameSpec, check_bound, choice_labels, chooser, game_payoffs, load_spec, seat_label
 from rulelang.envs.encoding import ObservationEncoder
 from rulelang.errors import RulelangError
 from rulelang.views import redact_narration
@@ -374,11 +374,11 @@ class RulelangState(pyspiel.State):
         return f"action {action}"
 
     def returns(self) -> list[float]:
-        """Each player's payoff from the final ranking (0 for everyone before the end, or if cut)."""
+        """Each player's payoff at the end (Engine.payoffs: declared, else from the ranking); 0 before the end."""
         players = self._shared.loaded.spec.players
         if self._st.over:
             assert self._st.result is not None
-            return rank_payoffs(self._st.result, players)
+            return game_payoffs(self._engine, self._st)
         return [0.0] * players
 
     def __str__(self) -> str:

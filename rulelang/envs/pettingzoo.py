@@ -22,7 +22,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from rulelang.engine.engine import IllegalAction
 from rulelang.engine.state import State
-from rulelang.envs.common import GameSpec, check_bound, choice_labels, load_spec, rank_payoffs, seat_label, settle
+from rulelang.envs.common import GameSpec, check_bound, choice_labels, game_payoffs, load_spec, seat_label, settle
 from rulelang.envs.encoding import ObservationEncoder
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
@@ -152,7 +152,7 @@ class RulelangEnv(AECEnv):
             self.rewards[a] = 0.0
         if st.over:
             assert st.result is not None
-            for a, payoff in zip(self.possible_agents, rank_payoffs(st.result, self.spec_.players)):
+            for a, payoff in zip(self.possible_agents, game_payoffs(self.spec_.engine, st)):
                 self.rewards[a] = payoff
                 self.terminations[a] = True
         elif self.max_steps is not None and self.decisions >= self.max_steps:

@@ -241,6 +241,7 @@ _BINDINGS = (
     r"\bany\s+player\s+(?P<n>NAME)\s+has\b",  # when any player p has ...
     r"\bsheet\s+NAME\s+for\s+(?P<n>NAME)\s*:",  # sheet s for p:
     r"\brank\s+(?P<n>NAME)\s+by\b",  # rank p by ...
+    r"^payoff\s+(?P<n>NAME)\s*=",  # payoff p = ...
 )
 _PARAMETER = r"[(,]\s*(?P<n>NAME)\s*(?::\s*[A-Za-z_]\w*\s*)?(?=[,)])"  # rule r(x: number, y)
 _WITH_PARAMETERS = re.compile(r"\s*(?:override\s+)?(?:rule|define)\b")
@@ -260,7 +261,7 @@ def local_binding(lines: list[str], line: int, name: str) -> tuple[int, int, int
 
     The binding is the nearest one above (or on) the line, within the same top-level
     declaration: a ``let``, a ``for`` or ``ask`` variable, a rule's or definition's parameter,
-    or the player variable of a trigger, score sheet or ranking.
+    or the player variable of a trigger, score sheet, ranking or payoff.
     """
     if not 0 <= line < len(lines):
         return None

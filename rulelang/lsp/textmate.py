@@ -14,7 +14,7 @@ from typing import Any
 from rulelang.lsp.analysis import functions, keywords
 
 _DECLARATIONS = ("game", "extends", "players", "section", "option", "attribute", "face", "zone", "counter", "define",
-                 "setup", "turn", "rule", "override", "when", "rank", "sheet")
+                 "setup", "turn", "rule", "override", "when", "rank", "payoff", "sheet")
 _CONTROL = ("if", "elif", "else", "while", "repeat", "times", "for", "in", "choose", "ask", "end", "another", "give",
             "pass", "then")
 _OPERATORS = ("and", "or", "not")

@@ -147,13 +147,20 @@ def sentence(row: dict[str, Any]) -> str:
     return f"{name}{who} is {'higher' if more else 'lower'} in B: {values}."
 
 
+def _payoff_line(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """Which payoffs the payoff rows compare: declared or from the ranking, in A and in B."""
+    ka, kb = a.get("payoff_kind", "from the ranking"), b.get("payoff_kind", "from the ranking")
+    return f"payoffs {ka}" if ka == kb else f"payoffs in A {ka}; in B {kb}"
+
+
 def render_text(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]], a_name: str,
                 b_name: str) -> list[str]:
     """The comparison as lines: what was compared, the table, then the significant differences."""
     out = [f"A: {a_name}", f"B: {b_name}",
            f"{a['games']} games each, same seeds ({a['seed']}..{a['seed'] + a['games'] - 1}) and agents"
            + ("; B - A is the mean of the differences game by game" if rows and rows[0].get("paired") else
-              "; B - A compares the runs as independent samples"), "",
+              "; B - A compares the runs as independent samples"),
+           _payoff_line(a, b), "",
            f"  {'statistic':<40} {'A':>9} {'B':>9} {'B - A':>10}  95% interval"]
     for r in rows:
         label = f"{r['name']}{' ' + r['seat'] if r['seat'] else ''}"

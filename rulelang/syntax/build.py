@@ -368,7 +368,9 @@ class _Builder(Transformer):
     def payoff_decl(self, meta, c):
         var, expr, _between, low, high, utility = c
         kind, total, uspan = utility if utility is not None else (None, None, None)
-        return ast.PayoffDecl(str(var), expr, low, high, kind, total, self._span(meta), uspan)
+        span = self._span(meta)  # the declaration's place: its first line, the keyword underlined
+        span = Span(span.file, span.line, span.col, span.line, span.col + len("payoff"))
+        return ast.PayoffDecl(str(var), expr, low, high, kind, total, span, uspan)
 
     @v_args(meta=True)
     def zero_sum(self, meta, c):

@@ -37,14 +37,18 @@ def header(engine: Engine, game_file: str, players: int, seed: int | None, agent
 def result_line(state: State) -> dict[str, Any]:
     """The last line of a trace: the result and a digest of the final state."""
     assert state.result is not None
-    return {
+    line = {
         "type": "result",
         "steps": state.step,
         "turns": state.turn,
         "winners": state.result["winners"],
         "standings": state.result["standings"],
-        "digest": state.digest(),
     }
+    for key in ("payoffs", "outcome"):  # only in a game that declares a payoff
+        if key in state.result:
+            line[key] = state.result[key]
+    line["digest"] = state.digest()
+    return line
 
 
 def dumps_line(event: dict[str, Any]) -> str:

@@ -339,12 +339,12 @@ class Replayer:
         if recorded_result is not None:
             line, event = recorded_result
             actual = {**result, "steps": st.step, "turns": st.turn}
-            for key in ("winners", "standings", "steps", "turns"):
-                if key in event and event[key] != actual[key]:
+            for key in ("winners", "standings", "steps", "turns", "payoffs", "outcome"):
+                if key in event and event[key] != actual.get(key):
                     return Verdict(
                         "violation", f"the recorded {key} differ from the replayed game's", line=line,
                         steps=st.step, reason=f"trace says {json.dumps(event[key])}, the rules give "
-                        f"{json.dumps(actual[key])}", result=result,
+                        f"{json.dumps(actual.get(key))}", result=result,
                     )
             if "digest" in event and event["digest"] != st.digest():
                 return self._malformed("the result's digest does not match the replayed final state", line)
