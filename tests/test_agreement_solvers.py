@@ -95,4 +95,8 @@ def test_walkthrough_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None
     finally:
         os.chdir(here)
     printed = capsys.readouterr().out
-    assert "exploitability" in printed
+    ours, theirs = re.findall(r"^(?:python_rulelang|kuhn_poker): (P1's value .*)$", printed, flags=re.M)
+    assert ours == theirs  # CFR: the same value and exploitability, as printed
+    assert float(re.search(r"mean return ([-+.\d]+)", printed).group(1)) > 0  # MCTS beats random
+    before, after = (float(x) for x in re.findall(r"P1 against random, .*: ([-+.\d]+)$", printed, flags=re.M))
+    assert after > before  # Q-learning learned something
