@@ -39,6 +39,7 @@ class Walk:
     decision: int = 0
     chance: int = 0
     terminal: int = 0
+    forced: int = 0  # forced nodes the walk applied and did not count
     values: tuple[Fraction, ...] = ()
     outcomes: dict[tuple[Fraction, ...], Fraction] = attrs.field(factory=dict)  # returns -> probability
 
@@ -101,6 +102,7 @@ def walk_engine(engine: Engine, players: int,
             if d.kind == "chance":
                 outcomes = chance_outcomes(engine, st)
                 if len(outcomes) == 1 and skip_forced:
+                    walk.forced += 1
                     engine.apply(st, outcomes[0][0])
                     continue
                 walk.chance += 1
@@ -112,6 +114,7 @@ def walk_engine(engine: Engine, players: int,
                 return tuple(total)
             labels = list(d.labels or [])
             if len(labels) == 1 and skip_forced:
+                walk.forced += 1
                 engine.apply(st, labels[0], player=d.player)
                 continue
             walk.decision += 1
@@ -157,6 +160,7 @@ def walk_native(game: Any, kind_of: Callable[[Any, int], Any] = lambda state, ac
                         group = groups.setdefault(kind_of(state, action), [action, Fraction(0)])
                         group[1] += native_probability(p)
                 if len(groups) == 1:
+                    walk.forced += 1
                     state.apply_action(next(iter(groups.values()))[0])
                     continue
                 walk.chance += 1
@@ -167,6 +171,7 @@ def walk_native(game: Any, kind_of: Callable[[Any, int], Any] = lambda state, ac
                 return tuple(total)
             legal = state.legal_actions()
             if len(legal) == 1:
+                walk.forced += 1
                 state.apply_action(legal[0])
                 continue
             walk.decision += 1

@@ -13,7 +13,7 @@ import os
 import re
 
 import pytest
-from agreement_support import KUHN, LEDUC, ROOT
+from agreement_support import GOOFSPIEL, KUHN, LEDUC, ROOT, walk_native
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
 
@@ -100,3 +100,30 @@ def test_walkthrough_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None
     assert float(re.search(r"mean return ([-+.\d]+)", printed).group(1)) > 0  # MCTS beats random
     before, after = (float(x) for x in re.findall(r"P1 against random, .*: ([-+.\d]+)$", printed, flags=re.M))
     assert after > before  # Q-learning learned something
+
+
+ADAPTED = {
+    "kuhn": (KUHN, "kuhn_poker", lambda state, action: action),
+    "leduc": (LEDUC, "leduc_poker", lambda state, action: action // 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTED))
+def test_the_adapters_tree_is_the_native_tree(name: str) -> None:
+    """Walked through the OpenSpiel adapter (skip_forced on), the tree is pyspiel's, with no forced node left."""
+    path, native, kind_of = ADAPTED[name]
+    ours = walk_native(load(path))
+    theirs = walk_native(pyspiel.load_game(native), kind_of)
+    assert ours.forced == theirs.forced == 0
+    assert ours.counts() == theirs.counts()
+    assert ours.values == theirs.values
+    assert ours.outcomes == theirs.outcomes
+
+
+@pytest.mark.solver
+def test_goofspiel_through_the_adapter() -> None:
+    """Goofspiel's forced last turn is played by the adapter itself: its tree is the native one (slow)."""
+    ours = walk_native(load(GOOFSPIEL))
+    theirs = walk_native(pyspiel.load_game("turn_based_simultaneous_game(game=goofspiel(num_cards=4))"))
+    assert ours.forced == theirs.forced == 0
+    assert (ours.counts(), ours.values, ours.outcomes) == (theirs.counts(), theirs.values, theirs.outcomes)
