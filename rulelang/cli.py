@@ -177,7 +177,8 @@ def _check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
     model = engine.model
     if not model.min_players <= n <= model.max_players:
-        raise click.BadParameter(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+        takes = "1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players"
+        raise click.BadParameter(f"{model.title} takes {takes}, not {n}",
                                  param_hint="--players")
 
 
@@ -262,11 +263,14 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
         if deep:
             from rulelang.deep_check import deep_check
 
-            played, error = deep_check(engine, deep_games)
+            notes: list[str] = []
+            played, error = deep_check(engine, deep_games, warnings=notes)
             if error is not None:
                 click.echo(error.format(), err=True)
                 failed = True
                 continue
+            for note in notes:
+                click.echo(f"warning: {path}: {note}", err=True)
             deep_note = f"; {played} random games played without a run-time error"
         many = (players_text(1) if model.max_players == 1 else f"{model.min_players}-{model.max_players} players")
         click.echo(f"{path}: ok ({model.title}; {many}, "

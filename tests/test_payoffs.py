@@ -131,6 +131,9 @@ def test_bounds_proved_without_between(tmp_path: Path) -> None:
     assert engine.payoffs(_finish(engine, "take 3")) == (2, -2)
     engine = game(tmp_path, GAME + "payoff p = abs((1 if chips of p > 1 else -3)) - fraction(1, 2)\n")
     assert (engine.payoff_spec.low, engine.payoff_spec.high) == (Fraction(-1, 2), Fraction(5, 2))
+    engine = game(tmp_path, "3 Chip tokens\nzone hand: per player\n" + GAME
+                  + "payoff p = count(all in hand of p) - max(1, players - 1)\n")
+    assert (engine.payoff_spec.low, engine.payoff_spec.high) == (-3, 2)  # 0..3 chips, 2..4 players
 
 
 @pytest.mark.parametrize("line, message", [
@@ -295,3 +298,66 @@ def test_traces_record_and_check_the_payoffs(tmp_path: Path) -> None:
     trace.write_text("\n".join(lines[:-1] + [json.dumps(last)]) + "\n")
     bad = CliRunner().invoke(main, ["replay", str(trace)])
     assert bad.exit_code == 1 and "the recorded payoffs differ" in bad.output + bad.stderr
+
+
+def test_the_examples_pay_what_openspiels_native_games_pay() -> None:
+    """Kuhn poker at every terminal, and Blackjack over random hands, against pyspiel's own games."""
+    import random
+
+    pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra")
+    kuhn, engine = pyspiel.load_game("kuhn_poker"), load_game(KUHN)
+    for a, b in [(a, b) for a in range(3) for b in range(3) if a != b]:
+        for moves in ["pp", "pbp", "pbb", "bp", "bb"]:
+            native, st = kuhn.new_initial_state(), engine.new_state(2)
+            for card in (a, b):
+                native.apply_action(card)
+                engine.apply(st, list(RANKS)[card])
+            for move in moves:
+                native.apply_action(0 if move == "p" else 1)
+                engine.apply(st, "pass" if move == "p" else "bet")
+            assert native.is_terminal() and st.over
+            assert engine.payoffs(st) == tuple(Fraction(v) for v in native.returns())
+    blackjack, engine = pyspiel.load_game("blackjack"), load_game(BLACKJACK)
+    rng = random.Random(7)
+    for _ in range(300):
+        native, st = blackjack.new_initial_state(), engine.new_state(1)
+        while not native.is_terminal():
+            assert not st.over and native.is_chance_node() == engine.is_chance(st)
+            if native.is_chance_node():
+                action = rng.choice([o for o, _ in native.chance_outcomes()])
+                engine.apply(st, native.action_to_string(pyspiel.PlayerId.CHANCE, action))
+            else:
+                action = rng.choice(native.legal_actions())
+                engine.apply(st, native.action_to_string(0, action))
+            native.apply_action(action)
+        assert st.over and engine.payoffs(st) == (Fraction(native.returns()[0]),)
+
+
+def test_the_formatter_and_the_editors_know_payoff() -> None:
+    from rulelang.fmt.formatter import format_text
+    from rulelang.fmt.words import keywords
+    from rulelang.lsp.analysis import local_binding
+    from rulelang.lsp.textmate import grammar
+
+    text = KUHN.read_text().replace("payoff p = net(p), between -2 and 2, zero sum",
+                                    "payoff   p=net( p ) ,between -2   and 2,zero   sum")
+    assert format_text(text, str(KUHN)) == KUHN.read_text()
+    assert {"payoff", "between"} <= keywords()
+    assert "payoff" in str(grammar())
+    lines = KUHN.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("payoff p"))
+    assert local_binding(lines, at, "p") == (at, 7, 8)
+
+
+def test_deep_check_warns_when_ranking_and_payoff_disagree(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    path = tmp_path / "t.rules"
+    path.write_text('game "t"\nplayers 2 to 2\n' + DISAGREE + PAYS_CHIPS)
+    out = CliRunner().invoke(main, ["check", "--deep", str(path)])
+    assert out.exit_code == 0 and ": ok (t;" in out.stdout
+    assert "a winner by the ranking did not get the highest payoff (the first: 2 players, seed" in out.stderr
+    kuhn = CliRunner().invoke(main, ["check", "--deep", str(KUHN)])
+    assert kuhn.exit_code == 0 and "warning" not in kuhn.output

@@ -7,6 +7,7 @@ table indices and local slots, never raw identifiers.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
@@ -513,6 +514,7 @@ class PayoffSpec:
     span: Span | None = None
 
 
+@functools.lru_cache(maxsize=16)
 def rank_payoff_spec(players: int) -> PayoffSpec:
     """The default payoffs, from the ranking: in [-1, 1], zero sum ([0, 0] for one player)."""
     edge = Fraction(0) if players < 2 else Fraction(1)

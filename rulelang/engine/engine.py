@@ -108,8 +108,11 @@ class Engine:
         n = model.default_players if players is None else players
         if not model.min_players <= n <= model.max_players:
             raise RulelangError(
-                f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
-                hint=f"use --players with a number from {model.min_players} to {model.max_players}",
+                f"{model.title} takes "
+                + ("1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players")
+                + f", not {n}",
+                hint="use --players 1" if model.max_players == 1 else
+                f"use --players with a number from {model.min_players} to {model.max_players}",
             )
         st = State(n)
         st.zones = [
@@ -1177,13 +1180,14 @@ class Engine:
         st.stack.clear()
         st.over = True
         no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
-        st.result = self.standings(st)
+        result = self.standings(st)
         if no_winner:
-            st.result["winners"] = []
+            result["winners"] = []
         if self.run.pay_fn is not None:  # a declared payoff (one player: it says won, lost or drawn)
             payoff = self.model.payoff
             assert payoff is not None
-            add_payoffs(st.result, declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals))
+            add_payoffs(result, declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals))
+        st.result = result
         if st.log is not None:
             st.log.append({"type": "end", "result": st.result})
 
@@ -1202,7 +1206,7 @@ class Engine:
     def payoffs(self, st: State) -> tuple[Fraction, ...]:
         """Each seat's payoff in a finished game: the declared expression, else
         (players ranked below - players ranked above) / (players - 1); 0 for one player without a declaration."""
-        if not st.over or st.result is None:
+        if not st.over or not isinstance(st.result, dict) or "standings" not in st.result:
             raise RulelangError("the game is not over: payoffs are known only at its end", self.where_span(st))
         return payoffs_of_result(st.result, st.players)
 
