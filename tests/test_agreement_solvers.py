@@ -56,9 +56,12 @@ def test_kuhn_cfr_checkpoints() -> None:
     assert rows[-1][1] < rows[0][1] / 4
 
 
+@pytest.mark.solver
 def test_leduc_cfr_checkpoints() -> None:
-    rows = assert_agree(LEDUC, "leduc_poker", (1, 2))
+    """A Leduc CFR checkpoint costs seconds (the exploitability walks the tree): opt-in."""
+    rows = assert_agree(LEDUC, "leduc_poker", (1, 2, 5))
     assert rows[0][2] == pytest.approx(-5 / 64)
+    assert rows[-1][1] < rows[0][1]
 
 
 @pytest.mark.solver
@@ -70,7 +73,7 @@ def test_kuhn_cfr_long() -> None:
 
 @pytest.mark.solver
 def test_leduc_cfr_long() -> None:
-    assert_agree(LEDUC, "leduc_poker", (5, 10, 25, 50))
+    assert_agree(LEDUC, "leduc_poker", (10, 25, 50))
 
 
 def doc_blocks() -> list[str]:
