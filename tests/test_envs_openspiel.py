@@ -50,14 +50,15 @@ def test_a_die_roll_is_a_chance_node_with_the_faces_probabilities() -> None:
 
 
 def test_a_shuffle_is_dealt_one_position_at_a_time_and_lands_as_the_engine_would() -> None:
-    game = load(ROOST, players=2)
+    game = load(ROOST, players=2, skip_forced=False)  # the last position (one kind left) is a node too
     state = game.new_initial_state()
     engine = load_game(ROOST)
     direct = engine.new_state(2)
     pool = list(engine.pending(direct).pool)
     first = state.chance_outcomes()
-    kinds = sorted(set(pool))
-    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in first] == kinds
+    kinds = [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in first]
+    assert sorted(kinds) == sorted(set(pool))
+    assert [a for a, _ in first] == [engine.kind_by_name[k] for k in kinds]  # a kind's id is its number
     assert [p for _, p in first] == pytest.approx([pool.count(k) / len(pool) for k in kinds])
     order = []
     rng = np.random.RandomState(4)
@@ -74,7 +75,7 @@ def test_a_shuffle_is_dealt_one_position_at_a_time_and_lands_as_the_engine_would
 
 def test_an_information_state_holds_only_what_the_player_was_told() -> None:
     """Two deals that differ only inside P2's hand: P1 cannot tell them apart, P2 can."""
-    game = load(ROOST, players=2)
+    game = load(ROOST, players=2, skip_forced=False)
     engine = load_game(ROOST)
     pool = list(engine.pending(engine.new_state(2)).pool)
 
@@ -106,7 +107,7 @@ def test_an_information_state_holds_only_what_the_player_was_told() -> None:
 
 
 def test_an_earlier_answer_to_an_ask_is_not_in_the_next_players_information_state() -> None:
-    game = load(ROOST, players=3)
+    game = load(ROOST, players=3, skip_forced=False)  # the next player asked may have one answer only
     engine = game.engine
     rng = np.random.RandomState(2)
 
@@ -123,8 +124,9 @@ def test_an_earlier_answer_to_an_ask_is_not_in_the_next_players_information_stat
             continue
         first = state.current_player()
         one, two = state.clone(), state.clone()
-        one.apply_action(0)
-        two.apply_action(1)
+        first_two = state.legal_actions()[:2]
+        one.apply_action(first_two[0])
+        two.apply_action(first_two[1])
         nxt = one.current_player()
         assert nxt == two.current_player() and nxt not in (first, pyspiel.PlayerId.CHANCE)
         assert one.information_state_string(nxt) == two.information_state_string(nxt)
@@ -173,3 +175,91 @@ def test_the_mcts_example_plays_a_game(capsys: pytest.CaptureFixture[str]) -> No
     assert module.main([str(CHICKEN), "--games", "1", "--simulations", "2"]) == 0
     out = capsys.readouterr().out
     assert "game 1: returns" in out and "MCTS (P1) mean return over 1 games" in out
+
+
+def _sampled_states(game, seeds: int, every: int = 1):
+    """States met in seeded random games (every ``every``-th), terminal ones included."""
+    for seed in range(seeds):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        k = 0
+        while True:
+            if k % every == 0:
+                yield state.clone()
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+            k += 1
+
+
+@pytest.mark.parametrize("path", [CHICKEN, ROOST, ROOT / "games" / "barnyard.rules"], ids=lambda p: p.stem)
+def test_equal_strings_exactly_when_equal_tensors(path: Path) -> None:
+    game = load(path, players=2 if path != CHICKEN else 3)
+    obs_by_string: dict[str, tuple] = {}
+    info_by_string: dict[str, tuple] = {}
+    obs_strings: dict[tuple, str] = {}
+    info_strings: dict[tuple, str] = {}
+    for state in _sampled_states(game, 4, every=3):
+        for p in range(game.num_players()):
+            obs, info = tuple(state.observation_tensor(p)), tuple(state.information_state_tensor(p))
+            assert len(obs) == game.observation_tensor_size() and len(info) == game.information_state_tensor_size()
+            for by_string, strings, text, tensor in ((obs_by_string, obs_strings, state.observation_string(p), obs),
+                                                     (info_by_string, info_strings,
+                                                      state.information_state_string(p), info)):
+                assert by_string.setdefault(text, tensor) == tensor
+                assert strings.setdefault(tensor, text) == text
+    assert len(obs_by_string) > 10 and len(info_by_string) > 10
+
+
+def test_the_information_state_records_the_players_own_actions_in_order() -> None:
+    game = load(CHICKEN, players=2, options={"random_first_player": False})
+    state = game.new_initial_state()
+    chicken_out = next(a for a in state.legal_actions() if state.action_to_string(a) == "Chicken Out!")
+    state.apply_action(chicken_out)
+    text = state.information_state_string(0)
+    assert text.splitlines()[0].startswith("1. you=P1") and f"-> {chicken_out} Chicken Out!" in text
+    assert text.splitlines()[-1].startswith("now: ")
+    history = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    history.set_from(state, 0)
+    first = history.dict["history"][0]
+    assert first[game.observation_tensor_size() + chicken_out] == 1.0
+    assert not history.dict["history"][1].any()
+
+
+def test_game_types_follow_the_model() -> None:
+    chicken = load(CHICKEN, players=2).get_type()
+    roost = load(ROOST, players=2).get_type()
+    assert chicken.information == pyspiel.GameType.Information.PERFECT_INFORMATION  # nothing hidden but the box
+    assert roost.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION  # hands, hidden barns
+    assert chicken.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert chicken.utility == pyspiel.GameType.Utility.ZERO_SUM
+    game = load(CHICKEN, players=2)
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+
+
+def test_skip_forced_leaves_no_node_with_one_choice() -> None:
+    for forced in (True, False):
+        game = load(ROOST, players=2, skip_forced=forced)
+        single = 0
+        for state in _sampled_states(game, 3):
+            if state.is_terminal():
+                continue
+            n = len(state.chance_outcomes()) if state.is_chance_node() else len(state.legal_actions())
+            single += n == 1
+        assert (single == 0) == forced
+
+
+def test_legal_actions_are_fixed_ids_whose_strings_are_the_labels() -> None:
+    game = load(ROOST, players=3)
+    for state in _sampled_states(game, 2, every=5):
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        ids = state.legal_actions()
+        assert ids == sorted(ids)
+        labels = state.legal_labels()
+        engine_order = [game.actions.string(a) for a in ids]
+        assert sorted(engine_order) == sorted(labels) or all("{" in t for t in engine_order if t not in labels)

@@ -13,13 +13,13 @@ from env_support import CHICKEN, GAMES, ROOST, ROOT, players_for
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
 from rulelang import load_game  # noqa: E402
 from rulelang.agents.base import FirstAgent  # noqa: E402
 from rulelang.engine.engine import IllegalAction  # noqa: E402
 from rulelang.envs.common import ActionSpaceError, rank_payoffs  # noqa: E402
-from rulelang.envs.pettingzoo import env  # noqa: E402
+from rulelang.envs.pettingzoo import env, parallel_env  # noqa: E402
 from rulelang.errors import RulelangError  # noqa: E402
 from rulelang.play import play  # noqa: E402
 from rulelang.trace.replay import replay_file  # noqa: E402
@@ -34,6 +34,12 @@ def test_pettingzoo_api_and_seed_tests_pass(path: Path) -> None:
         warnings.simplefilter("ignore")  # style advice (agent names, unbounded Box), not failures
         api_test(env(path, players=n), num_cycles=300)
         seed_test(lambda: env(path, players=n), num_cycles=300)
+        parallel_api_test(parallel_env(path, players=n), num_cycles=300)
+
+
+def _first(e) -> int:
+    """The id of the engine's first legal option for the agent to move (what FirstAgent picks)."""
+    return e.table.legal(e._seat[e.agent_selection])[0][0]
 
 
 def _play_out(e, pick) -> None:
@@ -45,7 +51,7 @@ def _play_out(e, pick) -> None:
 def test_first_actions_replay_the_game_rulelang_run_plays_with_that_seed() -> None:
     e = env(CHICKEN, players=2)
     e.reset(seed=7)
-    _play_out(e, lambda _a, _o: 0)
+    _play_out(e, lambda _a, _o: _first(e))
     engine = load_game(CHICKEN)
     expected = play(engine, engine.new_state(2), [FirstAgent(), FirstAgent()], seed=7)
     assert e.game_state is not None and e.game_state.over
@@ -81,28 +87,35 @@ def test_rank_payoffs() -> None:
         rank_payoffs(two, 3)
 
 
-def test_a_position_with_more_legal_actions_than_the_space_holds_is_an_error() -> None:
-    e = env(CHICKEN, players=2, options={"random_first_player": False}, max_actions=1)
+def test_a_declared_bound_smaller_than_the_action_space_is_an_error() -> None:
     with pytest.raises(ActionSpaceError) as err:
-        e.reset(seed=0)
-    assert "offers 2 legal actions but the action space holds 1" in str(err.value)
-    assert "max_actions=2" in (err.value.hint or "")
+        env(CHICKEN, players=2, max_actions=1)
+    assert "has 4 distinct actions for 2 players, more than the declared max_actions=1" in str(err.value)
+    assert "max_actions=4" in (err.value.hint or "")
 
 
-def test_the_default_action_space_is_sized_from_random_games() -> None:
+def test_the_action_space_is_every_option_of_the_rules() -> None:
     e = env(CHICKEN, players=2)
-    assert e.spec_.probed == 2  # "Go For It!" / "Chicken Out!", "Reroll" / "Count Your Chickens"
-    assert e.action_space("player_0").n == 4
+    assert e.action_space("player_0").n == 4  # "Go For It!", "Chicken Out!", "Reroll", "Count Your Chickens"
+    assert [e.spec_.actions.string(i) for i in range(4)] == \
+        ["Go For It!", "Chicken Out!", "Reroll", "Count Your Chickens"]
 
 
-def test_an_action_outside_the_mask_is_refused() -> None:
+def test_an_action_outside_the_mask_ends_the_game_with_minus_one_for_the_mover() -> None:
     e = env(CHICKEN, players=2, options={"random_first_player": False})
     e.reset(seed=0)
     obs, *_ = e.last()
     assert list(obs["action_mask"]) == [1, 1, 0, 0]
     assert e.infos["player_0"]["observation"]["legal_actions"] == ["Go For It!", "Chicken Out!"]
-    with pytest.raises(IllegalAction):
-        e.step(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(2)  # "Reroll": not legal before the first roll
+    assert all(e.terminations.values())
+    assert e.rewards == {"player_0": -1.0, "player_1": 0.0}
+    strict = env(CHICKEN, players=2, options={"random_first_player": False}, illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalAction, match="no legal action 2"):
+        strict.step(2)
 
 
 def test_options_reach_the_game() -> None:
@@ -118,10 +131,10 @@ def test_bad_players_is_an_error() -> None:
 
 
 def test_games_are_truncated_after_max_steps() -> None:
-    e = env(CHICKEN, players=2, max_steps=3)
+    e = env(CHICKEN, players=2, max_cycles=3)
     e.reset(seed=1)
     for _ in range(3):
-        e.step(0)
+        e.step(_first(e))
     assert all(e.truncations.values()) and not any(e.terminations.values())
 
 
@@ -132,7 +145,7 @@ def test_hidden_cards_are_not_in_the_observation() -> None:
     mine = e.observe("player_0")["observation"]
     theirs = e.observe("player_1")["observation"]
     hand2 = [i for i, name in enumerate(names) if name.startswith("hand of P2: ")]
-    visible, count, kinds = hand2[0], hand2[1], hand2[2:]
+    count, visible, kinds = hand2[0], hand2[1], hand2[2:]
     assert names[visible] == "hand of P2: visible" and names[count] == "hand of P2: count"
     held = e.infos["player_0"]["observation"]["zones"]["hand of P2"]
     assert held["hidden"] > 0
@@ -153,8 +166,11 @@ def test_the_encoding_follows_the_readable_observation() -> None:
     for zone, content in view["zones"].items():
         shown = content if isinstance(content, list) else []
         assert vector[slot[f"{zone}: count"]] == (len(content) if isinstance(content, list) else content["hidden"])
-        for token in set(shown):
-            assert vector[slot[f"{zone}: {token}"]] == shown.count(token)
+        counted = [e.encoder.canon[token] for token in shown]  # dice of a kind are alike: counted by kind
+        for token in set(counted):
+            assert vector[slot[f"{zone}: {token}"]] == counted.count(token)
+        names = [n for n in slot if n.startswith(f"{zone}: ") and n not in (f"{zone}: count", f"{zone}: visible")]
+        assert sum(vector[slot[n]] for n in names) == len(shown)
 
 
 def _play_out_steps(e, steps: int) -> None:
@@ -162,7 +178,7 @@ def _play_out_steps(e, steps: int) -> None:
         obs, _r, done, cut, _i = e.last()
         if done or cut:
             return
-        e.step(0)
+        e.step(_first(e))
 
 
 def test_an_earlier_answer_to_an_ask_is_not_seen_by_the_next_player_asked() -> None:
@@ -187,8 +203,9 @@ def test_an_earlier_answer_to_an_ask_is_not_seen_by_the_next_player_asked() -> N
         e2.reset(seed=seed)
         for a in actions:
             e2.step(a)
-        e1.step(0)
-        e2.step(1)
+        legal = list(np.flatnonzero(e1.observe(e1.agent_selection)["action_mask"]))
+        e1.step(int(legal[0]))
+        e2.step(int(legal[1]))
         assert e1.game_state.answers != e2.game_state.answers
         assert e2.agent_selection == e1.agent_selection
         for agent in e1.possible_agents:
@@ -248,6 +265,6 @@ def test_a_trace_from_an_unfinished_game_is_incomplete(tmp_path: Path) -> None:
     e = env(CHICKEN, players=2)
     e.reset(seed=1)
     for _ in range(5):
-        e.step(0)
+        e.step(_first(e))
     e.write_trace(tmp_path / "part.jsonl")
     assert replay_file(tmp_path / "part.jsonl").status == "incomplete"

@@ -11,8 +11,8 @@ import attrs
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import payoffs_of_result
 from rulelang.engine.state import State
-from rulelang.errors import RulelangError
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, build_action_space
+from rulelang.errors import RulelangError
 from rulelang.game import load_game
 from rulelang.rng import Rng
 
@@ -80,29 +80,17 @@ class PayoffInfo:
 
 
 def payoff_info(engine: Engine, players: int) -> PayoffInfo:
-    """The game's utility kind and payoff bounds (``Engine.payoff_spec``, or the rank payoff's)."""
-    spec = getattr(engine, "payoff_spec", None)
-    if spec is None or players < 2 and not getattr(spec, "declared", False):
-        if players < 2:
-            return PayoffInfo("zero_sum", 0.0, 0.0, 0.0) if spec is None else _info(spec)
-        return PayoffInfo("zero_sum", 0.0, -1.0, 1.0)
-    return _info(spec)
-
-
-def _info(spec: Any) -> PayoffInfo:
-    total = getattr(spec, "total", None)
-    low, high = getattr(spec, "low", None), getattr(spec, "high", None)
-    return PayoffInfo(str(spec.utility), float(total or 0), float(-1 if low is None else low),
-                      float(1 if high is None else high))
+    """The game's utility kind and payoff bounds for ``players`` players (``Engine.payoff_spec_for``)."""
+    spec = engine.payoff_spec_for(players)
+    total = spec.total
+    return PayoffInfo(str(spec.utility), float(total or 0), float(spec.low), float(spec.high))
 
 
 def payoffs(engine: Engine, st: State, players: int) -> list[float]:
-    """Each player's payoff at the end (``Engine.payoffs``, else the rank payoff of the standings)."""
-    declared = getattr(engine, "payoffs", None)
-    if declared is not None:
-        return [float(v) for v in declared(st)]
-    assert st.result is not None
-    return rank_payoffs(st.result, players)
+    """Each player's payoff at the end (``Engine.payoffs``: declared, else the rank payoff of the standings)."""
+    out = [float(v) for v in engine.payoffs(st)]
+    assert len(out) == players
+    return out
 
 
 def rank_payoffs(result: dict[str, Any], players: int) -> list[float]:
@@ -130,20 +118,6 @@ def settle(engine: Engine, st: State, chance: Rng, events: list[dict[str, Any]] 
             engine.apply_random(st, chance, events=False)
         else:
             events.extend(engine.apply_random(st, chance, events=True))
-
-
-def chooser(engine: Engine, st: State) -> int:
-    """The seat that decides now (the first of those still to answer an ``ask``)."""
-    d = engine.pending(st)
-    assert d is not None and d.kind == "choice" and d.player is not None
-    return d.player
-
-
-def choice_labels(engine: Engine, st: State) -> tuple[int, Sequence[str]]:
-    """(the seat that decides now, its legal actions); the labels are rendered only when read."""
-    d = engine.pending(st)
-    assert d is not None and d.kind == "choice" and d.player is not None and d.labels is not None
-    return d.player, d.labels
 
 
 def chance_outcomes(engine: Engine, st: State, shuffled: Sequence[str] = ()) -> list[tuple[int, str, int]]:

@@ -16,6 +16,7 @@ from rulelang.engine.engine import Engine
 from rulelang.envs.actions import find_statements
 from rulelang.envs.common import seat_label
 from rulelang.errors import RulelangError
+from rulelang.numbers import MAX_NUMBER
 
 
 class EncodingError(RulelangError):
@@ -76,7 +77,7 @@ class ObservationEncoder:
         self.seats = [seat_label(p) for p in range(players)]
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
-        entering = _kinds_entering(model)
+        entering = kinds_entering(model)
         by_zone = {z.index: z for z in model.zones}
         self.zone_layout: list[tuple[str, bool, dict[str, int], dict[str, str]]] = []
         # per zone key: whether it has a visible slot, counted name -> slot, shown name -> counted name
@@ -119,6 +120,26 @@ class ObservationEncoder:
                 else:
                     keys.append((group, name, None))
         return keys
+
+    def bounds(self, components: int) -> tuple[list[float], list[float]]:
+        """Each slot's least and most value: one-hots and flags 0..1, counts 0..``components``, numbers as stored."""
+        big = float(MAX_NUMBER)
+        low = [0.0] * self.size
+        high = [1.0] * self.size
+        n = self.players
+        high[3 * n + 1] = big  # the turn number
+        i = self.head
+        for _key in self.counter_keys:
+            low[i], high[i] = -big, big
+            i += 2
+        for (_key, _owner, slots, _canon), at in zip(self.zone_layout, self.zone_start):
+            high[at] = float(components)
+            for slot in slots.values():
+                high[slot] = float(components)
+        high[self.looks_at] = big
+        for slot in range(self.looks_at + 1, self.size):
+            high[slot] = float(components)
+        return low, high
 
     def _head_names(self) -> list[str]:
         names = [f"you={s}" for s in self.seats] + [f"current={s}" for s in self.seats]
@@ -222,7 +243,7 @@ def _zone_of(model: Any, key: str) -> int:
     return best.index
 
 
-def _kinds_entering(model: Any) -> dict[int, set[int]]:
+def kinds_entering(model: Any) -> dict[int, set[int]]:
     """Per zone, the kinds whose components can ever be in it (the box holds every kind at first)."""
     every = {k.index for k in model.kinds}
     out: dict[int, set[int]] = {0: set(every)}

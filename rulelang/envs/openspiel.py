@@ -2,8 +2,10 @@
 
 ``load("games/my-game.rules", players=2)`` returns a ``pyspiel.Game`` written in
 Python; ``pyspiel.load_game("python_rulelang", {"path": ..., "players": 2})`` gives the
-same game by name. Player actions are indices into the legal actions; chance nodes list
-their outcomes with exact probabilities (a shuffle is dealt one position at a time).
+same game by name. Player actions are the game's fixed action ids (``rulelang.envs.actions``);
+chance nodes list their outcomes with exact probabilities, by fixed ids too (a shuffle is
+dealt one position at a time). With ``skip_forced`` (the default) a decision with one legal
+action and a chance with one outcome are applied by the adapter, so they are no nodes.
 See docs/environments.md.
 """
 
@@ -22,48 +24,76 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 import attrs
 
+from rulelang.check import model as m
+from rulelang.compile.program import DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
-from rulelang.envs.common import GameSpec, check_bound, choice_labels, chooser, game_payoffs, load_spec, seat_label
-from rulelang.envs.encoding import ObservationEncoder
+from rulelang.envs.actions import ActionSpace, ActionSpaceError, find_statements
+from rulelang.envs.common import (
+    GameSpec,
+    chance_outcomes,
+    load_spec,
+    max_chance_outcomes,
+    payoff_info,
+    payoffs,
+    seat_label,
+)
+from rulelang.envs.encoding import ObservationEncoder, kinds_entering
 from rulelang.errors import RulelangError
-from rulelang.views import redact_narration
+from rulelang.rng import Rng
 
 SHORT_NAME = "python_rulelang"
 DEFAULT_MAX_GAME_LENGTH = 100_000
+HISTORY_PROBE_GAMES = 16  # random games played to size the information-state tensor when no length is given
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="rulelang rulebook",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=64,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"path": "", "players": 0, "options": "{}", "max_actions": 0,
-                             "max_game_length": DEFAULT_MAX_GAME_LENGTH},
-)
+_PARAMETERS = {"path": "", "players": 0, "options": "{}", "max_actions": 0,
+               "max_game_length": DEFAULT_MAX_GAME_LENGTH, "skip_forced": True, "history_length": 0}
+
+
+def _game_type(information: Any = pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+               chance: Any = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+               utility: Any = pyspiel.GameType.Utility.ZERO_SUM) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="rulelang rulebook",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=information,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=64,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_PARAMETERS),
+    )
+
+
+_GAME_TYPE = _game_type()
+_UTILITY = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+            "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 
 
 def load(path: str | Path, players: int | None = None, options: dict[str, Any] | None = None,
-         max_actions: int | None = None, max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> RulelangGame:
+         max_actions: int | None = None, max_game_length: int = DEFAULT_MAX_GAME_LENGTH,
+         skip_forced: bool = True, history_length: int | None = None) -> RulelangGame:
     """The game in ``path`` as an OpenSpiel game for ``players`` players (default: the game's).
 
-    ``options`` sets game options by name; ``max_actions`` fixes ``num_distinct_actions``
-    (without it: twice the most legal actions seen in 32 seeded random games, rounded up
-    to a power of two; a position that offers more raises ``ActionSpaceError``). A game
-    still going after ``max_game_length`` actions (chance included) ends there as a draw.
+    ``options`` sets game options by name. The action space is computed from the rules;
+    ``max_actions`` is a declared bound (an error if the game has more actions; it also sizes
+    a ``for`` range the rules do not bound). A game still going after ``max_game_length``
+    actions (chance included) ends there with every return 0. ``skip_forced`` applies
+    single-action decisions and single-outcome chance inside the adapter.
+    ``history_length`` is the number of the player's own decisions the information-state
+    tensor holds (None: twice the most seen in 16 seeded random games, to a power of two).
     """
     params: dict[str, Any] = {"path": str(path), "players": 0 if players is None else int(players),
                               "options": json.dumps(options or {}, sort_keys=True),
                               "max_actions": 0 if max_actions is None else int(max_actions),
-                              "max_game_length": int(max_game_length)}
+                              "max_game_length": int(max_game_length), "skip_forced": bool(skip_forced),
+                              "history_length": 0 if history_length is None else int(history_length)}
     return RulelangGame(params)
 
 
@@ -74,10 +104,19 @@ class _Loaded:
 
     spec: GameSpec
     encoder: ObservationEncoder
+    start: State  # the game as new_state leaves it (information states are replayed from here)
     initial: _Progress
     max_game_length: int
     info: Any
+    game_type: Any
     params: dict[str, Any]
+    skip_forced: bool
+    history_length: int  # 0: not sized yet
+
+    @property
+    def space(self) -> ActionSpace:
+        """The game's fixed action space."""
+        return self.spec.actions
 
 
 _LOADED: dict[str, _Loaded] = {}
@@ -85,7 +124,7 @@ _LOADED: dict[str, _Loaded] = {}
 
 def _loaded(params: dict[str, Any]) -> _Loaded:
     """Load (once per parameters) the game the parameters name."""
-    params = dict(params or {})
+    params = {**_PARAMETERS, **dict(params or {})}
     key = json.dumps(params, sort_keys=True)
     if key in _LOADED:
         return _LOADED[key]
@@ -100,27 +139,64 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
     spec = load_spec(path, players, options, max_actions)
     engine = spec.engine
     max_game_length = int(params.get("max_game_length", DEFAULT_MAX_GAME_LENGTH))
-    model = engine.model
+    pay = payoff_info(engine, spec.players)
     info = pyspiel.GameInfo(
-        num_distinct_actions=spec.max_actions,
-        max_chance_outcomes=max(len(model.faces), len(model.kinds), spec.players, 1),
+        num_distinct_actions=spec.actions.size,
+        max_chance_outcomes=max_chance_outcomes(engine, spec.players),
         num_players=spec.players,
-        min_utility=-1.0,
-        max_utility=1.0,
-        utility_sum=0.0,
+        min_utility=pay.low,
+        max_utility=pay.high,
+        utility_sum=pay.total if pay.utility != "general_sum" else None,
         max_game_length=max_game_length,
     )
-    first = engine.new_state(spec.players, narrate=True)
-    encoder = ObservationEncoder(engine, spec.players, engine.observe(first, 0))
-    initial = _Progress(first)
-    drain(initial)
-    if not first.over and not engine.is_chance(first):
-        check_bound(len(choice_labels(engine, first)[1]), spec, first)
-    full = {"path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),
-            "max_actions": spec.max_actions, "max_game_length": max_game_length}
-    loaded = _Loaded(spec, encoder, initial, max_game_length, info, full)
+    game_type = _game_type(
+        pyspiel.GameType.Information.PERFECT_INFORMATION if perfect_information(engine)
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(engine)
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        _UTILITY.get(pay.utility, pyspiel.GameType.Utility.GENERAL_SUM))
+    start = engine.new_state(spec.players)
+    encoder = ObservationEncoder(engine, spec.players, engine.observe(start, 0))
+    full = {**params, "path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),
+            "max_actions": int(params.get("max_actions", 0)), "max_game_length": max_game_length,
+            "skip_forced": bool(params.get("skip_forced", True)),
+            "history_length": int(params.get("history_length", 0))}
+    loaded = _Loaded(spec, encoder, start, None, max_game_length, info, game_type, full,  # type: ignore[arg-type]
+                     bool(full["skip_forced"]), int(full["history_length"]))
+    initial = _Progress(start.copy())
+    _settle_forced(loaded, initial)
+    loaded.initial = initial
     _LOADED[key] = _LOADED[json.dumps(full, sort_keys=True)] = loaded
     return loaded
+
+
+def perfect_information(engine: Engine) -> bool:
+    """Whether no player can ever hold information another lacks, read from the model.
+
+    False when a zone that only its owner sees, or nobody sees, can ever hold a component
+    (the box excepted), a counter is not public, a choice's label has a secret part, the game
+    asks players at once (answers are private until all are in), or shows components to one
+    player (``reveal``).
+    """
+    model = engine.model
+    entering = kinds_entering(model)
+    for z in model.zones:
+        if z.index != 0 and z.visibility != "public" and entering.get(z.index):
+            return False
+    if any(c.visibility != "public" for c in model.counters):
+        return False
+    for rule in model.rules:
+        for s in find_statements(rule.body, (m.ChooseS, m.AskS, m.RevealS)):
+            if isinstance(s, m.AskS | m.RevealS):
+                return False
+            if any(isinstance(p, m.SecretPart) for opt in s.options for p in opt.label.parts):
+                return False
+    return True
+
+
+def has_chance(engine: Engine) -> bool:
+    """Whether the compiled game has any chance decision (a roll, a random draw, a shuffle, a random pick)."""
+    return any(ins[0] in (ROLL, DRAW, SHUFFLE, RANDFIRST, PICK) for code in engine.code for ins in code)
 
 
 class RulelangGame(pyspiel.Game):
@@ -128,16 +204,18 @@ class RulelangGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         loaded = _loaded(params or {})
-        super().__init__(_GAME_TYPE, loaded.info, loaded.params)
+        super().__init__(loaded.game_type, loaded.info, loaded.params)
+        self._loaded_game = loaded
 
     @property
     def loaded(self) -> _Loaded:
         """The loaded game behind these parameters."""
-        return _loaded(self.get_parameters())
+        found = getattr(self, "_loaded_game", None)
+        return found if found is not None else _loaded(self.get_parameters())
 
     @property
     def spec(self) -> GameSpec:
-        """The rules file, players, options and action bound."""
+        """The rules file, players, options and action space."""
         return self.loaded.spec
 
     @property
@@ -145,12 +223,17 @@ class RulelangGame(pyspiel.Game):
         """The rulelang engine that plays the game."""
         return self.loaded.spec.engine
 
+    @property
+    def actions(self) -> ActionSpace:
+        """The game's fixed action space (``actions.string(id)`` reads an id)."""
+        return self.loaded.spec.actions
+
     def new_initial_state(self) -> RulelangState:
         """The game before its first decision (often a chance node)."""
         return RulelangState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RulelangObserver:
-        """An observer: the player's view now, or (perfect recall) everything the player saw and did."""
+        """An observer: the player's view now, or (perfect recall) her views at her decisions and what she did."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
@@ -176,93 +259,178 @@ def _shared_game(params: dict[str, Any]) -> _Shared:
     return _Shared(pyspiel.load_game(SHORT_NAME, params))
 
 
+class _Step:
+    """One step applied to the engine, linked to the steps before (shared by copies, never changed).
+
+    ``what`` is ("chance", outcome as the engine takes it) or ("choose" | "ask", seat, position
+    among the legal options, action id, forced).
+    """
+
+    __slots__ = ("earlier", "what", "count")
+
+    def __init__(self, earlier: _Step | None, what: tuple) -> None:
+        self.earlier = earlier
+        self.what = what
+        self.count = 1 if earlier is None else earlier.count + 1
+
+    def all(self) -> list[tuple]:
+        """Every step so far, in order."""
+        out = []
+        node: _Step | None = self
+        while node is not None:
+            out.append(node.what)
+            node = node.earlier
+        out.reverse()
+        return out
+
+
 class _Progress:
     """The part of a game in progress that a clone copies: the engine state and the record."""
+
+    __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes")
 
     def __init__(self, st: State) -> None:
         self.st = st
         self.shuffled: list[str] = []  # a shuffle is dealt position by position: the kinds so far
-        self.length = 0  # actions applied, chance included
+        self.length = 0  # OpenSpiel actions applied, chance included
         self.cut = False  # stopped at max_game_length
-        self.told: _Told | None = None  # the narration so far, shared by copies
+        self.steps: _Step | None = None
+        self.legal: tuple | None = None  # (kind, seat, ids, id -> position, listed) of the pending decision
+        self.views: dict[int, tuple[int, list]] = {}  # per player: (steps count, her views) for info states
+        self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
+        self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed
 
     def __deepcopy__(self, memo: dict) -> _Progress:
         new = _Progress.__new__(_Progress)
         new.st = self.st.copy()
-        new.st.log = []
         new.shuffled = list(self.shuffled)
         new.length = self.length
         new.cut = self.cut
-        new.told = self.told
+        new.steps = self.steps
+        new.legal = self.legal
+        new.views = self.views
+        new.node = self.node
+        new.outcomes = self.outcomes
         return new
 
     def __reduce__(self) -> tuple:
-        events = self.told.all() if self.told is not None else []
-        return (_progress_from, (self.st.to_json(), self.shuffled, self.length, self.cut, events))
+        steps = self.steps.all() if self.steps is not None else []
+        return (_progress_from, (self.st.to_json(), self.shuffled, self.length, self.cut, steps))
 
 
-def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bool,
-                   events: list[dict[str, Any]]) -> _Progress:
+def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bool, steps: list) -> _Progress:
     """Unpickle a game in progress."""
     progress = _Progress(State.from_json(st))
-    progress.st.log = []
     progress.shuffled, progress.length, progress.cut = list(shuffled), length, cut
-    progress.told = _Told(None, tuple(events)) if events else None
+    progress.node = progress.legal = progress.outcomes = None
+    for what in steps:
+        progress.steps = _Step(progress.steps, tuple(what))
     return progress
 
 
-class _Told:
-    """One step's narration, linked to what came before; each player's redacted JSON lines cached."""
-
-    __slots__ = ("earlier", "events", "lines")
-
-    def __init__(self, earlier: _Told | None, events: tuple[dict[str, Any], ...]) -> None:
-        self.earlier = earlier
-        self.events = events
-        self.lines: dict[int, tuple[str, ...]] = {}
-
-    def all(self) -> list[dict[str, Any]]:
-        """Every event so far, in order."""
-        chunks = []
-        node: _Told | None = self
-        while node is not None:
-            chunks.append(node.events)
-            node = node.earlier
-        return [e for chunk in reversed(chunks) for e in chunk]
-
-    def lines_for(self, engine: Engine, player: int) -> list[str]:
-        """The narration so far as ``player`` saw it, one JSON text per event."""
-        chunks = []
-        node: _Told | None = self
-        while node is not None:
-            lines = node.lines.get(player)
-            if lines is None:
-                me = seat_label(player)
-                mine = [e for e in node.events if e["type"] != "answered" or e["player"] == me]
-                lines = node.lines[player] = tuple(
-                    json.dumps(e, sort_keys=True) for e in redact_narration(engine, mine, player))
-            chunks.append(lines)
-            node = node.earlier
-        return [line for chunk in reversed(chunks) for line in chunk]
+def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
+    """(kind, seat, ids, id -> position, listed) of the pending decision, cached until the next step."""
+    legal = progress.legal
+    if legal is None:
+        engine = loaded.spec.engine
+        st = progress.st
+        kind, seat, spec, listed = engine.decision_options(st)
+        space = loaded.spec.actions
+        where = None
+        if kind == "choose":
+            ids = space.choose_ids(spec, listed, where)
+        else:
+            ids = space.ask_ids(spec, listed, where)
+        legal = progress.legal = (kind, seat, ids, {a: i for i, a in enumerate(ids)}, listed, sorted(ids))
+    return legal
 
 
-def drain(progress: _Progress, actor: int | None = None, answer: str | None = None) -> None:
-    """Move the engine's narration into the record.
+def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, forced: bool) -> None:
+    """Apply legal option ``position`` of the pending decision and record it."""
+    kind, seat, ids, _pos, listed, _sorted = legal
+    engine = loaded.spec.engine
+    if kind == "choose":
+        engine.apply_index(progress.st, position)
+    else:
+        engine.answer(progress.st, (seat, listed), position)
+    progress.steps = _Step(progress.steps, (kind, seat, position, ids[position], forced))
+    progress.legal = progress.node = progress.outcomes = None
 
-    ``answer`` is ``actor``'s own answer to an ``ask``: only she is told it until all
-    have answered (the engine narrates the answers together then).
-    """
+
+def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
+    """Apply a chance outcome (a shuffle's next position); True when the engine moved on."""
     st = progress.st
-    events = st.log or []
-    st.log = []
-    if answer is not None and actor is not None:
-        events = [{"type": "answered", "player": seat_label(actor), "answer": answer}, *events]
-    if events:
-        progress.told = _Told(progress.told, tuple(events))
+    engine = loaded.spec.engine
+    d = engine.pending(st)
+    assert d is not None
+    progress.outcomes = progress.node = None
+    if d.pool is not None:
+        progress.shuffled.append(label)
+        if len(progress.shuffled) < len(d.pool):
+            return False
+        outcome: Any = progress.shuffled
+        progress.shuffled = []
+    else:
+        outcome = label
+    engine.apply(st, outcome)
+    progress.steps = _Step(progress.steps, ("chance", outcome))
+    progress.legal = None
+    return True
+
+
+def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
+    """The pending chance's outcomes with a weight above 0, as (id, label, weight), cached until the next step."""
+    outcomes = progress.outcomes
+    if outcomes is None:
+        outcomes = progress.outcomes = [o for o in chance_outcomes(loaded.spec.engine, progress.st, progress.shuffled)
+                                        if o[2] > 0]
+    return outcomes
+
+
+def _node(loaded: _Loaded, progress: _Progress) -> int:
+    """The current player: a seat, CHANCE or TERMINAL (cached until the next step)."""
+    node = progress.node
+    if node is None:
+        st = progress.st
+        if st.over or progress.cut:
+            node = _TERMINAL
+        elif loaded.spec.engine.is_chance(st):
+            node = _CHANCE
+        else:
+            node = _legal(loaded, progress)[1]
+        progress.node = node
+    return node
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
+def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
+    """With skip_forced: apply decisions with one legal action and chance with one outcome."""
+    if not loaded.skip_forced:
+        return
+    st = progress.st
+    engine = loaded.spec.engine
+    for _ in range(loaded.max_game_length):
+        if st.over:
+            return
+        if engine.is_chance(st):
+            outcomes = _outcomes(loaded, progress)
+            if len(outcomes) != 1:
+                return
+            _chance(loaded, progress, outcomes[0][1])
+        else:
+            legal = _legal(loaded, progress)
+            if len(legal[2]) != 1:
+                return
+            _decide(loaded, progress, legal, 0, True)
+    progress.cut = True  # forced steps without end: cut as at max_game_length
+    progress.node = None
 
 
 class RulelangState(pyspiel.State):
-    """A game in progress: the engine's state, plus what each player has been told so far."""
+    """A game in progress: the engine's state, plus the steps that led there."""
 
     def __init__(self, game: RulelangGame) -> None:
         super().__init__(game)
@@ -277,108 +445,84 @@ class RulelangState(pyspiel.State):
     def _st(self) -> State:
         return self._progress.st
 
-    def history_lines(self, player: int) -> list[str]:
-        """Everything ``player`` has been told so far (redacted narration, own answers), as JSON texts."""
-        told = self._progress.told
-        return told.lines_for(self._engine, player) if told is not None else []
-
-    def history_of(self, player: int) -> list[dict[str, Any]]:
-        """Everything ``player`` has been told so far (redacted narration and own answers), in order."""
-        return [json.loads(line) for line in self.history_lines(player)]
-
     def engine_state(self) -> State:
         """A copy of the rulelang state (for tracing or inspection)."""
         return self._st.copy()
 
+    def legal_labels(self) -> list[str]:
+        """The engine's labels of the legal actions, in the order of ``legal_actions()`` (rendered here)."""
+        if self.is_terminal() or self._engine.is_chance(self._st):
+            return []
+        return list(self._engine.pending(self._st).labels or [])
+
     # ---------------------------------------------------------------- pyspiel API
     def current_player(self) -> int:
         """The seat to move, CHANCE, or TERMINAL."""
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self._engine.is_chance(self._st):
-            return pyspiel.PlayerId.CHANCE
-        return chooser(self._engine, self._st)
+        node = self._progress.node
+        return node if node is not None else _node(self._shared.loaded, self._progress)
 
     def is_terminal(self) -> bool:
         """Whether the game is over (or was cut at max_game_length)."""
-        return self._st.over or self._progress.cut
+        return self._progress.st.over or self._progress.cut
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.is_terminal() or self._engine.is_chance(self._st):
+        loaded, progress = self._shared.loaded, self._progress
+        if _node(loaded, progress) < 0:
             return []
-        seat, labels = choice_labels(self._engine, self._st)
-        return list(range(len(labels))) if player == seat else []
-
-    def _outcomes(self) -> list[tuple[str, int]]:
-        """The pending chance's outcomes as (label, weight); for a shuffle, the next position's kinds."""
-        d = self._engine.pending(self._st)
-        assert d is not None and d.kind == "chance"
-        if d.pool is not None:
-            left = list(d.pool)
-            for kind in self._progress.shuffled:
-                left.remove(kind)
-            return [(kind, left.count(kind)) for kind in sorted(set(d.pool))]
-        assert d.labels is not None and d.weights is not None
-        return list(zip(d.labels, d.weights))
+        legal = _legal(loaded, progress)
+        return list(legal[5]) if player == legal[1] else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(action, probability) of each possible outcome of the pending chance node."""
-        outcomes = self._outcomes()
-        total = sum(w for _label, w in outcomes)
-        return [(i, w / total) for i, (_label, w) in enumerate(outcomes) if w > 0]
+        """(outcome id, probability) of each possible outcome of the pending chance node."""
+        outcomes = _outcomes(self._shared.loaded, self._progress)
+        total = sum(w for _i, _label, w in outcomes)
+        return [(i, w / total) for i, _label, w in outcomes]
 
     def _apply_action(self, action: int) -> None:
+        loaded = self._shared.loaded
         progress = self._progress
         st = progress.st
-        engine = self._engine
-        if engine.is_chance(st):
-            outcomes = self._outcomes()
-            if not 0 <= action < len(outcomes) or outcomes[action][1] == 0:
-                raise RulelangError(f"chance outcome {action} is not possible here")
-            label = outcomes[action][0]
-            d = engine.pending(st)
-            assert d is not None
-            if d.pool is not None:
-                progress.shuffled.append(label)
-                if len(progress.shuffled) < len(d.pool):
-                    progress.length += 1
-                    return
-                order, progress.shuffled = progress.shuffled, []
-                engine.apply(st, order)
-            else:
-                engine.apply(st, label)
-            drain(progress)
+        node = _node(loaded, progress)
+        if node == _TERMINAL:
+            raise RulelangError("the game is over: no action can be applied")
+        if node == _CHANCE:
+            outcomes = {i: label for i, label, _w in _outcomes(loaded, progress)}
+            if action not in outcomes:
+                raise RulelangError(f"chance outcome {action} is not possible here",
+                                    hint="possible: " + ", ".join(f"{i}: {t}" for i, t in sorted(outcomes.items())))
+            _chance(loaded, progress, outcomes[action])
         else:
-            seat, labels = choice_labels(engine, st)
-            if not 0 <= action < len(labels):
-                raise RulelangError(f"{seat_label(seat)} has no legal action {action}: there are {len(labels)}")
-            d = engine.pending(st)
-            asked = d is not None and d.players is not None
-            label = labels[action]
-            engine.apply(st, label, player=seat)
-            drain(progress, seat, label if asked else None)
+            legal = _legal(loaded, progress)
+            position = legal[3].get(action)
+            if position is None:
+                raise RulelangError(
+                    f"{seat_label(legal[1])} has no legal action {action}",
+                    hint="legal: " + ", ".join(f"{a}: {loaded.spec.actions.string(a)}" for a in sorted(legal[2])[:12]))
+            _decide(loaded, progress, legal, position, False)
         progress.length += 1
-        if not st.over and progress.length >= self._shared.loaded.max_game_length:
+        if not st.over and progress.length >= loaded.max_game_length:
             progress.cut = True
-        if not st.over and not engine.is_chance(st):
-            check_bound(len(choice_labels(engine, st)[1]), self._shared.loaded.spec, st)
+            progress.node = None
+        if not progress.cut and loaded.skip_forced:
+            _settle_forced(loaded, progress)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            outcomes = self._outcomes() if not self.is_terminal() and self._engine.is_chance(self._st) else []
-            return outcomes[action][0] if 0 <= action < len(outcomes) else f"outcome {action}"
-        if not self.is_terminal() and not self._engine.is_chance(self._st):
-            seat, labels = choice_labels(self._engine, self._st)
-            if seat == player and 0 <= action < len(labels):
-                return labels[action]
-        return f"action {action}"
+            if not self.is_terminal() and self._engine.is_chance(self._st):
+                for i, label, _w in chance_outcomes(self._engine, self._st, self._progress.shuffled):
+                    if i == action:
+                        return label
+            return _chance_string(self._engine, action)
+        try:
+            return self._shared.loaded.spec.actions.string(action)
+        except ActionSpaceError:
+            return f"action {action}"
 
     def returns(self) -> list[float]:
-        """Each player's payoff at the end (Engine.payoffs: declared, else from the ranking); 0 before the end."""
+        """Each player's payoff once the game is over (0 for everyone before the end, or if cut)."""
         players = self._shared.loaded.spec.players
         if self._st.over:
-            assert self._st.result is not None
-            return game_payoffs(self._engine, self._st)
+            return payoffs(self._engine, self._st, players)
         return [0.0] * players
 
     def __str__(self) -> str:
@@ -387,30 +531,145 @@ class RulelangState(pyspiel.State):
             text += " shuffled so far: " + ",".join(self._progress.shuffled)
         return text
 
+    # ---------------------------------------------------------------- what a player saw
+    def views_of(self, player: int) -> list[tuple[np.ndarray, int]]:
+        """``player``'s earlier decisions (forced ones skipped): her observation tensor then, the action id taken."""
+        progress = self._progress
+        count = progress.steps.count if progress.steps is not None else 0
+        cached = progress.views.get(player)
+        if cached is not None and cached[0] == count:
+            return cached[1]
+        loaded = self._shared.loaded
+        engine = self._engine
+        st = loaded.start.copy()
+        views: list[tuple[np.ndarray, int]] = []
+        steps = progress.steps.all() if progress.steps is not None else []
+        for what in steps:
+            if what[0] == "chance":
+                engine.apply(st, what[1])
+                continue
+            kind, seat, position, action, forced = what
+            if seat == player and not forced:
+                views.append((observation_tensor(loaded, st, player), action))
+            if kind == "choose":
+                engine.apply_index(st, position)
+            else:
+                answers = engine.ask_answers(st)
+                assert answers is not None
+                engine.answer(st, answers, position)
+        progress.views = {**progress.views, player: (count, views)}
+        return views
+
+
+def _chance_string(engine: Engine, action: int) -> str:
+    """A chance id's text: the face, kind or seat it stands for (all of them, when it stands for several)."""
+    model = engine.model
+    names = []
+    if action < len(model.faces):
+        names.append(model.faces[action].display)
+    if action < len(model.kinds):
+        names.append(model.kinds[action].name)
+    names.append(seat_label(action))
+    return " / ".join(dict.fromkeys(names))
+
+
+def observation_tensor(loaded: _Loaded, st: State, player: int) -> np.ndarray:
+    """``player``'s view of ``st`` as the observation tensor (float32)."""
+    return np.asarray(loaded.encoder.encode(loaded.spec.engine.observe(st, player)), dtype=np.float32)
+
+
+def tensor_string(names: list[str], tensor: np.ndarray) -> str:
+    """The tensor's non-zero slots as ``name=value``, in order: equal strings exactly when equal tensors."""
+    out = []
+    for i in np.flatnonzero(tensor):
+        v = float(tensor[i])
+        out.append(f"{names[i]}={int(v) if v.is_integer() else repr(v)}")
+    return "; ".join(out)
+
+
+def history_length(loaded: _Loaded) -> int:
+    """How many of a player's own decisions the information-state tensor holds (sized once per game)."""
+    if loaded.history_length > 0:
+        return loaded.history_length
+    engine = loaded.spec.engine
+    most = 1
+    for g in range(HISTORY_PROBE_GAMES):
+        progress = copy.deepcopy(loaded.initial)
+        pick = Rng(g, stream=1)
+        counts = [0] * loaded.spec.players
+        while not progress.st.over and not progress.cut and progress.length < loaded.max_game_length:
+            st = progress.st
+            if engine.is_chance(st):
+                outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
+                weights = [w for _i, _l, w in outcomes]
+                r, k = pick.below(sum(weights)), 0
+                while r >= weights[k]:
+                    r -= weights[k]
+                    k += 1
+                _chance(loaded, progress, outcomes[k][1])
+            else:
+                legal = _legal(loaded, progress)
+                counts[legal[1]] += 1
+                _decide(loaded, progress, legal, pick.below(len(legal[2])), False)
+            progress.length += 1
+            _settle_forced(loaded, progress)
+        most = max(most, *counts)
+    size = 1
+    while size < 2 * most:
+        size *= 2
+    loaded.history_length = size
+    return size
+
 
 class RulelangObserver:
-    """OpenSpiel's PyObserver: ``tensor`` and ``dict`` set by ``set_from``, ``string_from``."""
+    """OpenSpiel's PyObserver: ``tensor`` and ``dict`` set by ``set_from``, ``string_from``.
+
+    Without perfect recall: the observation tensor (``ObservationEncoder``). With it, the
+    information state: the observation now, then for each of the player's earlier decisions
+    (at most ``history_length``; forced ones skipped) her observation then and a one-hot of
+    the action id she took; slots of decisions not yet made are 0.
+    """
 
     def __init__(self, loaded: _Loaded, perfect_recall: bool) -> None:
+        self.loaded = loaded
         self.encoder = loaded.encoder
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else self.encoder.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        obs = self.encoder.size
+        self.entry = obs + loaded.spec.actions.size
+        self.history = history_length(loaded) if perfect_recall else 0
+        self.tensor = np.zeros(obs + self.history * self.entry, np.float32)
+        self.dict = {"observation": self.tensor[:obs]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[obs:].reshape(self.history, self.entry)
 
     def set_from(self, state: RulelangState, player: int) -> None:
-        """Fill ``tensor`` with ``player``'s view of ``state`` (not for perfect recall: no fixed size)."""
-        if self.perfect_recall:
+        """Fill ``tensor`` with ``player``'s view of ``state`` (and, with perfect recall, her history)."""
+        obs = self.encoder.size
+        self.tensor.fill(0.0)
+        self.tensor[:obs] = observation_tensor(self.loaded, state._st, player)
+        if not self.perfect_recall:
             return
-        view = state._engine.observe(state._st, player)
-        self.tensor[:] = self.encoder.encode(view)
+        views = state.views_of(player)
+        if len(views) > self.history:
+            raise ActionSpaceError(
+                f"{seat_label(player)} has made {len(views)} decisions, more than the information-state tensor "
+                f"holds (history_length={self.history})",
+                hint=f"load the game with history_length={2 * len(views)} or more")
+        for k, (seen, action) in enumerate(views):
+            at = obs + k * self.entry
+            self.tensor[at:at + obs] = seen
+            self.tensor[at + obs + action] = 1.0
 
     def string_from(self, state: RulelangState, player: int) -> str:
-        """``player``'s view now as JSON; with perfect recall, preceded by everything they saw and did."""
-        view = json.dumps(state._engine.observe(state._st, player), sort_keys=True)
+        """``player``'s view now (non-zero slots of the tensor); with perfect recall, after her earlier views."""
+        names = self.encoder.names
+        now = tensor_string(names, observation_tensor(self.loaded, state._st, player))
         if not self.perfect_recall:
-            return view
-        return "\n".join([*state.history_lines(player), view])
+            return now
+        space = self.loaded.spec.actions
+        lines = [f"{k + 1}. {tensor_string(names, seen)} -> {action} {space.string(action)}"
+                 for k, (seen, action) in enumerate(state.views_of(player))]
+        return "\n".join([*lines, f"now: {now}"])
 
 
 pyspiel.register_game(_GAME_TYPE, RulelangGame)
