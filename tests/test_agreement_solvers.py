@@ -76,13 +76,37 @@ def test_leduc_cfr_long() -> None:
     assert_agree(LEDUC, "leduc_poker", (10, 25, 50))
 
 
-def doc_blocks() -> list[str]:
-    """The Python blocks of the walkthrough section of docs/environments.md, in order."""
+def doc_section() -> str:
+    """The walkthrough section of docs/environments.md."""
     text = DOC.read_text(encoding="utf-8")
     start = text.index(SECTION)
     end = text.find("\n## ", start + len(SECTION))
-    section = text[start:end if end != -1 else len(text)]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    return text[start:end if end != -1 else len(text)]
+
+
+def doc_fenced() -> list[tuple[str, list[str]]]:
+    """The walkthrough's fenced blocks, in order: (the fence's language, "" for printed output; the lines)."""
+    blocks: list[tuple[str, list[str]]] = []
+    open_block: list[str] | None = None
+    for line in doc_section().splitlines():
+        if open_block is None and line.startswith("```"):
+            open_block = []
+            blocks.append((line[3:].strip(), open_block))
+        elif open_block is not None and line == "```":
+            open_block = None
+        elif open_block is not None:
+            open_block.append(line)
+    return blocks
+
+
+def doc_blocks() -> list[str]:
+    """The Python blocks of the walkthrough, in order."""
+    return ["\n".join(lines) + "\n" for language, lines in doc_fenced() if language == "python"]
+
+
+def doc_outputs() -> list[str]:
+    """The lines the walkthrough shows as printed (its plain ``` blocks), in order."""
+    return [line for language, lines in doc_fenced() if language == "" for line in lines]
 
 
 def test_walkthrough_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,6 +122,7 @@ def test_walkthrough_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None
     finally:
         os.chdir(here)
     printed = capsys.readouterr().out
+    assert printed.splitlines() == doc_outputs()  # the doc shows what its code prints
     ours, theirs = re.findall(r"^(?:python_rulelang|kuhn_poker): (P1's value .*)$", printed, flags=re.M)
     assert ours == theirs  # CFR: the same value and exploitability, as printed
     assert float(re.search(r"mean return ([-+.\d]+)", printed).group(1)) > 0  # MCTS beats random
