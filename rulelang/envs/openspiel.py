@@ -414,15 +414,18 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
     engine = loaded.spec.engine
     for _ in range(loaded.max_game_length):
         if st.over:
+            progress.node = _TERMINAL
             return
         if engine.is_chance(st):
             outcomes = _outcomes(loaded, progress)
             if len(outcomes) != 1:
+                progress.node = _CHANCE
                 return
             _chance(loaded, progress, outcomes[0][1])
         else:
             legal = _legal(loaded, progress)
             if len(legal[2]) != 1:
+                progress.node = legal[1]
                 return
             _decide(loaded, progress, legal, 0, True)
     progress.cut = True  # forced steps without end: cut as at max_game_length
