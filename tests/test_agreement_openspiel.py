@@ -151,7 +151,7 @@ def test_blackjack_expected_return_in_the_native_interval() -> None:
 
 @pytest.mark.solver
 def test_blackjack_whole_game_exactly() -> None:
-    """The whole game's exact value under uniform play is pyspiel's (about 10 minutes)."""
+    """The whole game's exact value under uniform play is pyspiel's (a long run: more than half an hour of CPU)."""
     engine = load_game(BLACKJACK)
     assert value_engine(engine, engine.new_state(1)) == (BLACKJACK_VALUE,)
 
