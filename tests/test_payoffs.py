@@ -215,6 +215,14 @@ def test_payoff_rewards_are_the_payoff_on_zero_one(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ one-player games can be lost
 BLACKJACK = REPO / "examples" / "blackjack" / "blackjack.rules"
+# the example draws its cards by rank (suits make no difference): OpenSpiel's "CT" is a Ten
+RANK_KINDS = dict(zip("A23456789TJQK", ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+                                       "Jack", "Queen", "King"]))
+
+
+def _rank(card: str) -> str:
+    """The example's kind for a card named as OpenSpiel names it ("CT": the Ten of clubs)."""
+    return RANK_KINDS[card[1]]
 
 
 def _blackjack(cards: list[str], moves: list[str]):
@@ -224,7 +232,7 @@ def _blackjack(cards: list[str], moves: list[str]):
     todo = list(cards)
     for move in [*moves, None]:
         while not st.over and engine.is_chance(st):
-            engine.apply(st, todo.pop(0))
+            engine.apply(st, _rank(todo.pop(0)))
         if move is None or st.over:
             break
         engine.apply(st, move)
@@ -325,7 +333,7 @@ def test_the_examples_pay_what_openspiels_native_games_pay() -> None:
             assert not st.over and native.is_chance_node() == engine.is_chance(st)
             if native.is_chance_node():
                 action = rng.choice([o for o, _ in native.chance_outcomes()])
-                engine.apply(st, native.action_to_string(pyspiel.PlayerId.CHANCE, action))
+                engine.apply(st, _rank(native.action_to_string(pyspiel.PlayerId.CHANCE, action)))
             else:
                 action = rng.choice(native.legal_actions())
                 engine.apply(st, native.action_to_string(0, action))
