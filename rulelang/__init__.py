@@ -5,6 +5,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from rulelang.version import __version__
+
 if TYPE_CHECKING:
     from rulelang.engine.decision import Decision
     from rulelang.engine.engine import Engine, IllegalAction
@@ -13,8 +15,8 @@ if TYPE_CHECKING:
     from rulelang.game import load_game
     from rulelang.rng import Rng
 
-__all__ = ["Decision", "Engine", "ErrorList", "IllegalAction", "Rng", "RulelangError", "State", "load_game"]
-__version__ = "0.1.0"
+__all__ = ["__version__", "Decision", "Engine", "ErrorList", "IllegalAction", "Rng", "RulelangError", "State",
+           "load_game"]
 
 # Where each public name lives: imported on first use, so that importing a light submodule (the command
 # line, for --help) does not load the engine, the checker and the code generator.

@@ -673,7 +673,7 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
 
 @main.command("games")
 def games_command() -> None:
-    """List the games that ship with rulelang: each plays by its name, as in 'rulelang run barnyard'."""
+    """List the games that ship with rulelang: each plays by its name, as in 'rulelang run NAME'."""
     from rulelang.shipped import describe, games_dir, shipped_games
 
     found = [describe(p) for p in shipped_games()]

@@ -1,8 +1,8 @@
 """The games that ship with rulelang, found by name when no such file exists.
 
 An installed wheel holds them in ``rulelang/games/``; a source checkout (or an editable
-install) has them in the repository's ``games/``. A command given ``barnyard``,
-``barnyard.rules`` or ``games/barnyard.rules`` reads that file when it exists, and the
+install) has them in the repository's ``games/``. A command given ``NAME``,
+``NAME.rules`` or ``games/NAME.rules`` reads that file when it exists, and the
 shipped game of that name only when it does not: a file path always wins.
 """
 

@@ -18,10 +18,10 @@ from rulelang.errors import RulelangError
 
 MAX_EXPANDED_CODE = 10_000
 """Parts of statements and expressions a game may expand to with every call inlined (the shipped games:
-at most 1,986, Rooster Rush). Each part becomes about five lines of Python."""
+at most 1,986). Each part becomes about five lines of Python."""
 
 MAX_GENERATED_LINES = 24_000
-"""Lines of Python the code generator may write for a game (the shipped games: at most 7,305, Barnyard).
+"""Lines of Python the code generator may write for a game (the shipped games: at most 7,305).
 Writing and compiling a line costs about 50 microseconds on a loaded 2-core machine."""
 
 

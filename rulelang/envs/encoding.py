@@ -232,7 +232,7 @@ class ObservationEncoder:
 
 
 def _zone_of(model: Any, key: str) -> int:
-    """The zone an observation's zone key names ("hand of P2", "under of Barn#1", "coop")."""
+    """The zone an observation's zone key names ("hand of P2", "under of Card#1", "middle")."""
     best = None
     for z in model.zones:
         if key == z.name or key.startswith(z.name + " of "):

@@ -56,7 +56,7 @@ _LARK_OPTIONS: dict[str, Any] = {
 def _parser() -> Lark:
     """The parser, read back from the user's cache when it holds the tables of this grammar and Lark."""
     text = grammar_text()
-    from rulelang import __version__
+    from rulelang.version import __version__
 
     parts = [text, lark.__version__, __version__, repr(sorted(_LARK_OPTIONS.items()))]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()

@@ -17,7 +17,7 @@ from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
 MAX_FILE_TOKENS = 10_000
-"""Tokens in one game, the files it extends included (the biggest shipped game, Rooster Rush, has 1,911).
+"""Tokens in one game, the files it extends included (the biggest shipped game has 1,911).
 
 Parsing costs about 75 microseconds a token on a loaded 2-core machine: at this
 limit a game loads in about a second."""
