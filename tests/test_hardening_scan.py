@@ -119,7 +119,8 @@ def test_a_deep_expression_inside_a_hole_is_refused_in_the_file() -> None:
 
 
 def test_a_game_and_the_files_it_extends_share_the_token_budget(tmp_path: Path) -> None:
-    half = "  score of current += 1\n" * 1300  # 6,500 tokens: each file alone is within the limit
+    lines = scan.MAX_FILE_TOKENS * 13 // 100  # 5 tokens a line: 65% of the limit, so each file alone is within it
+    half = "  score of current += 1\n" * lines
     (tmp_path / "base.rules").write_text(HEAD + "turn:\n" + half + END, encoding="utf-8")
     (tmp_path / "v.rules").write_text('game "V" extends "base.rules"\n\nrule extra "Extra":\n' + half,
                                       encoding="utf-8")

@@ -16,11 +16,11 @@ import attrs
 from rulelang.check import model as m
 from rulelang.errors import RulelangError
 
-MAX_EXPANDED_CODE = 10_000
+MAX_EXPANDED_CODE = 20_000
 """Parts of statements and expressions a game may expand to with every call inlined (the shipped games:
 at most 1,986). Each part becomes about five lines of Python."""
 
-MAX_GENERATED_LINES = 24_000
+MAX_GENERATED_LINES = 48_000
 """Lines of Python the code generator may write for a game (the shipped games: at most 7,305).
 Writing and compiling a line costs about 50 microseconds on a loaded 2-core machine."""
 
