@@ -159,6 +159,33 @@ class _Common:
     seed: int | None
     possible_agents: list[str]
 
+    def _set_up(self, spec: GameSpec, render_mode: str | None, skip_forced: bool) -> None:
+        """The agents, spaces and encoder of ``spec``'s game, with no game in progress."""
+        self.spec_ = spec
+        self.engine = spec.engine
+        self.render_mode = render_mode
+        self.skip_forced = skip_forced
+        n = spec.players
+        self.possible_agents = [agent_name(p) for p in range(n)]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        template = self.engine.new_state(n)
+        self.encoder = ObservationEncoder(self.engine, n, self.engine.observe(template, 0))
+        obs_space, act_space = _spaces(spec, self.encoder)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = self._state_space()
+        self.table: _Table | None = None
+        self._next_seed = secrets.randbits(63)
+        self.seed: int | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The observation space of ``agent`` (one object per agent, the same for all)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """``Discrete(n)`` over the game's fixed action ids."""
+        return self.action_spaces[agent]
+
     @property
     def game_state(self) -> State | None:
         """The engine's state of the game in progress (None before the first reset)."""
@@ -246,25 +273,10 @@ class RulelangEnv(_Common, AECEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         if illegal not in ("terminate", "raise"):
             raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
-        self.spec_ = spec
-        self.engine = spec.engine
+        self._set_up(spec, render_mode, skip_forced)
         self.max_steps = max_steps
-        self.render_mode = render_mode
-        self.skip_forced = skip_forced
         self.illegal = illegal
         self.illegal_reward = -1.0
-        n = spec.players
-        self.possible_agents = [agent_name(p) for p in range(n)]
-        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        template = self.engine.new_state(n)
-        self.encoder = ObservationEncoder(self.engine, n, self.engine.observe(template, 0))
-        obs_space, act_space = _spaces(spec, self.encoder)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = self._state_space()
-        self.table: _Table | None = None
-        self._next_seed = secrets.randbits(63)
-        self.seed: int | None = None
         self.decisions = 0
 
     @property
@@ -275,14 +287,6 @@ class RulelangEnv(_Common, AECEnv):
     @max_cycles.setter
     def max_cycles(self, value: int | None) -> None:
         self.max_steps = value
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        """The observation space of ``agent`` (one object per agent, the same for all)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        """``Discrete(n)`` over the game's fixed action ids."""
-        return self.action_spaces[agent]
 
     # ---------------------------------------------------------------- the cycle
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -387,33 +391,10 @@ class RulelangParallelEnv(_Common, ParallelEnv):
                  render_mode: str | None = None, skip_forced: bool = True) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.spec_ = spec
-        self.engine = spec.engine
+        self._set_up(spec, render_mode, skip_forced)
         self.max_cycles = max_cycles
-        self.render_mode = render_mode
-        self.skip_forced = skip_forced
-        n = spec.players
-        self.possible_agents = [agent_name(p) for p in range(n)]
         self.agents: list[str] = []
-        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        template = self.engine.new_state(n)
-        self.encoder = ObservationEncoder(self.engine, n, self.engine.observe(template, 0))
-        obs_space, act_space = _spaces(spec, self.encoder)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.state_space = self._state_space()
-        self.table: _Table | None = None
-        self._next_seed = secrets.randbits(63)
-        self.seed: int | None = None
         self.cycles = 0
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        """The observation space of ``agent`` (one object per agent, the same for all)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        """``Discrete(n)`` over the game's fixed action ids."""
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Start a new game (chance from rulelang's stream of ``seed``); (observations, infos)."""
