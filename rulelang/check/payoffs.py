@@ -9,7 +9,7 @@ components, the number of players); what cannot be bounded asks for ``between A 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rulelang.check import model as m
 from rulelang.check.model import INT, PLAYER
@@ -17,8 +17,16 @@ from rulelang.numbers import divide
 from rulelang.syntax import ast
 from rulelang.syntax.span import Span
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rulelang.check.checker import Checker
+
+class Checker(Protocol):
+    """What these checks read of the checker and write back (``rulelang.check.checker.Checker``, which calls them)."""
+
+    players: ast.PlayersDecl | None
+    kinds_by_index: list[Any]
+    payoff_decl: tuple[ast.PayoffDecl, int] | None
+
+    def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
+        """Record an error at ``span``."""
 
 Interval = tuple[Fraction, Fraction]
 
