@@ -117,11 +117,16 @@ def decode_text(data: bytes, what: str, shown: str) -> str:
         line, col = _place(data[: exc.start].decode("utf-8", "replace"))
         raise InputError(f"{shown} is not UTF-8 text (byte 0x{data[exc.start]:02x})",
                          Span(shown, line, col, line, col + 1), hint="save the file as UTF-8") from None
+    return _no_nul(text, shown, "save the file as plain UTF-8 text")
+
+
+def _no_nul(text: str, shown: str, hint: str) -> str:
+    """``text``, or an InputError at its first NUL character (binary data, not rules text)."""
     nul = text.find("\x00")
     if nul >= 0:
         line, col = _place(text[:nul])
         raise InputError(f"{shown} contains a NUL byte: it is not a text file",
-                         Span(shown, line, col, line, col + 1), hint="save the file as plain UTF-8 text")
+                         Span(shown, line, col, line, col + 1), hint=hint)
     return text
 
 
@@ -177,12 +182,7 @@ def check_rules_buffer(text: str, shown: str) -> str:
         raise InputError(f"{shown} is too big to check ({size} bytes; the limit is {MAX_RULES_BYTES})",
                          hint="split the game into a base file and variants that extend it")
     text = text.removeprefix("\ufeff")
-    nul = text.find("\x00")
-    if nul >= 0:
-        line, col = _place(text[:nul])
-        raise InputError(f"{shown} contains a NUL byte: it is not a text file",
-                         Span(shown, line, col, line, col + 1), hint="remove the NUL character")
-    return text
+    return _no_nul(text, shown, "remove the NUL character")
 
 
 def inside(base: Path, target: Path) -> bool:
