@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
-if str(TESTS) not in sys.path:
-    sys.path.insert(0, str(TESTS))
+# The support modules (tests/support/: scripted, *_support) are imported by their names from every folder.
+SUPPORT = Path(__file__).resolve().parent / "support"
+if str(SUPPORT) not in sys.path:
+    sys.path.insert(0, str(SUPPORT))
 
 # The user's cache (the parser's tables) goes to a directory of this run, never to ~/.cache; subprocesses inherit it.
 _CACHE = tempfile.mkdtemp(prefix="rulelang-test-cache-")

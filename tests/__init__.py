@@ -1,0 +1,1 @@
+"""The test suite; tests/README.md maps its folders to subjects."""

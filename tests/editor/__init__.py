@@ -1,0 +1,1 @@
+"""Tests of the author's tools: rulelang fmt and the language server."""

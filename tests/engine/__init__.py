@@ -1,0 +1,1 @@
+"""Tests of the engine: the state, chance, positions, load_game, fast playouts, the pinned seeded games."""

@@ -1,0 +1,1 @@
+"""Tests of each game against its rulebook: rules, snapshots, properties, hand-written baselines."""

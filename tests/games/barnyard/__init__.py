@@ -1,0 +1,1 @@
+"""Barnyard Roundup (games/barnyard.rules, games/barnyard-2p.rules)."""

@@ -1,0 +1,1 @@
+"""Chicken! and its Eggspansion! (games/chicken.rules, games/chicken-eggspansion.rules)."""

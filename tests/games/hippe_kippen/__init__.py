@@ -1,0 +1,1 @@
+"""Hippe Kippen (games/hippe-kippen.rules)."""

@@ -1,0 +1,1 @@
+"""The games of examples/new-games/, written from the documentation alone."""

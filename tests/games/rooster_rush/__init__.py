@@ -1,0 +1,1 @@
+"""Rooster Rush (games/rooster-rush.rules)."""

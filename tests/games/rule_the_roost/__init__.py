@@ -1,0 +1,1 @@
+"""Rule the Roost (games/rule-the-roost.rules)."""

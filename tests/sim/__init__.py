@@ -1,0 +1,1 @@
+"""Tests of simulations (rulelang/sim/): runs, pools, statistics, coverage, reports."""

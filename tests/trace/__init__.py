@@ -1,0 +1,1 @@
+"""Tests of traces: replay, its fast ways, seeded chance, tampering, private looks, player views."""
