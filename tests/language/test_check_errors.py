@@ -2,7 +2,7 @@
 
 Every error must read like a compiler's: ``file:line:col: error: message``, the
 source line, a caret under the culprit, and never a Python traceback. The exact
-output of each file is pinned by a syrupy snapshot (tests/__snapshots__/).
+output of each file is pinned by a syrupy snapshot (tests/language/__snapshots__/).
 """
 
 from __future__ import annotations
