@@ -206,6 +206,13 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
             exc.span = Span(from_path, 1, 1, 1, 2)
         _fail(exc)
     agents = _make_agents(agent_kinds, n, seed)
+    from rulelang.agents.human import HumanAgent, display_names
+
+    if any(isinstance(agent, HumanAgent) for agent in agents):
+        names = display_names(engine.model, reading_names(engine))
+        for agent in agents:
+            if isinstance(agent, HumanAgent):
+                agent.names = names
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
     recorded = STDIN_NAME if stdin is not None else recorded_name(given, game_file)
