@@ -33,6 +33,7 @@ class Skip(Exception):
 
 
 def type_of_value(value: Any) -> str:
+    """The rulelang type of a literal value: truth, number or text."""
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, int):
@@ -41,6 +42,7 @@ def type_of_value(value: Any) -> str:
 
 
 def suggest(name: str, candidates: TIterable[str]) -> str | None:
+    """A hint naming the candidate closest to a misspelt ``name``, or None when none is close."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
@@ -53,30 +55,37 @@ class RuleScope:
         self.nslots = 0
 
     def new_slot(self) -> int:
+        """A fresh local slot of the rule."""
         self.nslots += 1
         return self.nslots - 1
 
     def bind(self, name: str, type_: str) -> int:
+        """Bind ``name`` in the innermost frame to a fresh slot of ``type_``; return the slot."""
         slot = self.new_slot()
         self.frames[-1][name] = m.Local(slot, type_)
         return slot
 
     def bind_expr(self, name: str, expr: Any) -> None:
+        """Bind ``name`` to a checked expression (a parameter of a definition being expanded)."""
         self.frames[-1][name] = expr
 
     def lookup(self, name: str) -> Any | None:
+        """What ``name`` is bound to, innermost frame first, or None."""
         for frame in reversed(self.frames):
             if name in frame:
                 return frame[name]
         return None
 
     def names(self) -> list[str]:
+        """Every local name in scope (for suggestions)."""
         return [n for f in self.frames for n in f]
 
     def push(self) -> None:
+        """Open a frame (a nested block)."""
         self.frames.append({})
 
     def pop(self) -> None:
+        """Close the innermost frame."""
         self.frames.pop()
 
 
