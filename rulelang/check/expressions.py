@@ -32,7 +32,11 @@ MAX_DEFINE_DEPTH = 32
 
 
 class ExpressionChecks(Reporter):
-    """Checker methods for expressions (mixed into ``Checker``)."""
+    """Checker methods for expressions (mixed into ``Checker``).
+
+    The state of the expansion of definitions (``_define_stack``, ``_expansions``, ``_expanded_parts``,
+    ``_outer_use``) is set up by ``Checker.__init__`` and read and written only here.
+    """
 
     def expr(self, node: ast.Expr, scope: RuleScope, elem: bool = False) -> Any:
         """Resolve and type one expression (``elem``: inside a ``where``)."""
