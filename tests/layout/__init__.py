@@ -1,0 +1,1 @@
+"""Tests of the layout of rulelang/: modules by job, no import circle, no private name imported across modules."""
