@@ -30,7 +30,7 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 
 import rulelang
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import budget_runtime
+from rulelang.compile import piles_runtime
 from rulelang.compile.compiler import Compiler
 from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
 from rulelang.compile.program import CHOOSE
@@ -259,10 +259,10 @@ def test_a_marker_is_found_where_it_is_whatever_was_last_seen() -> None:
         st = State.__new__(State)
         st.zones = [shared, piles, []]
         for c in shared + [c for p in piles for c in p]:
-            budget_runtime.LAST_SEEN[c] = rng.choice([(0, -1), (1, rng.randrange(14)), (2, -1), (1, -1), (0, 3),
+            piles_runtime.LAST_SEEN[c] = rng.choice([(0, -1), (1, rng.randrange(14)), (2, -1), (1, -1), (0, 3),
                                                       (9, 0), (2, 5)])
-            assert budget_runtime.find(st, c, (1, 0)) == place_of(st, c)
-            assert budget_runtime.find(st, c, ()) == place_of(st, c)  # the guess now right: found at once
+            assert piles_runtime.find(st, c, (1, 0)) == place_of(st, c)
+            assert piles_runtime.find(st, c, ()) == place_of(st, c)  # the guess now right: found at once
 
 
 TALLIES = """\
@@ -304,7 +304,7 @@ def test_the_standings_take_the_last_tally_only_if_nothing_it_read_changed(after
     reused = []
 
     def spy(st: State, lines: list) -> list | None:
-        rows = budget_runtime.tallied_rows(st, lines)
+        rows = piles_runtime.tallied_rows(st, lines)
         reused.append(rows is not None)
         return rows
 

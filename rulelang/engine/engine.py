@@ -15,9 +15,10 @@ from fractions import Fraction
 from typing import Any
 
 from rulelang.check.model import PLAYER, Model, PayoffSpec, rank_payoff_spec
-from rulelang.compile.budget_runtime import tallied_rows
-from rulelang.compile.codegen import END, TAKEN, generate, load
+from rulelang.compile.codegen import generate, load
 from rulelang.compile.compiler import player_label
+from rulelang.compile.emit import END, TAKEN
+from rulelang.compile.piles_runtime import tallied_rows
 from rulelang.compile.program import (
     ASK,
     BLOCK,

@@ -1,6 +1,6 @@
 """Run-time helpers of generated code for piles on components, markers, tallies and places.
 
-Generated code reaches them through the constants table (see budget_emit.py).
+Generated code reaches them through the constants table (see piles.py).
 """
 
 from __future__ import annotations
