@@ -1,12 +1,15 @@
-"""What generated blocks return, and what the generator reads back from the lines it wrote.
+"""What generated blocks return, what the generator reads back from the lines it wrote, and their comments.
 
 The block return codes are read by the engine's driver loop; ``slot_unread`` and ``loc_writes``
-read generated lines (``(indent, text, span)``) by their text, to leave out stores nothing reads.
+read generated lines (``(indent, text, span)``) by their text, to leave out stores nothing reads;
+``with_rules_lines`` adds the ``.rules`` file:line of each block and statement as a comment.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
+from typing import Any
 
 SOFT_LIMIT = 6  # trigger checks run inline in one block before the rest moves to its own block
 STOP, END = -1, -2  # what a block returns to stop the driver: paused at a turn, game over
@@ -37,3 +40,28 @@ _LOC_WRITE = re.compile(r"\bloc\[(\d+)\] = ")
 def loc_writes(helpers: list) -> set[int]:
     """The ``loc`` slots generated functions store into (by their text)."""
     return {int(x) for fn in helpers for _ind, text, _sp in fn for x in _LOC_WRITE.findall(text)}
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")  # a file name enters a comment of the source with these characters only
+
+
+def rules_line(span: Any) -> str:
+    """A comment naming the ``.rules`` file (its base name, other characters shown as ``?``) and line of a span."""
+    return f"# {_UNSAFE.sub('?', PurePath(span.file).name)}:{span.line}"
+
+
+def with_rules_lines(fn: list) -> list:
+    """A generated function's lines ``(indent, text, span)`` with the ``.rules`` file:line of each block and statement
+    in a comment line of their own: before its ``def`` (the first line it runs), and before each line where the rules
+    line changes."""
+    first = next((sp for _ind, _text, sp in fn if sp is not None), None)
+    if first is None:
+        return fn
+    out = [(fn[0][0], rules_line(first), first)]
+    last = (first.file, first.line)
+    for i, (ind, text, span) in enumerate(fn):
+        if i > 0 and span is not None and (span.file, span.line) != last and not fn[i - 1][1].endswith("\\"):
+            out.append((ind, rules_line(span), span))
+            last = (span.file, span.line)
+        out.append((ind, text, span))
+    return out
