@@ -32,7 +32,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import expansion, runtime
+from rulelang.compile import expansion, piles_runtime, runtime
 from rulelang.compile.blocks import BlockEmitter
 from rulelang.compile.chance import ChanceEmitter
 from rulelang.compile.compiler import Compiler, _same, _sheet_total
@@ -156,6 +156,7 @@ class Loaded:
     fallback_runs: list[int]
     fallback_kinds: list[str]
     pay_fn: Callable[..., Any] | None = None  # (st, loc with the player in loc[0]) -> the declared payoff
+    tallied_rows: Callable[..., Any] | None = None  # (st, sheet_fns[i]) -> the rows of the last tally, if still so
 
 
 _MODULES = itertools.count(1)
@@ -190,6 +191,9 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     ns["COV"] = coverage
     if engine_names:
         ns.update(engine_names)
+    owned = piles_runtime.owned()  # what the helpers remember between calls: this program's own
+    ns["move_marker"], ns["tally_rows"] = owned.move_marker, owned.tally_rows
+    ns["SEATS_IN"], ns["players_in"] = runtime.seats_in()
     exec(gen.code_object, ns)  # the module only defines functions
     code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else ins for ins in rule] for rule in gen.code]
     for rule in code:
@@ -208,7 +212,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],
         reset_memo=ns["reset_memo"], counter_inits=[ns[f"ci{i}"] for i in range(gen.ncounters)],
         lines=gen.lines, fallback_runs=gen.fallback_runs, fallback_kinds=gen.fallback_kinds,
-        pay_fn=ns[gen.pay_fn] if gen.pay_fn else None,
+        pay_fn=ns[gen.pay_fn] if gen.pay_fn else None, tallied_rows=owned.tallied_rows,
     )
 
 

@@ -98,7 +98,7 @@ class ExprWriter:
             "row_at": runtime.row_at, "number_range": runtime.number_range,
             "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
             "too_many_options": runtime.too_many_options,
-            "SEATS_IN": runtime.SEATS_IN, "players_in": runtime.players_in,
+            "SEATS_IN": None, "players_in": None,  # given at load, the program's own (runtime.seats_in)
         })
         piles.install(self)
 

@@ -19,7 +19,7 @@ def install(gen: Any) -> None:
     """Put the run-time helpers in the generated module's constants table."""
     gen.consts.update({
         "fail_here": piles_runtime.fail, "zone_of_class": piles_runtime.zone_of_class,
-        "move_marker": piles_runtime.move_marker, "tally_rows": piles_runtime.tally_rows,
+        "move_marker": None, "tally_rows": None,  # given at load, the program's own (piles_runtime.owned)
         "log_tally": piles_runtime.log_tally, "places_points": piles_runtime.places_points,
     })
 
