@@ -216,7 +216,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     )
 
 
-def compile_program(model: m.Model) -> Program:
+def compile_model(model: m.Model) -> Program:
     """Compile a checked model into a Program whose rules run as generated Python."""
     comp = Compiler(model)
     gen = generate(model)
