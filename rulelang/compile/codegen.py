@@ -15,6 +15,11 @@ of other types, tables) enter it only as constants: ints, bools and None by ``re
 everything else through names of a constants table the compiler chooses
 (``k0, k1, ...``). No identifier of a rules file ever becomes a Python name.
 
+Layout: ``CodeGen`` is put together here from one mixin per construct family, each in a file named by
+what it emits (``statements``, ``moves``, ``chance``, ``decisions``, ``options``, ``triggers``, ``blocks``;
+``rounds`` and ``piles`` are module functions), over ``exprs.ExprWriter``; this module writes the whole
+module (``CodeGen.generate``), compiles, loads and lists it.
+
 Expression and statement kinds the generator does not know are compiled by
 ``Compiler``'s closure builders and called from generated code through the constants
 table; every such fallback is counted per node kind (``Program.fallbacks``).
