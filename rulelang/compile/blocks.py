@@ -1,6 +1,7 @@
 """Generated code for rules cut into blocks: pause points, resume points, the inlining of called rules,
 the driver (setup, then turns), the start of a turn and the standings (a part of the generator).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,6 +1,7 @@
 """Generated code for chance: ``roll``, random draws, ``shuffle`` and ``pick w at random`` (a part of the
 generator); each is resolved inline when a chance stream is attached, else a pause for the engine.
 """
+
 from __future__ import annotations
 
 import bisect

@@ -1,6 +1,7 @@
 """Generated code for decisions: ``ask`` and ``choose`` (their pauses, answers and picks taken in blocks,
 replayed picks, counted picks) and the listing of an ask's answers (a part of the generator).
 """
+
 from __future__ import annotations
 
 import bisect

@@ -1,6 +1,7 @@
 """Generated code for ``move``: one component, all of a query, the top of a zone, two moves fused in one
 pass (a part of the generator).
 """
+
 from __future__ import annotations
 
 import bisect

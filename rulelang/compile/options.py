@@ -1,6 +1,7 @@
 """Generated code for the options of a ``choose``: the enumerators that list them, the ranges they share,
 membership tests and where each part of an option's condition is tested (a part of the generator).
 """
+
 from __future__ import annotations
 
 import collections

@@ -1,6 +1,7 @@
 """Generated code for statements: assignments, ``let``, ``say``, ``if``, loops, calls of rules (inlined or
 as frames) and the dispatch to the emitters of other statement kinds (a part of the generator).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,6 +22,7 @@ from rulelang.numbers import MAX_NUMBER, too_big
 
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
+
 
 class StatementEmitter:
     """Statements, loops and calls (mixed into ``CodeGen``)."""

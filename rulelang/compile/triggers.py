@@ -1,6 +1,7 @@
 """Generated code for triggers: which to check after a statement, the check functions with their guards,
 and the players whose watched triggers a change can fire (a part of the generator).
 """
+
 from __future__ import annotations
 
 import re
