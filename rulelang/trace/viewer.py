@@ -210,11 +210,30 @@ def viewer_page(engine: Engine, trace: Trace, frames: list[Frame], verdict: Verd
         "trace": trace.path,
         "players": header.get("players"),
         "view": who,
-        "frames": [{"step": f.step, "line": f.line, "table": f.table, "lines": f.lines} for f in frames],
+        "frames": _packed(frames),
         "verdict": verdict_data(verdict, seat, viewing),
         "standings": standings_lines(result, key_names) if result else [],
     }
     return page_html(data)
+
+
+def _packed(frames: list[Frame]) -> list[dict[str, Any]]:
+    """The frames for the page, each frame's zones given only where they changed since the frame before
+    (``zones`` then holds the changed zones and ``gone`` the zones no longer there; the page rebuilds them)."""
+    out: list[dict[str, Any]] = []
+    before: dict[str, Any] | None = None
+    for f in frames:
+        table = dict(f.table)
+        zones = table.get("zones", {})
+        if before is not None:
+            table["zones"] = {k: v for k, v in zones.items() if before.get(k) != v}
+            gone = [k for k in before if k not in zones]
+            if gone:
+                table["gone"] = gone
+            table["delta"] = True
+        before = zones
+        out.append({"step": f.step, "line": f.line, "table": table, "lines": f.lines})
+    return out
 
 
 def embed_json(data: Any) -> str:
