@@ -896,10 +896,12 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         engine, warnings = load_for_trace(trace, rules_file)
     except TraceError as exc:
         verdict = Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+        _no_page(html_path, "the trace cannot be read")
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     except (RulelangError, ErrorList) as exc:
         verdict = Verdict("malformed", "the game file does not load:\n" + exc.format())
+        _no_page(html_path, "the game file does not load")
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     _check_output(redacted_path, "--redacted", [trace_file, rules_file], engine)
@@ -929,6 +931,12 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         lines = [redacted_header(engine, trace.header, seat)] + replayer.redacted
         _write(redacted_path, "\n".join(dumps_line(x) for x in lines) + "\n")
     _finish_replay(verdict, as_json, allow_incomplete)
+
+
+def _no_page(html_path: str | None, why: str) -> None:
+    """Say that ``--html`` wrote no page, and why (nothing was replayed)."""
+    if html_path is not None:
+        click.echo(f"note: no page written to {html_path}: {why}", err=True)
 
 
 def _finish_replay(verdict: Verdict, as_json: bool, allow_incomplete: bool) -> None:

@@ -223,3 +223,22 @@ def test_a_malformed_trace_still_gets_a_page_where_it_has_steps(tmp_path: Path) 
     _res, html, seen = page(tmp_path, bad, "--view", "P3", name="p3.html")
     assert "Chickn" not in html  # the trace's text is not P3's to read
     assert seen["verdict"]["status"] == "malformed"
+
+
+def test_a_trace_that_cannot_be_read_writes_no_page_and_says_so(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n")
+    out = tmp_path / "junk.html"
+    res = run("replay", str(junk), "--html", str(out))
+    assert res.exit_code == 1
+    assert f"no page written to {out}: the trace cannot be read" in res.output
+    assert "line 1 is not valid JSON" in res.output
+    assert not out.exists()
+
+
+def test_html_with_json_writes_the_page_and_prints_the_verdict(tmp_path: Path) -> None:
+    trace = record(tmp_path, KUHN, 5)
+    res, _html, data = page(tmp_path, trace, "--json")
+    assert res.exit_code == 0
+    assert json.loads(res.output)["status"] == "compliant"
+    assert data["verdict"]["status"] == "compliant" and data["frames"][-1]["table"]["over"] is True
