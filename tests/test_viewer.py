@@ -242,3 +242,15 @@ def test_html_with_json_writes_the_page_and_prints_the_verdict(tmp_path: Path) -
     assert res.exit_code == 0
     assert json.loads(res.output)["status"] == "compliant"
     assert data["verdict"]["status"] == "compliant" and data["frames"][-1]["table"]["over"] is True
+
+
+def test_another_players_secret_label_parts_are_hidden_on_p3s_page(tmp_path: Path) -> None:
+    trace = record(tmp_path, "games/barnyard.rules", 2)
+    lays = re.compile(r"P[124] chooses: lay \d+ (\S+)")
+    full = [m.group(1) for f in page(tmp_path, trace, name="full.html")[2]["frames"] for line in f["lines"]
+            if (m := lays.search(line))]
+    _res, html, seen = page(tmp_path, trace, "--view", "P3", name="p3.html")
+    shown = [m.group(1) for f in seen["frames"] for line in f["lines"] if (m := lays.search(line))]
+    assert len(full) == len(shown) > 5
+    assert "(hidden)" not in full  # the referee's page names the cards laid
+    assert set(shown) == {"(hidden)"}

@@ -53,6 +53,7 @@ class _Recorder(list):  # type: ignore[type-arg]
         self.frames: list[Frame] = []
         self.replayer_start = replayer.start
         self.narrator = Narrator(names=reading_names(replayer.engine))
+        self.moves = Narrator(verbose=True, names=reading_names(replayer.engine))
         # the piles each card (or each copy of a kind) has: shown only while something is in them
         self.piles = tuple(f"{z.name} of " for z in replayer.engine.model.zones
                            if z.per_class is not None or z.per_kind is not None)
@@ -81,6 +82,8 @@ class _Recorder(list):  # type: ignore[type-arg]
         engine = self.replayer.engine
         shown = events if self.everything else redact_narration(engine, events, self.seat)
         lines = self.narrator.lines(shown) + self.narrator.flush()
+        if not lines:  # a step with nothing to tell (a card dealt, a forced choice): what moved, as -v tells it
+            lines = self.moves.lines(shown) + self.moves.flush()
         table = full_table(engine, st) if self.everything else engine.observe(st, self.seat)
         table["zones"] = {k: v for k, v in table["zones"].items()
                           if v not in ([], {"hidden": 0}) or not k.startswith(self.piles)}
