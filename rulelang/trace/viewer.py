@@ -163,7 +163,9 @@ def full_table(engine: Engine, st: State) -> dict[str, Any]:
         if c.visibility != "public":
             hidden.append(c.name)
     obs.update(zones=zones, counters=counters, bookkeeping=bookkeeping, hidden=hidden)
-    obs.pop("legal_actions", None)
+    d = engine.pending(st)
+    if d is not None and d.kind == "choice" and d.player is not None:  # the options the waiting player has
+        obs["legal_actions"] = engine.legal_actions(st, d.player)
     return obs
 
 
