@@ -129,6 +129,10 @@ def test_the_step_in_the_fragment_is_read_on_load_and_followed(browser: Any, pag
     p.page.evaluate("location.hash = '#step=3'")
     p.page.wait_for_function("document.getElementById('where').textContent.startsWith('step 3')")
     assert p.zone("middle")[0] == "White#1=Chicken"
+    p.page.evaluate("location.hash = '#step=1'")  # the first player drawn: P2's turn begins
+    p.page.wait_for_function("document.getElementById('where').textContent.startsWith('step 1')")
+    assert p.text("#options").startswith("P2 may choose:")
+    assert p.page.locator("#options .chip").all_inner_texts() == ["Go For It!", "Chicken Out!"]
     q = Page(browser, pages["chicken"], "#step=nonsense")
     assert q.where().startswith("start")
     assert p.errors == [] and q.errors == []
