@@ -550,15 +550,53 @@ def _write_report(path: str, make: Any) -> None:
     _write(path, text)
 
 
+def _skill_spec(text: str | None, games: int, seed: int) -> Any:
+    """The agent of ``--skill`` (None without it); a bad one is a usage error."""
+    from rulelang.agents.spec import AgentSpecError, parse_agent
+
+    _at_most(games, 1, MAX_GAMES, "--skill-games")
+    if text is None:
+        return None
+    _check_seeds(seed, games)
+    if text.strip().lower().startswith("human"):
+        raise click.BadParameter("a human cannot sit through a simulation; use 'rulelang run'", param_hint="--skill")
+    try:
+        return parse_agent(text)
+    except AgentSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--skill") from None
+
+
+def _metrics_of(stats: dict[str, Any], job: Any, records: list[Any], skill: Any, skill_games: int, workers: int,
+                backend: str, address: str | None, batch_size: int | None, show: bool) -> dict[str, Any]:
+    """The run's metrics, with restricted play's runs played here when ``skill`` is given."""
+    from rulelang.sim import metrics
+
+    out = metrics.compute(stats, records, stats.get("coverage"))
+    if skill is not None:
+        runs = []
+        for i, sj in enumerate(metrics.skill_jobs(job, skill)):
+            label = "skill: all random" if i == 0 else f"skill: {skill} as P{i}"
+            runs.append(_run_sim(sj, skill_games, workers, backend, address, batch_size, show, label)[0])
+        out["skill"] = metrics.skill_json(skill, runs)
+    return out
+
+
 @main.command()
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @_sim_options
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
 @click.option("--coverage", is_flag=True, help="Count how often each rule, option, branch and trigger fired.")
+@click.option("--metrics", "-m", "with_metrics", is_flag=True,
+              help="Balance metrics: lead changes, drama, decisiveness, branching, draws (docs/simulate.md).")
+@click.option("--skill", "skill_text", metavar="KIND[:NAME=VALUE,...]",
+              help="Restricted play (implies --metrics): this agent in one seat, random in the others, each seat.")
+@click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
+              help=f"Games per seat for --skill, and for its all-random baseline (1 to {MAX_GAMES:,}).")
 def simulate(game_file: str, games: int, players: int | None, seed: int, agent_texts: tuple[str, ...],
              jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int,
              as_json: bool, as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...],
-             coverage: bool) -> None:
+             coverage: bool, with_metrics: bool = False, skill_text: str | None = None,
+             skill_games: int = 100) -> None:
     """Play many games and print win rates (95% intervals), scores, game length and first-player advantage.
 
     Game i is played with seed SEED+i, so the statistics are the same for any --jobs
@@ -569,12 +607,17 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     _check_output(report_path, "--report", [game_file])
+    skill = _skill_spec(skill_text, skill_games, seed)
     engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage,
                            games)
+    if with_metrics or skill is not None:
+        import attrs
+
+        job = attrs.evolve(job, metrics=True)
     _check_output(report_path, "--report", [game_file], engine)  # not over the rules (it overwrote them) or a FIFO
     started = time.perf_counter()
-    records, counts = _run_sim(job, games, workers, backend, address, batch_size,
-                               show_progress=not (quiet or as_json or as_csv))
+    show = not (quiet or as_json or as_csv)
+    records, counts = _run_sim(job, games, workers, backend, address, batch_size, show_progress=show)
     elapsed = time.perf_counter() - started
     stats = summarize(engine, job, records)
     rows = None
@@ -582,6 +625,9 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
         assert counts is not None
         rows = cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
         stats["coverage"] = cov.to_json(rows)
+    if job.metrics:
+        stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
+                                       batch_size, show)
     if report_path:
         from rulelang.sim.report import simulation_report
 
@@ -592,6 +638,10 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
         return
     if as_csv:
         table = csv_rows(stats)
+        if "metrics" in stats:
+            from rulelang.sim import metrics
+
+            table += metrics.csv_rows(stats["metrics"])
         if rows is not None:  # one table: a construct's count is n, its count per game the mean
             table += [["coverage", f"{r.where} {cov.KIND_WORDS.get(r.kind, r.kind)} {r.name}", "", r.count, r.per_game,
                        "", "", "", "", ""] for r in rows]
@@ -599,6 +649,12 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
         return
     for line in render_text(stats):
         click.echo(line)
+    if "metrics" in stats:
+        from rulelang.sim import metrics
+
+        click.echo("")
+        for line in metrics.render_text(stats["metrics"]):
+            click.echo(line)
     if rows is not None:
         click.echo("")
         for line in cov.render_text(rows, games):
