@@ -158,8 +158,8 @@ def render_text(m: dict[str, Any]) -> list[str]:
     if "skill" in m:
         s = m["skill"]
         out.append(f"  skill                   {s['agent']} in one seat, random in the others, {s['games']} games "
-                   f"a seat: {s['relative']:.2f}x the fair share {_pct(s['fair'])} on average (* its interval excludes the fair "
-                   "share)")
+                   f"a seat: {s['relative']:.2f}x the fair share {_pct(s['fair'])} on average "
+                   "(* the interval excludes the fair share)")
         for p, v in s["seats"].items():
             mark = "  *" if v["significant"] else ""
             out.append(f"    {p} wins {_pct(v['rate'])} [{_pct(v['ci'][0])} .. {_pct(v['ci'][1])}] = "
