@@ -414,13 +414,16 @@ def compile_command(game_file: str, option_pairs: tuple[str, ...], emit_python: 
                f"{len(program.generated.source.splitlines())} lines of Python; fallbacks: {fallbacks})")
 
 
-def _sim_options(f: Any) -> Any:
-    """The options simulate and compare share."""
+def _sim_options(f: Any, many_players: bool = False) -> Any:
+    """The options simulate, compare and sweep share (sweep takes several player counts)."""
     from rulelang.agents.bounds import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
 
     for opt in reversed([
         click.option("--games", "-n", type=WholeNumber(), default=1000, show_default=True,
                      help=f"How many games to play (1 to {MAX_GAMES:,})."),
+        click.option("--players", "-p", "player_texts", multiple=True, metavar="P[,P...|A..B]",
+                     help="Player counts, one point of the sweep each (default: the game's default).")
+        if many_players else
         click.option("--players", "-p", type=WholeNumber(), help="Number of players (default: the game's default)."),
         click.option("--seed", "-s", type=WholeNumber(), default=1, show_default=True,
                      help="Seed of the first game; game i uses seed+i (dice, shuffles and agents), so seed+games-1 "
@@ -725,6 +728,102 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
         click.echo(line)
     if report_path:
         click.echo(f"report written to {report_path}")
+
+
+@main.command()
+@click.argument("game_file", type=click.Path(dir_okay=False))
+@lambda f: _sim_options(f, many_players=True)
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=V1,V2,...|NAME=A..B",
+              help="An option and the values to play it at (whole-number ranges A..B too); one value: fixed.")
+@click.option("--skill", "skill_text", metavar="KIND[:NAME=VALUE,...]",
+              help="Restricted play at each value: this agent in one seat, random in the others.")
+@click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
+              help=f"Games per seat for --skill (1 to {MAX_GAMES:,}).")
+def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, agent_texts: tuple[str, ...],
+          jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int, as_json: bool,
+          as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...], skill_text: str | None,
+          skill_games: int) -> None:
+    """Play the same seeds and agents at each value of an option (or player count) and tabulate every statistic.
+
+    `rulelang sweep GAME.rules -o NAME=3,4,5` (or `-o NAME=3..5`, or `-p 2..5`): win rates,
+    scores, length and the balance metrics at each value with 95% intervals, and the value
+    closest to fair. Progress goes to stderr (not with --json, --csv or -q).
+    """
+    import attrs
+
+    from rulelang.sim import sweep as sw
+    from rulelang.sim.summary import summarize, to_csv
+
+    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
+    skill = _skill_spec(skill_text, skill_games, seed)
+    swept: dict[str, list[str]] = {}
+    fixed: dict[str, str] = {}
+    try:
+        for name, text in _parse_options(option_pairs).items():
+            values = sw.values_of(text)
+            if len(values) > 1:
+                swept[name] = values
+            else:
+                fixed[name] = values[0]
+        counts = [_player_count(v) for t in player_texts for v in sw.values_of(t)]
+        if len(set(counts)) != len(counts):
+            raise sw.SweepError("a player count is named twice")
+        pts = sw.points(swept, fixed, counts or None)
+    except sw.SweepError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option/--players") from None
+    if len(pts) < 2:
+        raise click.UsageError("nothing to sweep: give an option several values (-o NAME=V1,V2 or NAME=A..B) or "
+                               "several player counts (-p 2,3)")
+    _check_output(report_path, "--report", [game_file])
+    loaded = []
+    for pt in pts:  # every value is checked before any game is played
+        engine, job = _sim_job(game_file, dict(pt.options), pt.players, agent_texts, seed, max_steps, games=games)
+        _check_output(report_path, "--report", [game_file], engine)
+        loaded.append((engine, attrs.evolve(job, metrics=True)))
+    labels = [pt.label for pt in pts]
+    show = not (quiet or as_json or as_csv)
+    summaries, all_records = [], []
+    for i, ((engine, job), label) in enumerate(zip(loaded, labels), 1):
+        records, _ = _run_sim(job, games, workers, backend, address, batch_size, show, f"{label} ({i}/{len(pts)})")
+        stats = summarize(engine, job, records)
+        stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
+                                       batch_size, show)
+        summaries.append(stats)
+        all_records.append(records)
+    rows = sw.table(summaries)
+    verdict = sw.verdict(labels, summaries)
+    title = f"{summaries[0]['game']} ({game_file})"
+    if report_path:
+        from rulelang.sim.report import sweep_report
+
+        _write_report(report_path, lambda: sweep_report(title, labels, rows, verdict))
+    if as_json:
+        click.echo(json.dumps({"game": summaries[0]["game"], "file": game_file, "swept": list(swept),
+                               "players": counts, "games": games, "seed": seed, "rows": rows, "verdict": verdict,
+                               "points": [{"label": label, "options": dict(pt.options), "players": s["players"],
+                                           "summary": s} for label, pt, s in zip(labels, pts, summaries)]},
+                              indent=2))
+        return
+    if as_csv:
+        click.echo(to_csv(sw.csv_rows(labels, rows)), nl=False)
+        return
+    for line in sw.render_text(title, labels, games, seed, rows, verdict):
+        click.echo(line)
+    if report_path:
+        click.echo(f"report written to {report_path}")
+
+
+def _player_count(text: str) -> int:
+    """A player count of ``sweep -p``: a whole number from 1 to 1,000."""
+    from rulelang.sim.sweep import SweepError
+
+    try:
+        n = ascii_whole(text)
+    except ValueError as exc:
+        raise SweepError(str(exc)) from None
+    if not 1 <= n <= 1000:
+        raise SweepError(f"{n} is not a player count (1 to 1,000)")
+    return n
 
 
 @main.command("games")
