@@ -758,6 +758,7 @@ def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, 
     skill = _skill_spec(skill_text, skill_games, seed)
     swept: dict[str, list[str]] = {}
     fixed: dict[str, str] = {}
+    hint = "--option"
     try:
         for name, text in _parse_options(option_pairs).items():
             values = sw.values_of(text)
@@ -765,12 +766,14 @@ def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, 
                 swept[name] = values
             else:
                 fixed[name] = values[0]
+        hint = "--players"
         counts = [_player_count(v) for t in player_texts for v in sw.values_of(t)]
         if len(set(counts)) != len(counts):
             raise sw.SweepError("a player count is named twice")
+        hint = "--option/--players"
         pts = sw.points(swept, fixed, counts or None)
     except sw.SweepError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option/--players") from None
+        raise click.BadParameter(str(exc), param_hint=hint) from None
     if len(pts) < 2:
         raise click.UsageError("nothing to sweep: give an option several values (-o NAME=V1,V2 or NAME=A..B) or "
                                "several player counts (-p 2,3)")

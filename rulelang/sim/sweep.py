@@ -113,7 +113,8 @@ def table(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     add("first_player", "first player's win rate", "", "rate",
         lambda s: _cell(s["first_player"]["rate"], s["first_player"]["ci"]) if s["first_player"]["games"] else None)
     for name in summaries[0]["keys"]:
-        add("key", name, "", "", lambda s, name=name: _cell(s["keys"][name]["all"]["mean"], s["keys"][name]["all"]["ci"]))
+        add("key", name, "", "", lambda s, name=name: _cell(s["keys"][name]["all"]["mean"],
+                                                            s["keys"][name]["all"]["ci"]))
     for sheet, lines in summaries[0]["sheets"].items():
         for line in lines:
             add("sheet", f"{sheet}: {line}", "", "", lambda s, sheet=sheet, line=line: _cell(
@@ -124,7 +125,8 @@ def table(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         add("metric", name.replace("_", " "), "", "rate" if name == "decisiveness" else "",
             lambda s, name=name: _cell(s["metrics"][name]["mean"], s["metrics"][name]["ci"]))
     for name in ("drama", "draws"):
-        add("metric", name, "", "rate", lambda s, name=name: _cell(s["metrics"][name]["share"], s["metrics"][name]["ci"]))
+        add("metric", name, "", "rate", lambda s, name=name: _cell(s["metrics"][name]["share"],
+                                                                   s["metrics"][name]["ci"]))
     add("metric", "branching", "", "", lambda s: _cell(s["metrics"]["branching"]["mean"],
                                                        s["metrics"]["branching"]["ci"]))
     for p in seats:
