@@ -84,6 +84,15 @@ class Watch:
         """Note a decision with ``options`` legal options."""
         self.options[options] = self.options.get(options, 0) + 1
 
+    def picker(self, engine: Engine, st: State, pick: Any) -> Any:
+        """``pick`` (options -> index, as the engine calls an agent that picks by index) noting each decision."""
+        def watched(n: int) -> int:
+            self.at(engine, st)
+            self.decided(n)
+            return pick(n)
+
+        return watched
+
 
 @attrs.frozen
 class BatchResult:
@@ -128,8 +137,8 @@ def play_game(engine: Engine, job: SimJob, index: int,
     """Play game ``index`` of ``job`` to its end (without recording): (final state, first player).
 
     The game is the one ``rulelang run --seed SEED+INDEX`` plays with the same agents.
-    With ``watch``, every decision passes through this loop (the engine does not pick for
-    the agents) and is noted there, with the leaders at each turn's end.
+    With ``watch``, every decision is noted (here, or in the picks the engine makes for the
+    agents), with the leaders read at each turn's first decision.
     Raises RulelangError if the rules break or the game runs past ``max_steps``.
     """
     seed = job.seed + index
@@ -144,11 +153,11 @@ def play_game(engine: Engine, job: SimJob, index: int,
     first: int | None = st.current if st.turn == 1 else None
     # Agents that pick by index and see nothing: once the first turn's player is known, the
     # engine takes their choices and asks itself (as play() does).
-    picks = [a.choose_index for a in agents] if all(by_index) and watch is None else None  # type: ignore[attr-defined]
+    picks = [a.choose_index for a in agents] if all(by_index) else None  # type: ignore[attr-defined]
+    if picks is not None and watch is not None:
+        picks = [watch.picker(engine, st, pick) for pick in picks]
     try:
         while not st.over:
-            if watch is not None:
-                watch.at(engine, st)
             if picks is not None and st.picking is None and (first is not None or st.turn > 1):
                 st.picking = (picks, job.max_steps)
             if st.step >= job.max_steps:
@@ -157,6 +166,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
             size = engine.choice_size(st)
             if size is not None and by_index[size[0]]:
                 if watch is not None:
+                    watch.at(engine, st)
                     watch.decided(size[1])
                 engine.apply_index(st, agents[size[0]].choose_index(size[1]))  # type: ignore[attr-defined]
             elif engine.is_chance(st):
@@ -167,6 +177,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
                 seat = d.player if d.player is not None else st.current
                 seen = engine.observe(st, seat) if wants_view[seat] else {}
                 if watch is not None:
+                    watch.at(engine, st)
                     watch.decided(len(d.labels or []))
                 if searching[seat]:
                     action = agents[seat].choose(seen, list(d.labels or []), World(look, st, seat))  # type: ignore[call-arg]
