@@ -516,7 +516,8 @@ def _check_sim_args(games: int, jobs: int | None, batch_size: int | None, as_jso
 
 
 def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None, batch_size: int | None,
-             show_progress: bool, label: str = "playing") -> tuple[list[Any], list[int] | None]:
+             show_progress: bool, label: str = "playing", where: str | None = None,
+             ) -> tuple[list[Any], list[int] | None]:
     from rulelang.sim.driver import Progress, SimError, simulate
     from rulelang.sim.ray_backend import RayFailure, RayUnavailable
     from rulelang.sim.runner import CoverageUnavailable
@@ -528,6 +529,8 @@ def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None,
     except SimError as exc:
         if progress:
             progress.close()
+        if where:
+            click.echo(f"at {where}:", err=True)
         click.echo(str(exc), err=True)
         sys.exit(EXIT_ERROR)
     except (CoverageUnavailable, RayUnavailable, RayFailure) as exc:
@@ -787,7 +790,8 @@ def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, 
     show = not (quiet or as_json or as_csv)
     summaries, all_records = [], []
     for i, ((engine, job), label) in enumerate(zip(loaded, labels), 1):
-        records, _ = _run_sim(job, games, workers, backend, address, batch_size, show, f"{label} ({i}/{len(pts)})")
+        records, _ = _run_sim(job, games, workers, backend, address, batch_size, show, f"{label} ({i}/{len(pts)})",
+                              where=label)
         stats = summarize(engine, job, records)
         stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
                                        batch_size, show)

@@ -138,3 +138,47 @@ def test_sweep_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = out.read_text()
     assert page.count("<svg") >= 5 and "<script" not in page and "Closest to fair: gain=4" in page
+
+
+BREAKS = """game "Breaks"
+players 2 to 2
+
+option limit = 5 "a divisor"
+counter t = 0 "turns played"
+counter score per player = 0 "points"
+
+setup:
+  pass
+
+turn:
+  t += 1
+  choose:
+    "step":
+      score of current += 10 / (limit - t)
+  if t == 4:
+    end game
+
+rank p by highest score of p
+"""
+
+
+def test_a_value_that_breaks_the_rules_is_named(tmp_path: Path) -> None:
+    rules = tmp_path / "breaks.rules"
+    rules.write_text(BREAKS)
+    result = invoke("sweep", str(rules), "-o", "limit=5,3", "-n", "2", "-q")
+    # limit=3: turn 3 divides by zero; the error says at which value, in which game, and where in the rules.
+    assert result.exit_code == 1
+    assert "at limit=3:\ngame 0 (seed 1):" in result.stderr
+    assert f"{rules}:15:27: error: division by zero" in result.stderr
+
+
+def test_same_sweep_on_one_or_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulelang.sim import pool
+
+    monkeypatch.setattr(pool, "SOLO_SECONDS", 0.0)  # a worker even for this short run
+    runs = [json.loads(invoke("sweep", CHICKEN, "-o", "orange_egg=false,true", "-n", "12", "-j", jobs,
+                              "--batch-size", "3", "--skill", "greedy", "--skill-games", "4", "--json").stdout)
+            for jobs in ("1", "2")]
+    assert runs[0] == runs[1]
+    cells = {(r["name"], r["seat"]): r["cells"] for r in runs[0]["rows"]}
+    assert len(cells["skill (x fair share)", "P4"]) == 2  # restricted play at each value, per seat
