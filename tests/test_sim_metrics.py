@@ -54,6 +54,9 @@ def test_seesaw_metrics_by_hand() -> None:
     # sd over the 18 decisions of 3 games: a game's (k - 13/6)^2 add up to (3 x 1 + 49 + 2 x 25)/36 = 17/6;
     # 3 x 17/6 over 17 decisions - 1 is 1/2.
     assert b["sd"] == pytest.approx(0.5 ** 0.5)
+    # The only decision point is the choose at seesaw.rules:15.
+    [(where, point)] = b["points"].items()
+    assert where.endswith("seesaw.rules:15") and point["mean"] == b["mean"] and point["decisions"] == 18
     assert m["draws"]["count"] == 0 and m["draws"]["share"] == 0.0
     assert m["duration"]["mean"] == 6 and m["duration"]["unit"] == "turns"
     assert m["first_player"]["rate"] == 0.0  # P1 took turn 1; P2 won every game

@@ -21,6 +21,8 @@ from rulelang.sim.runner import GameRecord, SimJob
 from rulelang.sim.stats import Moments
 from rulelang.sim.summary import moments_json, rate_json, seat
 
+POINTS_SHOWN = 8  # decision points listed in the text, those with the most decisions first
+
 
 def lead_changes(r: GameRecord) -> int:
     """How often the set of seats ranked first differs from its value at the previous reading."""
@@ -46,26 +48,42 @@ def decided_at(r: GameRecord) -> float:
     return k / t if t else 1.0
 
 
-def branching_json(records: Sequence[GameRecord]) -> dict[str, Any]:
-    """Options per decision: pooled over every decision (mean, sd, min, max, histogram), with the t interval of
-    the mean over games of each game's mean options per decision."""
-    hist: dict[int, int] = {}
-    per_game = []
-    for r in records:
-        n = sum(c for _, c in r.branching)
-        if n:
-            per_game.append(sum(k * c for k, c in r.branching) / n)
-        for k, c in r.branching:
-            hist[k] = hist.get(k, 0) + c
+def _options_json(hist: dict[int, int], per_game: list[float], games: int) -> dict[str, Any]:
+    """Options per decision from a histogram (options -> decisions) and each game's mean options per decision."""
     total = sum(hist.values())
     mean = sum(k * c for k, c in hist.items()) / total if total else 0.0
     var = sum(c * (k - mean) ** 2 for k, c in hist.items()) / (total - 1) if total > 1 else 0.0
-    games = Moments.of(per_game)
-    lo, hi = games.interval()
-    return {"decisions": total, "per_game_decisions": total / len(records) if records else 0.0,
+    lo, hi = Moments.of(per_game).interval()
+    return {"decisions": total, "per_game_decisions": total / games if games else 0.0,
             "mean": mean, "sd": math.sqrt(var), "min": min(hist) if hist else 0, "max": max(hist) if hist else 0,
-            "ci": [lo, hi], "game_means": moments_json(per_game),
-            "histogram": {str(k): hist[k] for k in sorted(hist)}}
+            "ci": [lo, hi], "histogram": {str(k): hist[k] for k in sorted(hist)}}
+
+
+def branching_json(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """Options per decision: pooled over every decision (mean, sd, min, max, histogram), with the t interval of
+    the mean over games of each game's mean options per decision; the same per decision point (``points``,
+    by the ``file:line`` of the choose or ask; its interval over the games that reached it)."""
+    hist: dict[int, int] = {}
+    per_game = []
+    points: dict[str, tuple[dict[int, int], list[float]]] = {}
+    for r in records:
+        n = sum(c for _, _, c in r.branching)
+        if n:
+            per_game.append(sum(k * c for _, k, c in r.branching) / n)
+        mine: dict[str, list[int]] = {}
+        for where, k, c in r.branching:
+            hist[k] = hist.get(k, 0) + c
+            point = points.setdefault(where, ({}, []))[0]
+            point[k] = point.get(k, 0) + c
+            tally = mine.setdefault(where, [0, 0])
+            tally[0] += c
+            tally[1] += k * c
+        for where, (count, options) in mine.items():
+            points[where][1].append(options / count)
+    out = _options_json(hist, per_game, len(records))
+    out["game_means"] = moments_json(per_game)
+    out["points"] = {where: _options_json(h, means, len(records)) for where, (h, means) in sorted(points.items())}
+    return out
 
 
 def compute(summary: dict[str, Any], records: Sequence[GameRecord],
@@ -143,7 +161,14 @@ def render_text(m: dict[str, Any]) -> list[str]:
            f"[{_pct(dec['ci'][0])} .. {_pct(dec['ci'][1])}]",
            f"  branching               {br['mean']:.2f} +- {br['sd']:.2f} options per decision (min {br['min']}, "
            f"max {br['max']}; game means [{br['ci'][0]:.2f} .. {br['ci'][1]:.2f}]), "
-           f"{br['per_game_decisions']:.1f} decisions a game",
+           f"{br['per_game_decisions']:.1f} decisions a game"]
+    busiest = sorted(br["points"].items(), key=lambda item: -item[1]["decisions"])[:POINTS_SHOWN]
+    for where, pt in busiest:
+        out.append(f"    at {where}: {pt['mean']:.2f} +- {pt['sd']:.2f} options (min {pt['min']}, max {pt['max']}), "
+                   f"{pt['per_game_decisions']:.1f} decisions a game")
+    if len(br["points"]) > POINTS_SHOWN:
+        out.append(f"    ... and {len(br['points']) - POINTS_SHOWN} more decision points (--json has them all)")
+    out += [
            f"  draws                   {_pct(draws['share'])} of games [{_pct(draws['ci'][0])} .. "
            f"{_pct(draws['ci'][1])}] shared first place",
            f"  duration                {dur['mean']:.1f} +- {dur['sd']:.1f} {dur['unit']} "

@@ -59,9 +59,10 @@ class GameRecord:
     turns: int
     first: int | None  # who took the first turn (None if it went by unseen)
     # With SimJob.metrics only (else empty): the seats ranked first at the end of each turn (or
-    # round), the last being the final standings; and (number of options, decisions with that many).
+    # round), the last being the final standings; and per decision point ("file:line" of the choose
+    # or ask) and number of options, how many decisions had that many: (where, options, decisions).
     leaders: tuple[tuple[int, ...], ...] = ()
-    branching: tuple[tuple[int, int], ...] = ()
+    branching: tuple[tuple[str, int, int], ...] = ()
 
 
 @attrs.define
@@ -69,7 +70,7 @@ class Watch:
     """What a watched game notes as it is played (metrics.py reads it): leaders per turn, options per decision."""
 
     leaders: list[tuple[int, ...]] = attrs.Factory(list)
-    options: dict[int, int] = attrs.Factory(dict)
+    options: dict[tuple[Any, int], int] = attrs.Factory(dict)  # (where, options) -> decisions
     turn: int = 0
 
     def at(self, engine: Engine, st: State) -> None:
@@ -80,15 +81,21 @@ class Watch:
                                           if r["rank"] == 1))
             self.turn = st.turn
 
-    def decided(self, options: int) -> None:
-        """Note a decision with ``options`` legal options."""
-        self.options[options] = self.options.get(options, 0) + 1
+    def decided(self, engine: Engine, st: State, options: int) -> None:
+        """Note a decision with ``options`` legal options, at the choose or ask play is paused at."""
+        span = engine.where_span(st)
+        key = ((getattr(span, "file", "?"), getattr(span, "line", 0)), options)
+        self.options[key] = self.options.get(key, 0) + 1
+
+    def branching(self) -> tuple[tuple[str, int, int], ...]:
+        """What was noted, as ``GameRecord.branching``: (file:line, options, decisions), in order."""
+        return tuple((f"{file}:{line}", n, c) for ((file, line), n), c in sorted(self.options.items()))
 
     def picker(self, engine: Engine, st: State, pick: Any) -> Any:
         """``pick`` (options -> index, as the engine calls an agent that picks by index) noting each decision."""
         def watched(n: int) -> int:
             self.at(engine, st)
-            self.decided(n)
+            self.decided(engine, st, n)
             return pick(n)
 
         return watched
@@ -167,7 +174,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
             if size is not None and by_index[size[0]]:
                 if watch is not None:
                     watch.at(engine, st)
-                    watch.decided(size[1])
+                    watch.decided(engine, st, size[1])
                 engine.apply_index(st, agents[size[0]].choose_index(size[1]))  # type: ignore[attr-defined]
             elif engine.is_chance(st):
                 engine.apply_random(st, chance, events=False)
@@ -178,7 +185,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
                 seen = engine.observe(st, seat) if wants_view[seat] else {}
                 if watch is not None:
                     watch.at(engine, st)
-                    watch.decided(len(d.labels or []))
+                    watch.decided(engine, st, len(d.labels or []))
                 if searching[seat]:
                     action = agents[seat].choose(seen, list(d.labels or []), World(look, st, seat))  # type: ignore[call-arg]
                 else:
@@ -212,7 +219,7 @@ def record_of(engine: Engine, st: State, index: int, seed: int, first: int | Non
         keys=tuple(keys), sheets=tuple(sheets), payoffs=tuple(float(v) for v in engine.payoffs(st)),
         steps=st.step, turns=st.turn, first=first,
         leaders=() if watch is None else (*watch.leaders, tuple(p for p in range(n) if ranks[p] == 1)),
-        branching=() if watch is None else tuple(sorted(watch.options.items())),
+        branching=() if watch is None else watch.branching(),
     )
 
 
