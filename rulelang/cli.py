@@ -679,10 +679,13 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
               help="Set a rules option of B (the variant).")
 @click.option("--base-option", "-O", "base_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option of A (the base).")
+@click.option("--metrics", "-m", "with_metrics", is_flag=True,
+              help="Compare the balance metrics too: lead changes, drama, decisiveness, branching, draws.")
 def compare(base_file: str, variant_file: str | None, games: int, players: int | None, seed: int,
             agent_texts: tuple[str, ...], jobs: int | None, backend: str, address: str | None,
             batch_size: int | None, max_steps: int, as_json: bool, as_csv: bool, report_path: str | None,
-            quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...]) -> None:
+            quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...],
+            with_metrics: bool = False) -> None:
     """Play the same seeds with the same agents on A and B, and say which statistics differ.
 
     A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
@@ -707,9 +710,17 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     _check_output(report_path, "--report", [base_file, b_file], engine_a)
     _check_output(report_path, "--report", [base_file, b_file], engine_b)
     show = not (quiet or as_json or as_csv)
+    if with_metrics:
+        import attrs
+
+        job_a, job_b = attrs.evolve(job_a, metrics=True), attrs.evolve(job_b, metrics=True)
     records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
     records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
     sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
+    if with_metrics:
+        from rulelang.sim import metrics
+
+        sa["metrics"], sb["metrics"] = metrics.compute(sa, records_a), metrics.compute(sb, records_b)
     rows = compare_runs(sa, sb, records_a, records_b)
 
     def name(path: str, opts: dict[str, str]) -> str:

@@ -168,3 +168,21 @@ def test_metrics_reach_the_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = out.read_text()
     assert "<h2>Metrics</h2>" in page and "lead changes per game   3.00" in page
+
+
+def test_compare_pairs_the_metrics() -> None:
+    # Seesaw gain=1 against gain=4 (the cases above): lead changes 0 -> 4, drama 0 -> 1, decisiveness
+    # 1/6 -> 1, draws 0 -> 1, the same options at every decision; each game's difference is the same.
+    result = CliRunner().invoke(main, ["compare", SEESAW, "-O", "gain=1", "-o", "gain=4", "-a", "first", "-n", "3",
+                                       "-j", "1", "-m", "--json"])
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.stdout)
+    rows = {r["name"]: r for r in s["differences"] if r["section"] == "metric"}
+    assert {k: (r["a"], r["b"]) for k, r in rows.items()} == pytest.approx({
+        "lead changes": (0, 4), "drama": (0, 1), "decisiveness": (1 / 6, 1), "branching (game mean)": (13 / 6, 13 / 6),
+        "draws": (0, 1)})
+    assert rows["lead changes"]["significant"] and not rows["branching (game mean)"]["significant"]
+    assert s["a"]["metrics"]["lead_changes"]["mean"] == 0 and s["b"]["metrics"]["lead_changes"]["mean"] == 4
+    plain = json.loads(CliRunner().invoke(main, ["compare", SEESAW, "-O", "gain=1", "-o", "gain=4", "-a", "first",
+                                                 "-n", "3", "-j", "1", "--json"]).stdout)
+    assert not [r for r in plain["differences"] if r["section"] == "metric"] and "metrics" not in plain["a"]

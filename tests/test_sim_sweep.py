@@ -77,17 +77,22 @@ def test_sweep_and_compare_give_the_same_numbers() -> None:
     args = ["-n", "16", "-j", "1", "-a", "greedy", "-a", "random", "--json"]
     sweep = json.loads(invoke("sweep", CHICKEN, "-o", "orange_egg=false,true", *args).stdout)
     comp = json.loads(invoke("compare", CHICKEN, "-O", "orange_egg=false", "-o", "orange_egg=true", *args).stdout)
+    watched = json.loads(invoke("compare", CHICKEN, "-O", "orange_egg=false", "-o", "orange_egg=true", "-m",
+                                *args).stdout)
     for point, side in zip(sweep["points"], ("a", "b")):
         summary = dict(point["summary"])
+        assert summary == {k: v for k, v in watched[side].items() if k != "name"}  # metrics included
         summary.pop("metrics")
-        other = dict(comp[side])
-        other.pop("name")
-        assert summary == other
+        assert summary == {k: v for k, v in comp[side].items() if k != "name"}
     cells = {(r["name"], r["seat"]): r["cells"] for r in sweep["rows"]}
-    for row in comp["differences"]:
-        if row["section"] == "win_rate":
-            a, b = cells["win rate", row["seat"]]
-            assert (a["value"], b["value"]) == pytest.approx((row["a"], row["b"]))
+    checked = 0
+    for row in watched["differences"]:
+        key = ("win rate", row["seat"]) if row["section"] == "win_rate" else (row["name"], "")
+        if key in cells and row["section"] in ("win_rate", "metric", "length"):
+            a, b = cells[key]
+            assert (a["value"], b["value"]) == pytest.approx((row["a"], row["b"])), key
+            checked += 1
+    assert checked == 4 + 2 + 5  # four seats, turns and steps, five metrics
 
 
 def test_several_player_counts() -> None:

@@ -48,6 +48,12 @@ def decided_at(r: GameRecord) -> float:
     return k / t if t else 1.0
 
 
+def mean_options(r: GameRecord) -> float:
+    """The game's mean number of options per decision (0 without a decision)."""
+    n = sum(c for _, _, c in r.branching)
+    return sum(k * c for _, k, c in r.branching) / n if n else 0.0
+
+
 def _options_json(hist: dict[int, int], per_game: list[float], games: int) -> dict[str, Any]:
     """Options per decision from a histogram (options -> decisions) and each game's mean options per decision."""
     total = sum(hist.values())

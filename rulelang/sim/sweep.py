@@ -127,8 +127,8 @@ def table(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for name in ("drama", "draws"):
         add("metric", name, "", "rate", lambda s, name=name: _cell(s["metrics"][name]["share"],
                                                                    s["metrics"][name]["ci"]))
-    add("metric", "branching", "", "", lambda s: _cell(s["metrics"]["branching"]["mean"],
-                                                       s["metrics"]["branching"]["ci"]))
+    add("metric", "branching (game mean)", "", "", lambda s: _cell(s["metrics"]["branching"]["game_means"]["mean"],
+                                                                   s["metrics"]["branching"]["ci"]))
     for p in seats:
         add("metric", "skill (x fair share)", p, "", lambda s, p=p: _cell(
             s["metrics"]["skill"]["seats"][p]["relative"], s["metrics"]["skill"]["seats"][p]["relative_ci"]))
