@@ -71,6 +71,10 @@ def test_seesaw_sweep_by_hand() -> None:
     assert v["closest"] == "gain=4"
     assert set(v["unfair"]) == {"gain=1", "gain=2", "gain=3", "gain=5"}
     assert v["sentence"].startswith("Closest to fair: gain=4")
+    # P1 moves first: it wins all 4 games at G = 1..3 and none at 5 (Wilson 51%..100% and 0%..49% exclude 1/2).
+    assert v["first_player_unfair"] == ["gain=1", "gain=2", "gain=3", "gain=5"]
+    assert v["sentence"].endswith("The first player's win rate differs significantly from the fair share at: "
+                                  "gain=1, gain=2, gain=3, gain=5.")
 
 
 def test_sweep_and_compare_give_the_same_numbers() -> None:

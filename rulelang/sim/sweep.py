@@ -149,7 +149,11 @@ def verdict(labels: list[str], summaries: list[dict[str, Any]]) -> dict[str, Any
         text = f"Closest to fair: {closest}. A seat's win rate differs significantly from the fair share at: {where}."
         if labels[best] in unfair:
             text += " Even the closest value is significantly unfair: more values or more games may find a fairer one."
-    return {"closest": labels[best], "spreads": spreads, "unfair": unfair, "sentence": text}
+    first = [labels[i] for i, s in enumerate(summaries) if s["players"] > 1 and s["first_player"]["significant"]]
+    if first:
+        text += f" The first player's win rate differs significantly from the fair share at: {', '.join(first)}."
+    return {"closest": labels[best], "spreads": spreads, "unfair": unfair, "first_player_unfair": first,
+            "sentence": text}
 
 
 def _fmt(cell: dict[str, Any] | None, unit: str) -> str:
