@@ -21,7 +21,8 @@ body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left}
 td.num{text-align:right;font-variant-numeric:tabular-nums}tr.dead td{color:#a00}
-pre.metrics{white-space:pre-wrap}.sig{color:#064;font-weight:600}.plots{display:flex;flex-wrap:wrap;gap:1em}.plots svg{max-width:100%;height:auto}
+pre.metrics{white-space:pre-wrap}
+.sig{color:#064;font-weight:600}.plots{display:flex;flex-wrap:wrap;gap:1em}.plots svg{max-width:100%;height:auto}
 """
 
 
