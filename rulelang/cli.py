@@ -206,6 +206,13 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
             exc.span = Span(from_path, 1, 1, 1, 2)
         _fail(exc)
     agents = _make_agents(agent_kinds, n, seed)
+    from rulelang.agents.human import HumanAgent, display_names
+
+    if any(isinstance(agent, HumanAgent) for agent in agents):
+        names = display_names(engine.model, reading_names(engine))
+        for agent in agents:
+            if isinstance(agent, HumanAgent):
+                agent.names = names
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
     recorded = STDIN_NAME if stdin is not None else recorded_name(given, game_file)
@@ -275,9 +282,11 @@ def _echo_err(text: str = "") -> None:
 
 def _check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
+    from rulelang.narrate import player_counts_text
+
     model = engine.model
     if not model.min_players <= n <= model.max_players:
-        takes = "1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players"
+        takes = player_counts_text(model.min_players, model.max_players)
         raise click.BadParameter(f"{model.title} takes {takes}, not {n}",
                                  param_hint="--players")
 
@@ -356,7 +365,7 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
     A GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name.
     """
     from rulelang.game import load_game
-    from rulelang.narrate import players_text
+    from rulelang.narrate import player_counts_text
     from rulelang.safeio import STDIN_NAME
 
     if game_files.count("-") > 1:
@@ -385,7 +394,7 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
             for note in notes:
                 click.echo(f"warning: {path}: {note}", err=True)
             deep_note = f"; {played} random games played without a run-time error"
-        many = (players_text(1) if model.max_players == 1 else f"{model.min_players}-{model.max_players} players")
+        many = player_counts_text(model.min_players, model.max_players, "-")
         click.echo(f"{path}: ok ({model.title}; {many}, "
                    f"{len(engine.program.kind_of)} components, {len(model.rules)} rules{deep_note})")
         if list_options:
@@ -1043,10 +1052,12 @@ def _print_verdict(v: Verdict) -> None:
 @click.option("--view", "view", metavar="PLAYER", help="Print the game as PLAYER (e.g. P2) saw it.")
 @click.option("--redacted", "redacted_path", type=click.Path(dir_okay=False),
               help="With --view: write the trace as that player saw it here.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Write a page to step through the game in a browser here (with --view: as that player saw it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
 @click.option("--verbose", "-v", is_flag=True, help="With --view: also print every move of a component.")
 def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view: str | None,
-           redacted_path: str | None, as_json: bool, verbose: bool) -> None:
+           redacted_path: str | None, html_path: str | None, as_json: bool, verbose: bool) -> None:
     """Re-run TRACE_FILE and say whether every move kept the rules.
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
@@ -1061,25 +1072,35 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
     if rules_file is not None:
         rules_file = _rules_file(rules_file)
     _check_output(redacted_path, "--redacted", [trace_file, rules_file])
+    _check_output(html_path, "--html", [trace_file, rules_file, redacted_path])
     try:
         trace = read_trace(trace_file)
         engine, warnings = load_for_trace(trace, rules_file)
     except TraceError as exc:
         verdict = Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+        _no_page(html_path, "the trace cannot be read")
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     except (RulelangError, ErrorList) as exc:
         verdict = Verdict("malformed", "the game file does not load:\n" + exc.format())
+        _no_page(html_path, "the game file does not load")
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     _check_output(redacted_path, "--redacted", [trace_file, rules_file], engine)
+    _check_output(html_path, "--html", [trace_file, rules_file, redacted_path], engine)
     players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
     if not engine.model.min_players <= players <= engine.model.max_players:
         players = 0  # the replay says what is wrong with the header; no seat to look from
     seat = _seat(view, players) if view is not None else None
     replayer = Replayer(engine, trace, view=seat, redact=redacted_path is not None)
-    verdict = replayer.run(narrate=view is not None and not as_json)
+    if html_path is not None:
+        from rulelang.trace.viewer import record_frames, viewer_page
+
+        frames = record_frames(replayer, seat, everything=view is None)
+    verdict = replayer.run(narrate=(view is not None and not as_json) or html_path is not None)
     verdict.warnings = warnings + verdict.warnings
+    if html_path is not None:
+        _write(html_path, viewer_page(engine, trace, frames, verdict, seat, viewing=view is not None))
     if view is not None and not as_json:
         narrator = Narrator(verbose=verbose, names=reading_names(engine))
         click.echo(f"{engine.model.title} as {view.upper()} saw it:")
@@ -1092,6 +1113,12 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         lines = [redacted_header(engine, trace.header, seat)] + replayer.redacted
         _write(redacted_path, "\n".join(dumps_line(x) for x in lines) + "\n")
     _finish_replay(verdict, as_json, allow_incomplete)
+
+
+def _no_page(html_path: str | None, why: str) -> None:
+    """Say that ``--html`` wrote no page, and why (nothing was replayed)."""
+    if html_path is not None:
+        click.echo(f"note: no page written to {html_path}: {why}", err=True)
 
 
 def _finish_replay(verdict: Verdict, as_json: bool, allow_incomplete: bool) -> None:
