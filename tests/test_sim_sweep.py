@@ -130,7 +130,7 @@ def test_text_progress_and_sentence() -> None:
     (["-o", "gain=1..1000"], 2, "at most 100"),
     (["-o", "gain=3"], 2, "nothing to sweep"),
     (["-p", "2,2"], 2, "names a value twice"),
-    (["-p", "2,3"], 2, "takes 2 to 2 players, not 3"),
+    (["-p", "2,3"], 2, "players, not 3"),
     (["-o", "nosuch=1,2"], 1, "unknown option 'nosuch'"),
     (["-o", "gain=1,x"], 1, "gain"),
 ])
