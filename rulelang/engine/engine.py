@@ -15,9 +15,9 @@ from fractions import Fraction
 from typing import Any
 
 from rulelang.check.model import PLAYER, Model, PayoffSpec, rank_payoff_spec
-from rulelang.compile.budget_runtime import tallied_rows
-from rulelang.compile.codegen import END, TAKEN, generate, load
+from rulelang.compile.codegen import generate, load
 from rulelang.compile.compiler import player_label
+from rulelang.compile.emit import END, TAKEN
 from rulelang.compile.program import (
     ASK,
     BLOCK,
@@ -1236,7 +1236,7 @@ class Engine:
         run = self.run
         run.reset_memo()  # pure definitions are computed once per arguments within one standings
         sheets: list[dict[str, dict[str, int]]] = []
-        tallied = [tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
+        tallied = [run.tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
         for p in range(st.players):
             mine: dict[str, dict[str, int]] = {}
             for (name, lines, nlocals), fns, rows in zip(program.sheets, run.sheet_fns, tallied):

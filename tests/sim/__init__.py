@@ -1,1 +1,1 @@
-"""Tests of simulations (rulelang/sim/): runs, pools, statistics, coverage, reports."""
+"""Tests of simulations (rulelang/sim/): runs, pools, statistics, metrics, sweeps, coverage, reports."""

@@ -1,1 +1,1 @@
-"""Tests of traces: replay, its fast ways, seeded chance, tampering, private looks, player views."""
+"""Tests of traces: replay, its fast ways, seeded chance, tampering, private looks, player views, the viewer."""
