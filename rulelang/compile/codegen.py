@@ -15,9 +15,8 @@ of other types, tables) enter it only as constants: ints, bools and None by ``re
 everything else through names of a constants table the compiler chooses
 (``k0, k1, ...``). No identifier of a rules file ever becomes a Python name.
 
-Expression and statement kinds the generator does not know are compiled by
-``Compiler``'s closure builders and called from generated code through the constants
-table; every such fallback is counted per node kind (``Program.fallbacks``).
+What a decision reads (labels, conditions, ranges, zones, draws' filters) is written by the
+same expression writer, as small functions of the module (see labels.py).
 """
 
 from __future__ import annotations
@@ -34,13 +33,15 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, expansion, label_proof, membership, races, runtime
-from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler, _reads_slots, _same, _sheet_total, seat_of
+from rulelang.compile.analysis import MAX_INLINE_DEPTH, Analysis
+from rulelang.compile.analysis import is_count as _is_count
+from rulelang.compile.analysis import reads_slots as _reads_slots
+from rulelang.compile.analysis import same as _same
+from rulelang.compile.analysis import sheet_total as _sheet_total
+from rulelang.compile.analysis import slots_read as _slots_read
+from rulelang.compile.analysis import whole_valued as _whole
 from rulelang.compile.exprs import (
     ExprWriter,
-    _is_count,
-    _prologue,
-    _slots_read,
-    _whole,
     cannot_fail,
     conjuncts,
     fold,
@@ -50,6 +51,8 @@ from rulelang.compile.exprs import (
     never_negative,
     owned_piles,
 )
+from rulelang.compile.exprs import prologue as _prologue
+from rulelang.compile.labels import label_parser, resolve
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
     ASK,
@@ -109,10 +112,6 @@ class CodeGen(ExprWriter):
     def after_step_triggers(self) -> bool:
         """Whether the game has triggers checked only when play would wait (``after each step``)."""
         return any(t.after_step for t in self.model.triggers)
-
-    def at_offset(self) -> _Offset:
-        """Build compiler closures with this generator's local-slot offset."""
-        return _Offset(self.comp, self.off)
 
     def alloc(self, key: Any, n: int) -> int:
         """Local slots of the frame rule for one site (the same on every emission of the site)."""
@@ -336,8 +335,7 @@ class CodeGen(ExprWriter):
         if t is m.ShuffleS:
             pc = self.site_pc(s, 2)
             if pc not in self.entries:
-                with self.at_offset():
-                    zl = self.comp.zone_list(s.zone)
+                zl = self.zone_fn(s.zone)
                 which = self.comp.triggers_for({s.zone.zone})
                 self.check_fn(which)
                 self.entries[pc] = (SHUFFLE, zl, s.zone.zone, which, sp)
@@ -948,14 +946,13 @@ class CodeGen(ExprWriter):
         pc = self.site_pc(s, 2)
         if pc not in self.entries:
             dest_zone = self.model.zones[s.dest.zone]
-            with self.at_offset():
-                spec = DrawSpec(
-                    source=self.comp.zone_list(sel), pred=self.comp.predicate(q), dest=self.comp.zone_list(s.dest),
-                    dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
-                    source_owner=self.comp.expr(sel.owner) if sel.owner is not None else None,
-                    source_name=self.comp.zone_namer(sel), dest_name=self.comp.zone_namer(s.dest),
-                )
-                put = self.comp._insert(dest_zone, s.place)
+            spec = DrawSpec(
+                source=self.zone_fn(sel), pred=self.predicate_fn(q), dest=self.zone_fn(s.dest),
+                dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
+                source_owner=self.expr_fn(sel.owner) if sel.owner is not None else None,
+                source_name=self.zone_name_fn(sel), dest_name=self.zone_name_fn(s.dest),
+            )
+            put = self.insert_fn(dest_zone, s.place)
             which = self.comp.triggers_for({sel.zone, s.dest.zone})
             self.check_fn(which)
             self.entries[pc] = (DRAW, spec, put, which, sp)
@@ -1084,8 +1081,7 @@ class CodeGen(ExprWriter):
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
         if pc not in self.entries:
-            with self.at_offset():
-                options = [(label, self.comp.expr(c) if c is not None else None) for label, c, _span in s.options]
+            options = [(label, self.expr_fn(c) if c is not None else None) for label, c, _span in s.options]
             spec = AskSpec(var, slot, options)
             self.entries[pc] = (ASK, spec, None, None, sp)
             name = f"a{next(self.names)}"
@@ -1286,23 +1282,22 @@ class CodeGen(ExprWriter):
         k = len(s.options)
         pc = self.site_pc(s, k + 2)
         if pc not in self.entries:
-            with self.at_offset():
-                chooser = seat_of(self.comp.expr(s.player), "a choice to make", sp) if s.player is not None else None
-                spec = ChooseSpec(chooser, [], pc + k + 1)
-                spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
-                for n, opt in enumerate(s.options):
-                    spec.options.append((
-                        self.comp.template(opt.label),
-                        tuple((slot + self.off, self.comp.iterable(it)) for slot, it in opt.bindings),
-                        self.comp.expr(opt.cond) if opt.cond is not None else None,
-                        pc + 1 + n,
-                        self.comp.public_template(opt.label),
-                        self.comp.label_parser(opt),
-                        opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
-                    ))
-                    spec.spans.append((opt.span, opt.cond_span))
-                    spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
-                                            in zip(opt.names, opt.bindings)))
+            chooser = self.seat_fn(s.player, "a choice to make", sp) if s.player is not None else None
+            spec = ChooseSpec(chooser, [], pc + k + 1)
+            spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
+            for n, opt in enumerate(s.options):
+                spec.options.append((
+                    self.template_fn(opt.label),
+                    tuple((slot + self.off, self.iterable_fn(it)) for slot, it in opt.bindings),
+                    self.expr_fn(opt.cond) if opt.cond is not None else None,
+                    pc + 1 + n,
+                    self.public_template_fn(opt.label),
+                    label_parser(self.model, self.comp.labels, opt),
+                    opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
+                ))
+                spec.spans.append((opt.span, opt.cond_span))
+                spec.shown.append(tuple((name, self.value_text_fn(it.type)) for name, (_slot, it)
+                                        in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
             with self.own_scope():  # functions of their own: no variables of this block
                 first = len(self.helpers)
@@ -2442,20 +2437,6 @@ class _PilesAt:
     slot: int
 
 
-class _Offset:
-    """Context manager: the compiler builds closures at this local-slot offset."""
-
-    def __init__(self, comp: Compiler, off: int) -> None:
-        self.comp, self.off = comp, off
-
-    def __enter__(self) -> None:
-        self.saved = self.comp.offset
-        self.comp.offset = self.off
-
-    def __exit__(self, *exc: Any) -> None:
-        self.comp.offset = self.saved
-
-
 # ---------------------------------------------------------------------- building and loading
 
 
@@ -2483,7 +2464,7 @@ def generate(model: m.Model, coverage: bool = False) -> Generated:
     """Write and compile the Python module of a checked model (with coverage counting, or without)."""
     filename = f"<rulelang-generated-{next(_MODULES)}>"
     expansion.check_expansion(model)
-    gen = CodeGen(model, Compiler(model), coverage, filename).generate()
+    gen = CodeGen(model, Analysis(model), coverage, filename).generate()
     try:
         gen.code_object = compile(gen.source, filename, "exec")
     except (SyntaxError, RecursionError, MemoryError) as exc:
@@ -2509,7 +2490,8 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     if engine_names:
         ns.update(engine_names)
     exec(gen.code_object, ns)  # the module only defines functions
-    code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else ins for ins in rule] for rule in gen.code]
+    code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else resolve(ins, ns) for ins in rule]
+            for rule in gen.code]  # (a decision's functions are the module's: see labels.resolve)
     for rule in code:
         for ins in rule:
             if ins[0] in (CHOOSE, ASK) and ins[1].enum is None:
@@ -2532,7 +2514,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
 
 def compile_program(model: m.Model) -> Program:
     """Compile a checked model into a Program whose rules run as generated Python."""
-    comp = Compiler(model)
+    comp = Analysis(model)
     gen = generate(model)
     face_labels, face_weights, face_index = [], [], []
     for kind in model.kinds:

@@ -2,9 +2,11 @@
 
 ``ExprWriter`` turns IR expressions into Python expressions over the state (``st``), the
 frame's locals (``loc``) and the state's tables (``Z`` zones, ``C`` counters, ``F``
-faces). User values become constants (``const``); kinds the writer does not know are
-compiled by ``Compiler`` and called through the constants table, counted (``fallback``).
-See codegen.py for the statements, the blocks and the module.
+faces). User values become constants (``const``). This is the one translation of what an
+expression means: blocks inline it, and what a decision reads (labels, conditions, ranges,
+zones) are small functions of the module written by it too (see labels.py). The static
+analyses it relies on are in analysis.py. See codegen.py for the statements, the blocks and
+the module.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, runtime
-from rulelang.compile.compiler import Compiler, _NotStatic
+from rulelang.compile.analysis import Analysis, NotStatic, canonical, is_count, whole_valued
+from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
 from rulelang.errors import RulelangError
@@ -30,11 +33,11 @@ from rulelang.syntax.span import Span
 _PLAIN = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")  # a name, or subscripts of names: needs no parentheses
 
 
-class ExprWriter:
+class ExprWriter(LabelWriter):
     """The expression half of the code generator: constants, coverage constructs, expressions,
     queries, templates (``CodeGen`` adds statements, blocks and the module)."""
 
-    def __init__(self, model: m.Model, comp: Compiler, coverage: bool, filename: str) -> None:
+    def __init__(self, model: m.Model, comp: Analysis, coverage: bool, filename: str) -> None:
         self.model = model
         self.comp = comp
         self.coverage = coverage
@@ -42,6 +45,8 @@ class ExprWriter:
         self.out = SourceWriter()
         self.consts: dict[str, Any] = {}
         self._const_ids: dict[Any, str] = {}
+        # Closures called for node kinds the writer does not translate: none any more (every kind is
+        # written as Python); kept empty for the engine's and the listing's counts.
         self.fallbacks: collections.Counter = collections.Counter()
         self.fallback_kinds: list[str] = []
         self.fallback_runs: list[int] = []
@@ -121,21 +126,6 @@ class ExprWriter:
         name = f"{prefix}{next(self.names)}"
         self.consts[name] = value
         return name
-
-    def fallback(self, kind: str, fn: Callable[..., Any]) -> str:
-        """Call a closure built by the compiler for a node kind the generator does not translate."""
-        self.fallbacks[kind] += 1
-        if kind not in self.fallback_kinds:
-            self.fallback_kinds.append(kind)
-            self.fallback_runs.append(0)
-        i = self.fallback_kinds.index(kind)
-        runs = self.fallback_runs
-
-        def counted(*args: Any, fn: Callable[..., Any] = fn, i: int = i) -> Any:
-            runs[i] += 1
-            return fn(*args)
-
-        return self.table(counted, "fb")
 
     # ------------------------------------------------------------------ constructs (coverage)
     def _list_constructs(self) -> None:
@@ -247,7 +237,8 @@ class ExprWriter:
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
             if e.op in ("/", "%"):
-                if _whole(e.left) and type(e.right) is m.Const and type(e.right.value) is int and e.right.value > 0:
+                if whole_valued(e.left) and type(e.right) is m.Const and type(e.right.value) is int \
+                        and e.right.value > 0:
                     return f"({a} {'//' if e.op == '/' else '%'} {b})"  # what div/mod do with whole numbers
                 fn = "div" if e.op == "/" else "mod"
                 return f"{fn}({a}, {b}, {self.const(e.span)})"
@@ -287,22 +278,7 @@ class ExprWriter:
                     else f"{self.attr_values(e.attr)}[{c}]"
             if t is m.ElemIsKind:
                 return f"(KO[{c}] in {self.const(frozenset(e.kinds))})"
-            self.loc_reads.add(-1)
-            saved = self.comp.offset
-            self.comp.offset = self.off
-            try:
-                fn = self.fallback(type(e).__name__, self.comp.elem_expr(e))
-            finally:
-                self.comp.offset = saved
-            return f"{fn}(st, loc, {c})"
-        self.loc_reads.add(-1)
-        saved = self.comp.offset
-        self.comp.offset = self.off
-        try:
-            fn = self.fallback(type(e).__name__, self.comp.expr(e))
-        finally:
-            self.comp.offset = saved
-        return f"{fn}(st, loc)"
+        raise AssertionError(f"the generator does not translate {type(e).__name__} nodes: {e!r}")
 
     def local(self, slot: int) -> str:
         """Source reading a local slot: the range's own variable inside an option's condition, else ``loc``."""
@@ -376,14 +352,11 @@ class ExprWriter:
         zone = self.model.zones[sel.zone]
         if sel.owner is None:
             return self.const((zone.display, [sel.zone, -1]))
-        if zone.per_kind is not None or zone.per_class is not None:
-            saved = self.comp.offset
-            self.comp.offset = self.off
-            try:
-                fn = self.comp.zone_namer(sel)
-            finally:
-                self.comp.offset = saved
-            return f"{self.table(fn, 'zn')}(st, loc)"
+        if zone.per_kind is not None or zone.per_class is not None:  # named by the component that owns it
+            o = self.ex(sel.owner)
+            base = 0 if zone.per_class is not None else self.comp.first_of_kind.get(zone.per_kind, 0)
+            index = f"{o} - {base}" if base else o
+            return f"({self.const(zone.display + ' ')} + LB[{o}], [{sel.zone}, {index}])"
         return f"place_name({self.const(zone.display)}, {sel.zone}, {self.ex(sel.owner)})"
 
     def filter(self, q: m.QueryIR, c: str) -> tuple[str, str | None]:
@@ -723,7 +696,7 @@ class ExprWriter:
         if it.kind == "kinds_where":
             try:
                 chosen = [k.index for k in self.model.kinds if self.comp.static_value(it.cond, k.index, -1)]
-            except _NotStatic:
+            except NotStatic:
                 raise RulelangError("'kinds where' may only test the kinds' own attributes and names",
                                     None) from None
             return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
@@ -763,7 +736,7 @@ class ExprWriter:
 
     def number_range(self, it: m.IterIR, low: str, high: str) -> str:
         """Source of the numbers ``low to high`` of a range (given the sources of both ends)."""
-        if type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and _is_count(it.high):
+        if type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and is_count(it.high):
             # 'N to count(...)': a count is a whole number of at most MAX_COMPONENTS (< MAX_RANGE + N)
             return f"range({it.low.value}, {high} + 1)"
         return f"number_range({low}, {high}, {self.const(it.span)})"
@@ -847,7 +820,7 @@ class ExprWriter:
         if self.loop_vars:
             check_no_loop_vars(lines, self.loop_vars)
         body = [(0, f"def {name}({args}):", None)]
-        body += _prologue(lines, 1)
+        body += prologue(lines, 1)
         body += lines
         self.helpers.append(body)
 
@@ -863,7 +836,7 @@ class ExprWriter:
         if type(e) is m.Agg and self._cheap(e):
             return build()
         free: list[int] = []
-        canon = _canonical(e, frozenset(), free)
+        canon = canonical(e, frozenset(), free)
         name = self.memo.get(canon)
         self.loc_reads.update(free)  # its key is read from ``loc``
         slots = [f"loc[{s + self.off}]" for s in free]
@@ -871,7 +844,7 @@ class ExprWriter:
         if name is None:
             name = f"m{next(self.names)}"
             self.memo[canon] = name
-            alpha = ("alpha", _canonical(e, frozenset(), [], {}))
+            alpha = ("alpha", canonical(e, frozenset(), [], {}))
             table = self.memo.get(alpha)
             if table is None:
                 table = self.memo[alpha] = f"{name}_memo"
@@ -889,7 +862,7 @@ class ExprWriter:
                 (1, "return v", None),
             ])
         else:
-            table = self.memo[("alpha", _canonical(e, frozenset(), [], {}))]
+            table = self.memo[("alpha", canonical(e, frozenset(), [], {}))]
         # A value already kept is read at once, without calling the memo's function.
         return f"({table}[{key}] if {key} in {table} else {name}(st, loc))"
 
@@ -916,7 +889,7 @@ class ExprWriter:
         if levels is None or c is not None or self.memo is not None:
             return None
         free: list[int] = []
-        canon = _canonical(e, frozenset(), free)
+        canon = canonical(e, frozenset(), free)
         read = set(free)
         level = max((i for i, slots in enumerate(levels) if slots & read), default=-1)
         if level == len(levels) - 1:
@@ -945,38 +918,6 @@ class ExprWriter:
             return f"({x} if {x} >= 0 else seat({x}, {self.const(what)}, {self.const(span)}))"
         return f"seat({x}, {self.const(what)}, {self.const(span)})"
 
-    def template(self, t: m.TemplateIR, c: str | None = None) -> str:
-        exprs = [part.expr if isinstance(part, m.SecretPart) else part for part in t.parts]
-        holes = [part for part in exprs if not isinstance(part, str)]
-        if len(holes) == 1 and holes[0].type == m.KIND:  # fixed text around one kind: a string per kind
-            texts = ["".join(kind.display if part is holes[0] else part for part in exprs)
-                     for kind in self.model.kinds]
-            return f"{self.table(texts, 'tk')}[{self.ex(holes[0], c)}]"
-        parts = []
-        for part in t.parts:
-            if isinstance(part, m.SecretPart):
-                part = part.expr
-            if isinstance(part, str):
-                parts.append(self.const(part))
-                continue
-            x = self.ex(part, c)
-            if part.type == m.PLAYER:
-                parts.append(f"PL({x})")
-            elif part.type == m.KIND:
-                parts.append(f"KD[{x}]")
-            elif part.type == m.COMPONENT:
-                parts.append(f"LB[{x}]")
-            elif part.type == m.BOOL:
-                parts.append(f"('yes' if {x} else 'no')")
-            elif part.type == m.FACE:
-                parts.append(f"FS[{x}]")  # index -1: not rolled, "no face"
-            elif part.type == m.INT:
-                parts.append(f"format_number({x})")
-            else:
-                parts.append(f"str({x})")
-        if not parts:
-            return self.const("")
-        return parts[0] if len(parts) == 1 and isinstance(t.parts[0], str) else f"''.join(({', '.join(parts)},))"
 
 
 _STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.CounterGet, m.SeatLit, m.After)
@@ -1131,7 +1072,7 @@ def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, s
             raise AssertionError(f"a helper function reads a loop variable of its caller: {text}")
 
 
-def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
+def prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
     """Local names for the state's tables, for those the body uses."""
     text = "\n".join(t for _i, t, _s in lines)
     out = []
@@ -1142,42 +1083,6 @@ def _prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, st
     if "F[" in text:
         out.append((ind, "F = st.faces", None))
     return out
-
-
-def _canonical(e: Any, bound: frozenset[int], free: list[int], names: dict[int, int] | None = None) -> Any:
-    """A hashable form of an IR expression, ignoring spans; ``free`` collects the local slots it reads
-    that it does not bind itself. Without ``names``, slots are kept as they are: two nodes share a memo
-    only when they read and write the same slots. With ``names`` (filled here), every slot is numbered
-    in the order it first appears, so that copies of one definition inlined on other slots agree."""
-    if isinstance(e, m.Local):
-        if e.slot not in bound and e.slot not in free:
-            free.append(e.slot)
-        return ("Local", e.slot if names is None else names.setdefault(e.slot, len(names)))
-    if isinstance(e, m.Gen):
-        inner = bound | {e.var}
-        var = e.var if names is None else names.setdefault(e.var, len(names))
-        return ("Gen", e.func, var, _canonical(e.iterable, bound, free, names),
-                _canonical(e.expr, inner, free, names), _canonical(e.cond, inner, free, names))
-    if isinstance(e, m.PlacesIR):  # its variable is bound in the key and the condition
-        inner = bound | {e.var}
-        points = _canonical(e.points, bound, free, names)
-        player = _canonical(e.player, bound, free, names)
-        var = e.var if names is None else names.setdefault(e.var, len(names))
-        return ("Places", points, player, e.highest, var, _canonical(e.iterable, bound, free, names),
-                _canonical(e.key, inner, free, names), _canonical(e.cond, inner, free, names), e.share)
-    if isinstance(e, m.QueryIR):  # its kind_locals are local slots too
-        return ("Query",) + tuple(
-            tuple(_canonical(m.Local(s, m.KIND), bound, free, names) for s in e.kind_locals)
-            if f.name == "kind_locals" else _canonical(getattr(e, f.name), bound, free, names)
-            for f in attrs.fields(m.QueryIR) if f.name != "span")
-    if isinstance(e, (tuple, list)):
-        return tuple(_canonical(x, bound, free, names) for x in e)
-    if isinstance(e, frozenset):
-        return ("set", tuple(sorted(e)))
-    if attrs.has(type(e)):
-        return (type(e).__name__,) + tuple(_canonical(getattr(e, f.name), bound, free, names)
-                                           for f in attrs.fields(type(e)) if f.name != "span")
-    return e
 
 
 def _reads_no_component(e: Any) -> bool:
@@ -1199,26 +1104,6 @@ def _plain_value(e: Any) -> bool:
     if t is m.KindAttr:
         return type(e.kind) in (m.Const, m.Local)
     return t in (m.Const, m.Local)
-
-
-def _whole(e: Any) -> bool:
-    """Whether an expression is always a whole number (never a fraction): counts, whole constants, the
-    number of players, and sums, differences and products of those."""
-    t = type(e)
-    if t is m.Const:
-        return type(e.value) is int
-    if t is m.BinOp:
-        return e.op in ("+", "-", "*") and _whole(e.left) and _whole(e.right)
-    if t is m.Builtin:
-        return e.func == "players"
-    if t is m.IfElseIR:
-        return _whole(e.then) and _whole(e.orelse)
-    return _is_count(e)
-
-
-def _is_count(e: Any) -> bool:
-    """Whether an expression is a count of components (a whole number from 0 to the components' number)."""
-    return type(e) is m.Agg and e.func == "count"
 
 
 def kind_count_pattern(it: m.IterIR, slot: int) -> m.Agg | None:
@@ -1266,14 +1151,6 @@ def conjuncts(e: Any) -> list[Any]:
     if type(e) is m.BinOp and e.op == "and":
         return conjuncts(e.left) + conjuncts(e.right)
     return [e]
-
-
-def _slots_read(exprs: list[Any]) -> set[int]:
-    """The local slots these IR expressions (or ranges) read, ``kind_locals`` of queries included."""
-    free: list[int] = []
-    for e in exprs:
-        _canonical(e, frozenset(), free)
-    return set(free)
 
 
 def last_n(out: list[int], n: int) -> list[int]:

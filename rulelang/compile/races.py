@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile.compiler import _reads_slots
+from rulelang.compile.analysis import reads_slots
 from rulelang.compile.exprs import never_negative
 from rulelang.compile.program import PICK, PickSpec
 from rulelang.compile.runtime import player_label
@@ -112,7 +112,7 @@ def answered_text(gen: Any, s: m.PickS) -> str | None:
         return None
     for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
         if type(a) is m.AnswerGet and type(a.player) is m.Local and a.player.slot == s.qvar \
-                and not _reads_slots(b, {s.qvar}):
+                and not reads_slots(b, {s.qvar}):
             text = gen.ex(b)
             if s.iterable.kind == "players" or _SURE.fullmatch(text):
                 return text
