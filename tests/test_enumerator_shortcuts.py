@@ -31,7 +31,7 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import budget_runtime
-from rulelang.compile.compiler import Compiler
+from rulelang.compile.exprs import expression_function
 from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
@@ -315,9 +315,9 @@ def test_the_standings_take_the_last_tally_only_if_nothing_it_read_changed(after
     finally:
         engine_module.tallied_rows = saved
     assert st.over and reused == [kept]
-    plain = Compiler(engine.model)
+    plains = [(label, expression_function(engine.model, e)) for label, e in engine.model.sheets[0].lines]
     for row in st.result["standings"]:
         p = int(row["player"][1:]) - 1
         loc = [None] * max(1, engine.model.sheets[0].nlocals)
         loc[0] = p
-        assert row["sheets"]["worth"] == {label: plain.expr(e)(st, loc) for label, e in engine.model.sheets[0].lines}
+        assert row["sheets"]["worth"] == {label: plain(st, loc) for label, plain in plains}

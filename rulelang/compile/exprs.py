@@ -1156,3 +1156,17 @@ def conjuncts(e: Any) -> list[Any]:
 def last_n(out: list[int], n: int) -> list[int]:
     """The last ``n`` of a selection (none for n <= 0)."""
     return out[-n:] if n > 0 else []
+
+
+def expression_function(model: m.Model, e: Any) -> Callable[[Any, Any], Any]:
+    """``f(st, loc)``: one expression of a checked model on its own, written by the one translation
+    (as a decision's functions are: no memo, locals read from ``loc``), for tools and tests."""
+    writer = ExprWriter(model, Analysis(model), False, "<rulelang-expression>")
+    name = writer.expr_fn(e).name
+    out = SourceWriter()
+    for lines in writer.helpers:
+        for ind, text, span in lines:
+            out.add(ind, text, span)
+    ns: dict[str, Any] = dict(writer.consts)
+    exec(compile(out.text(), "<rulelang-expression>", "exec"), ns)  # source of the checked model only
+    return ns[name]

@@ -168,14 +168,14 @@ class LabelWriter:
 
     def insert_fn(self, zone: m.Zone, place: str | None) -> Pending:
         """``put(lst, ids)``: add ids to a zone's list: kept sorted, on top, or at the bottom."""
-        if not zone.ordered:
-            lines = [(1, "if len(ids) == 1:", None), (2, "insort(lst, ids[0])", None), (1, "else:", None),
-                     (2, "lst.extend(ids)", None), (2, "lst.sort()", None)]
+        if not zone.ordered:  # (``out`` the zone's list, ``v`` the ids)
+            lines = [(1, "if len(v) == 1:", None), (2, "insort(out, v[0])", None), (1, "else:", None),
+                     (2, "out += v", None), (2, "out.sort()", None)]
         elif place == "bottom":
-            lines = [(1, "lst[0:0] = ids", None)]
+            lines = [(1, "out[0:0] = v", None)]
         else:
-            lines = [(1, "lst.extend(ids)", None)]
-        return self.decision_fn("dm", "lst, ids", lambda: lines)
+            lines = [(1, "out += v", None)]  # (in place, as extend)
+        return self.decision_fn("dm", "out, v", lambda: lines)
 
     # the writer's own methods these use (ExprWriter and the query writer define them)
     const: Fn
