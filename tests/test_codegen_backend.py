@@ -14,8 +14,8 @@ from rulelang.check import model as m
 from rulelang.check.checker import check_sources
 from rulelang.cli import main
 from rulelang.compile import codegen
-from rulelang.compile.program import CHOOSE
 from rulelang.compile.exprs import expression_function
+from rulelang.compile.program import CHOOSE
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play

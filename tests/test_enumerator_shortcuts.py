@@ -31,8 +31,14 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import budget_runtime
-from rulelang.compile.exprs import expression_function
-from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
+from rulelang.compile.exprs import (
+    _one_group,
+    _unguarded,
+    cannot_fail,
+    expression_function,
+    inline_single_piles,
+    owned_piles,
+)
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
 from rulelang.engine import engine as engine_module
