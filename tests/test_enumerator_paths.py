@@ -26,7 +26,8 @@ import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.check import model as m
 from rulelang.compile import budget_runtime
-from rulelang.compile.exprs import expression_function, fold
+from rulelang.compile.analysis import fold
+from rulelang.compile.exprs import expression_function
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
 from rulelang.engine.engine import Engine

@@ -31,16 +31,12 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import budget_runtime
-from rulelang.compile.exprs import (
-    _one_group,
-    _unguarded,
-    cannot_fail,
-    expression_function,
-    inline_single_piles,
-    owned_piles,
-)
+from rulelang.compile.exprs import expression_function
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
+from rulelang.compile.source_text import cannot_fail, inline_single_piles, owned_piles
+from rulelang.compile.source_text import one_group as _one_group
+from rulelang.compile.source_text import unguarded as _unguarded
 from rulelang.engine import engine as engine_module
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State

@@ -205,3 +205,102 @@ def slots_read(exprs: list[Any]) -> set[int]:
     for e in exprs:
         canonical(e, frozenset(), free)
     return set(free)
+
+
+_STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.CounterGet, m.SeatLit, m.After)
+
+
+def strict(e: Any) -> bool:
+    """Whether an expression evaluates each of its operands every time (no ``and``/``or``/``if``)."""
+    t = type(e)
+    if t is m.BinOp:
+        return e.op not in ("and", "or")
+    return t in _STRICT
+
+
+def added_as_they_come(e: m.Gen, count: bool) -> bool:
+    """Whether a total's values are added up as they come (no list of them to add up at the end):
+    every ``total`` that is not a count of a number written there (whole numbers and exact fractions:
+    the same sum, added left to right as ``sum`` does)."""
+    return e.func == "total" and not count
+
+
+def answer_counted(e: m.Gen) -> str | None:
+    """The answer X of ``total(N for q in players if answer of q == X)`` (X a text written there), or
+    None for any other total."""
+    c = e.cond
+    if e.iterable.kind != "players" or type(c) is not m.BinOp or c.op != "==":
+        return None
+    for a, b in ((c.left, c.right), (c.right, c.left)):
+        if type(a) is m.AnswerGet and type(a.player) is m.Local and a.player.slot == e.var \
+                and type(b) is m.Const and type(b.value) is str:
+            return b.value
+    return None
+
+
+def reads_no_component(e: Any) -> bool:
+    """Whether an expression reads nothing of the component a filter tests, nor holds a query or a
+    generator of its own (conservatively: those are not looked into)."""
+    t = type(e)
+    if t in (m.ElemAttr, m.ElemIsKind, m.Agg, m.Gen, m.PlacesIR, m.Format, m.TemplateIR, m.QueryIR):
+        return False
+    if isinstance(e, tuple):
+        return all(reads_no_component(x) for x in e)
+    if attrs.has(t):
+        return all(reads_no_component(getattr(e, f.name)) for f in attrs.fields(t))
+    return True
+
+
+def plain_value(e: Any) -> bool:
+    """Whether an expression is a constant, a local or a kind's attribute of one (no component read, no error)."""
+    t = type(e)
+    if t is m.KindAttr:
+        return type(e.kind) in (m.Const, m.Local)
+    return t in (m.Const, m.Local)
+
+
+def kind_count_pattern(it: m.IterIR, slot: int) -> m.Agg | None:
+    """For ``for k in kinds(Q)`` (one zone, no kinds named) binding ``slot``: the IR of ``count(k in Q)``,
+    which a count of Q's components by kind answers for each ``k`` (None: no such count here)."""
+    q = it.query
+    if it.kind != "kinds" or q is None or len(q.zones) != 1 or q.quantity != "all" or q.kinds is not None \
+            or q.kind_locals or q.exclude or q.count is not None or q.count_expr is not None:
+        return None
+    return m.Agg("count", None, attrs.evolve(q, quantity="default", kind_locals=(slot,)), m.INT)
+
+
+def never_negative(it: m.IterIR) -> bool:
+    """Whether every value of a range is a seat or a component of a zone (never nobody, nothing or < 0)."""
+    return it.kind in ("players", "players_in", "others", "others_in") or (
+        it.type == m.COMPONENT and it.query is not None)
+
+
+def fold(e: Any) -> Any:
+    """An ``and``/``or``/``not``/if-else whose deciding operand is a constant, reduced as Python evaluates it
+    (``True or X`` is True and never runs X; ``False or X`` is X); anything else as it is."""
+    t = type(e)
+    if t is m.BinOp and e.op in ("==", "!=") and type(e.left) is m.Const and type(e.right) is m.Const:
+        return m.Const((e.left.value == e.right.value) == (e.op == "=="), m.BOOL)  # two option values
+    if t is m.BinOp and e.op in ("and", "or"):
+        left = fold(e.left)
+        if type(left) is m.Const:
+            return left if bool(left.value) == (e.op == "or") else fold(e.right)
+        right = fold(e.right)
+        return e if left is e.left and right is e.right else attrs.evolve(e, left=left, right=right)
+    if t is m.UnOp and e.op == "not":
+        x = fold(e.operand)
+        if type(x) is m.Const:
+            return m.Const(not x.value, e.type)
+        return e if x is e.operand else attrs.evolve(e, operand=x)
+    if t is m.IfElseIR:
+        cond = fold(e.cond)
+        if type(cond) is m.Const:
+            return fold(e.then if cond.value else e.orelse)
+    return e
+
+
+def conjuncts(e: Any) -> list[Any]:
+    """The operands of a chain of ``and``s, in the order they are evaluated."""
+    if type(e) is m.BinOp and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]

@@ -33,25 +33,14 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import budget_emit, expansion, label_proof, membership, races, runtime
-from rulelang.compile.analysis import MAX_INLINE_DEPTH, Analysis
+from rulelang.compile.analysis import MAX_INLINE_DEPTH, Analysis, conjuncts, fold, kind_count_pattern, never_negative
 from rulelang.compile.analysis import is_count as _is_count
 from rulelang.compile.analysis import reads_slots as _reads_slots
 from rulelang.compile.analysis import same as _same
 from rulelang.compile.analysis import sheet_total as _sheet_total
 from rulelang.compile.analysis import slots_read as _slots_read
 from rulelang.compile.analysis import whole_valued as _whole
-from rulelang.compile.exprs import (
-    ExprWriter,
-    cannot_fail,
-    conjuncts,
-    fold,
-    inline_single_piles,
-    kind_count_pattern,
-    last_n,
-    never_negative,
-    owned_piles,
-)
-from rulelang.compile.exprs import prologue as _prologue
+from rulelang.compile.exprs import ExprWriter
 from rulelang.compile.labels import label_parser, resolve
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.program import (
@@ -68,6 +57,8 @@ from rulelang.compile.program import (
     DrawSpec,
     Program,
 )
+from rulelang.compile.source_text import cannot_fail, inline_single_piles, last_n, owned_piles
+from rulelang.compile.source_text import prologue as _prologue
 from rulelang.errors import RulelangError
 from rulelang.numbers import MAX_NUMBER, too_big
 from rulelang.rng import Rng

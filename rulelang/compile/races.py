@@ -11,8 +11,7 @@ import re
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile.analysis import reads_slots
-from rulelang.compile.exprs import never_negative
+from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.program import PICK, PickSpec
 from rulelang.compile.runtime import player_label
 from rulelang.errors import RulelangError
