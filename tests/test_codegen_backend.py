@@ -15,7 +15,7 @@ from rulelang.check.checker import check_sources
 from rulelang.cli import main
 from rulelang.compile import codegen
 from rulelang.compile.exprs import expression_function
-from rulelang.compile.program import CHOOSE
+from rulelang.compile.program import ASK, CHOOSE, DRAW, SHUFFLE
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
@@ -193,24 +193,34 @@ def test_an_unknown_node_kind_is_refused_at_compile_time(tmp_path: Path) -> None
         codegen.compile_program(model)
 
 
-def test_a_decision_reads_functions_of_the_generated_module(tmp_path: Path) -> None:
-    """An option's label, range and condition, and the chooser, are functions of the generated module
-    (one translation with the blocks), not closures built beside it."""
-    engine = rulelang.load_game(ROOT / "games" / "chicken.rules")
-    specs = [ins[1] for rule in engine.run.code for ins in rule if ins[0] == CHOOSE]
-    assert specs
+@pytest.mark.parametrize("game", ["chicken", "barnyard", "hippe-kippen"])
+def test_a_decision_reads_functions_of_the_generated_module(game: str) -> None:
+    """An option's label, range and condition, the chooser, an ask's conditions and a draw's zones,
+    filter, names and insertion are functions of the generated module (one translation with the
+    blocks), not closures built beside it."""
+    engine = rulelang.load_game(ROOT / "games" / f"{game}.rules")
     filename = engine.program.generated.code_object.co_filename
-    seen = 0
-    for spec in specs:
-        for label, ranges, cond, _pc, public, _parser, _flag in spec.options:
-            fns = [label, *(values for _slot, values in ranges), cond, public]
-            for fn in fns:
-                if fn is not None:
-                    assert fn.__code__.co_filename == filename, fn
-                    seen += 1
-        if spec.player is not None:
-            assert spec.player.__code__.co_filename == filename
-    assert seen > len(specs)
+    fns: list = []
+    for rule in engine.run.code:
+        for ins in rule:
+            if ins[0] == CHOOSE:
+                spec = ins[1]
+                fns.append(spec.player)
+                for label, ranges, cond, _pc, public, _parser, _flag in spec.options:
+                    fns += [label, *(values for _slot, values in ranges), cond, public]
+                fns += [text for shown in spec.shown for _name, text in shown]
+            elif ins[0] == ASK:
+                fns += [cond for _label, cond in ins[1].options]
+            elif ins[0] == DRAW:
+                spec = ins[1]
+                fns += [spec.source, spec.pred, spec.dest, spec.source_owner, spec.source_name, spec.dest_name,
+                        ins[2]]
+            elif ins[0] == SHUFFLE:
+                fns.append(ins[1])
+    fns = [fn for fn in fns if fn is not None]
+    assert len(fns) >= 4
+    for fn in fns:
+        assert fn.__code__.co_filename == filename, fn
 
 
 def test_standings_compute_each_pure_definition_once_per_arguments() -> None:
