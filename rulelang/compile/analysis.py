@@ -22,11 +22,6 @@ from rulelang.check import model as m
 MAX_INLINE_DEPTH = 12
 
 
-def player_label(p: int) -> str:
-    """The label of seat ``p`` (0-based): P1, P2, ...; -1 is "nobody"."""
-    return f"P{p + 1}" if p >= 0 else "nobody"
-
-
 class NotStatic(Exception):
     """An expression that depends on more than a component's kind and face."""
 
