@@ -1,11 +1,12 @@
-"""Expressions and queries of the checked model as Python source: the first half of the generator.
+"""Expressions of the checked model as Python source: the first half of the generator.
 
 ``ExprWriter`` turns IR expressions into Python expressions over the state (``st``), the
 frame's locals (``loc``) and the state's tables (``Z`` zones, ``C`` counters, ``F``
 faces). User values become constants (``const``). This is the one translation of what an
 expression means: blocks inline it, and what a decision reads (labels, conditions, ranges,
-zones) are small functions of the module written by it too (see labels.py). The static
-analyses it relies on are in analysis.py. See codegen.py for the statements, the blocks and
+zones) are small functions of the module written by it too (see labels.py); queries
+(zones, filters, selections, aggregates, ranges) are written by its half in queries.py. The
+static analyses it relies on are in analysis.py. See codegen.py for the statements, the blocks and
 the module.
 """
 
@@ -83,7 +84,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         # While writing the body of a statement ``for`` that cannot pause: the Python variable holding the
         # loop's value (absolute local slot -> name; ``loc`` is written too, for helpers that read it there).
         self.loop_vars: dict[int, str] = {}
-        self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any, by a compiler closure)
+        self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}
         self._list_constructs()
