@@ -15,7 +15,8 @@ from rulelang.check.checker import check_sources
 from rulelang.cli import main
 from rulelang.compile import codegen
 from rulelang.compile.exprs import expression_function
-from rulelang.compile.program import ASK, CHOOSE, DRAW, SHUFFLE
+from rulelang.compile.labels import Pending, resolve
+from rulelang.compile.program import ASK, CHOOSE, DRAW, SHUFFLE, ChooseSpec
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
@@ -221,6 +222,21 @@ def test_a_decision_reads_functions_of_the_generated_module(game: str) -> None:
     assert len(fns) >= 4
     for fn in fns:
         assert fn.__code__.co_filename == filename, fn
+
+
+def test_resolve_puts_the_module_functions_in_place_of_their_names() -> None:
+    def label(st: object, loc: object) -> str:
+        return "x"
+
+    spec = ChooseSpec(Pending("who"), [(Pending("label"), ((3, Pending("values")),), None, 4, None, None, False)], 9)
+    entry = (CHOOSE, spec, None, (1, 2), None)
+    ns = {"who": max, "label": label, "values": sorted}
+    got = resolve(entry, ns)
+    assert got[1] is spec and got[3] == (1, 2)
+    assert spec.player is max
+    assert spec.options == [(label, ((3, sorted),), None, 4, None, None, False)]
+    with pytest.raises(KeyError):
+        resolve(Pending("missing"), ns)
 
 
 def test_standings_compute_each_pure_definition_once_per_arguments() -> None:
