@@ -16,7 +16,6 @@ from typing import Any
 
 from rulelang.check.model import PLAYER, Model, PayoffSpec, rank_payoff_spec
 from rulelang.compile.codegen import generate, load
-from rulelang.compile.compiler import player_label
 from rulelang.compile.emit import END, TAKEN
 from rulelang.compile.program import (
     ASK,
@@ -29,7 +28,7 @@ from rulelang.compile.program import (
     SHUFFLE,
     Program,
 )
-from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of, shuffle_zone
+from rulelang.compile.runtime import MAX_OPTIONS, Runaway, place_of, player_label, shuffle_zone
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
 from rulelang.engine.state import State

@@ -26,8 +26,8 @@ from typing import Any
 
 import attrs
 
-from rulelang.compile.compiler import player_label
 from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.position import _COUNTED
 from rulelang.engine.state import State
