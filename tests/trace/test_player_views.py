@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from rulelang import ErrorList, load_game
 from rulelang.cli import main
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from tests.trace.test_replay import CHICKEN, EGGSPANSION, engine_for, make_trace, write_trace
 

@@ -35,7 +35,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulelang.cli import main
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.rng import Rng
 from rulelang.trace.replay import CHANCE_KEYS, Replayer, Verdict, read_trace
