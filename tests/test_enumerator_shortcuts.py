@@ -35,7 +35,7 @@ from rulelang.compile.compiler import Compiler
 from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
-from rulelang.engine import engine as engine_module
+from rulelang.engine import results as results_module
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -308,12 +308,12 @@ def test_the_standings_take_the_last_tally_only_if_nothing_it_read_changed(after
         reused.append(rows is not None)
         return rows
 
-    saved = engine_module.tallied_rows
-    engine_module.tallied_rows = spy
+    saved = results_module.tallied_rows
+    results_module.tallied_rows = spy
     try:
         st = engine.new_state(2)
     finally:
-        engine_module.tallied_rows = saved
+        results_module.tallied_rows = saved
     assert st.over and reused == [kept]
     plain = Compiler(engine.model)
     for row in st.result["standings"]:

@@ -29,7 +29,7 @@ import attrs
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
 from rulelang.engine.engine import Engine, read_label
-from rulelang.engine.position import _COUNTED
+from rulelang.engine.position import COUNTED
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game
@@ -397,7 +397,7 @@ class Replayer:
         tables = _TABLES.get(engine)
         if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS or tables is None or not tables.unique_kinds:
             return False
-        paused = engine._paused_at(st, SHUFFLE)
+        paused = engine.paused_at(st, SHUFFLE)
         if paused is None:
             return False
         fr, ins = paused
@@ -420,10 +420,10 @@ class Replayer:
         fr[1] += 1
         try:
             if ins[3]:
-                engine._check_triggers(st, ins[3])
+                engine.check_triggers(st, ins[3])
             st.step += 1
             st.pending_cache = st.choice_cache = None
-            engine._run(st)
+            engine.resume(st)
         except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
             raise _Doubt() from None
         return True
@@ -727,7 +727,7 @@ class _Feed:
         # pickers by label (they read the listed options), and the recorded choice taken without listing them
         st.picking = (self.pickers, self.limit, self.take)
         try:
-            self.engine._run(st)
+            self.engine.resume(st)
             self._catch_up(None)
         except _Doubt:
             raise
@@ -1098,7 +1098,7 @@ def _count_items(items: Any) -> int:
         return 0
     total = 0
     for item in items:
-        m = _COUNTED.match(item) if isinstance(item, str) else None
+        m = COUNTED.match(item) if isinstance(item, str) else None
         digits = m.group(1) if m else "1"
         total += int(digits) if len(digits) <= 18 else 10**18  # never thousands of digits (Python refuses them)
     return total
