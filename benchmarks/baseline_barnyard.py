@@ -30,6 +30,10 @@ no micro-optimisation. ``chance`` drives the shuffle, token draws and the first 
 each decision -- the same options games/barnyard.rules offers a RandomAgent (one list
 entry per rulelang action label), so both sides play the same game.
 
+Random numbers are drawn with the same calls as the generated code (``Rng.pick`` for every
+decision and chance pick, ``Rng.shuffle``), which give the same draws as ``Rng.below``
+with one call instead of two: a baseline on slower calls would flatter rulelang.
+
 Run from the repository root: ``PYTHONPATH=. python benchmarks/baseline_barnyard.py``.
 """
 
@@ -116,7 +120,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
         box[deck.pop()] += 1
     pens = [[0] * KINDS for _ in range(players)]
     rewarded = [0] * players
-    current = chance.below(players)
+    current = chance.pick(players)
 
     # --- Crows and the Scarecrow.
     def reward_crows(p: int) -> None:
@@ -142,7 +146,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
         pens[p][CROW] -= scared
         targets = [q for q in range(players) if q != p]
         for _ in range(scared):
-            q = targets[agent.below(len(targets))]  # the current player's choice
+            q = targets[agent.pick(len(targets))]  # the current player's choice
             pens[q][CROW] += 1
             reward_crows(q)
 
@@ -166,7 +170,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
             options: list[tuple[int, int] | None] = (
                 [(q, k) for q in others for k in ANIMALS] if held[current][ROBBER] else [])
             options.append(None)  # play no more tokens now
-            choice = options[agent.below(len(options))]
+            choice = options[agent.pick(len(options))]
             if choice is None:
                 return
             q, k = choice
@@ -189,7 +193,7 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
     def excuse_me(decider: int, others: list[int]) -> int | None:
         """Ask every other eligible player at once; the first clockwise who says yes decides."""
         # Everyone but the decider is asked; without a token the only answer is "let it be".
-        said_yes = [e for e in others if e != decider and agent.below(2 if held[e][EXCUSE_ME] else 1) == 0
+        said_yes = [e for e in others if e != decider and agent.pick(2 if held[e][EXCUSE_ME] else 1) == 0
                     and held[e][EXCUSE_ME]]
         if not said_yes:
             return None
@@ -207,18 +211,18 @@ def play_game(players: int, chance: Rng, agent: Rng, two_player: bool = False) -
                    for q in others for c in ANIMALS]
         if not options:  # an empty hand: nothing to bluff with
             return
-        k, n, q, c = options[agent.below(len(options))]
+        k, n, q, c = options[agent.pick(len(options))]
         hand[k] -= n
         decider = q
         excused = excuse_me(decider, others)
         if excused is not None:
             decider = excused
-        said_is = agent.below(2) == 0  # "I think that IS a ..." / "That is NOT a ..."
+        said_is = agent.pick(2) == 0  # "I think that IS a ..." / "That is NOT a ..."
         if excused is None:
             excused = excuse_me(decider, others)
             if excused is not None:
                 decider = excused
-                said_is = agent.below(2) == 0
+                said_is = agent.pick(2) == 0
         right = (k == c) == said_is
         if k == CROW:
             taker = current if right else decider

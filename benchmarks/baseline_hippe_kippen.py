@@ -30,8 +30,12 @@ ASSUMPTION included:
 The code is what a competent engineer would write: ints and lists, one dict per
 collection, no classes, no micro-optimisation. ``chance`` drives the shuffles and the
 first player; ``agent`` drives the random policy, which picks uniformly among the legal
-options at each decision (every ``agent.below(n)`` is one decision among ``n``): the
+options at each decision (every ``agent.pick(n)`` is one decision among ``n``): the
 same options docs/rulebooks/hippe-kippen.md lists for the future rules file.
+
+Random numbers are drawn with the same calls as the generated code (``Rng.pick`` for every
+decision and chance pick, ``Rng.shuffle``), which give the same draws as ``Rng.below``
+with one call instead of two: a baseline on slower calls would flatter rulelang.
 
 Run from the repository root: ``PYTHONPATH=. python benchmarks/baseline_hippe_kippen.py``.
 """
@@ -144,7 +148,7 @@ def new_table(players: int, chance: Rng) -> dict[str, Any]:
         "players": players, "pile": pile, "display": display, "hands": hands,
         "colls": [[] for _ in range(players)], "collected": [set() for _ in range(players)],
         "fox": None, "opened": set(), "aside": [],
-        "removed": doublers, "scores": [0] * players, "sheets": [], "current": chance.below(players),
+        "removed": doublers, "scores": [0] * players, "sheets": [], "current": chance.pick(players),
         "ap": 0, "spent": [], "turns": 0, "over": False,
     }
 
@@ -288,7 +292,7 @@ def free_fox_move(t: dict[str, Any], p: int, agent: Rng) -> None:
     q = neighbour(t, p)
     targets = [i for i in range(len(t["colls"][q])) if (q, i) != fox]
     if targets:
-        choice = agent.below(len(targets) + 1)  # move the fox to {collection} / leave the fox where it is
+        choice = agent.pick(len(targets) + 1)  # move the fox to {collection} / leave the fox where it is
         if choice < len(targets):
             t["fox"] = (q, targets[choice])
 
@@ -303,7 +307,7 @@ def play_turn(t: dict[str, Any], agent: Rng, booster_replaced: bool = True, fox_
         options = actions(t, p)
         if not options:
             raise AssertionError("a player with action points left has nothing to do")
-        action = options[agent.below(len(options))]
+        action = options[agent.pick(len(options))]
         t["ap"] -= cost(p, action)
         do_action(t, p, action, booster_replaced, fox_enters, tie_share)
         if on_step:

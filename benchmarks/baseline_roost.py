@@ -33,6 +33,10 @@ each decision -- the same options games/rule-the-roost.rules offers a RandomAgen
 entry per action label; every opponent is asked about eggs, with one option when she
 has none), so both sides play the same game.
 
+Random numbers are drawn with the same calls as the generated code (``Rng.pick`` for every
+decision and chance pick, ``Rng.shuffle``), which give the same draws as ``Rng.below``
+with one call instead of two: a baseline on slower calls would flatter rulelang.
+
 Run from the repository root: ``PYTHONPATH=. python benchmarks/baseline_roost.py``.
 """
 
@@ -102,7 +106,7 @@ def play_game(players: int, chance: Rng, agent: Rng) -> dict[str, Any]:
     discard = [0] * KINDS
     placing = [0] * KINDS
     padlocked: int | None = None
-    current = chance.below(players)
+    current = chance.pick(players)
 
     def game_over() -> bool:
         """Checked at the end of every turn."""
@@ -119,7 +123,7 @@ def play_game(players: int, chance: Rng, agent: Rng) -> dict[str, Any]:
         for q in ((current + i) % players for i in range(1, players)):
             has_egg = hands[q][EGG] > 0
             # "throw an egg" (only with an egg in hand), "let it be"
-            if agent.below(2 if has_egg else 1) == 0 and has_egg:
+            if agent.pick(2 if has_egg else 1) == 0 and has_egg:
                 throwers.append(q)
         for q in throwers:
             hands[q][EGG] -= 1
@@ -153,7 +157,7 @@ def play_game(players: int, chance: Rng, agent: Rng) -> dict[str, Any]:
             if c != b and (f == KEY or padlocked not in (b, c))
         ]
         moves.append(None)  # move nothing
-        move = moves[agent.below(len(moves))]
+        move = moves[agent.pick(len(moves))]
         if move is not None:
             k, c = move
             under[b][k] -= 1
@@ -190,7 +194,7 @@ def play_game(players: int, chance: Rng, agent: Rng) -> dict[str, Any]:
                 options.extend((farmer, b, f) for b in range(BARNS))
         if hand[PADLOCK]:
             options.extend((padlock, b) for b in open_barns)
-        play, *args = options[agent.below(len(options))]
+        play, *args = options[agent.pick(len(options))]
         nxt = play(*args)
         if game_over():
             break

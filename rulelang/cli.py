@@ -206,6 +206,13 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
             exc.span = Span(from_path, 1, 1, 1, 2)
         _fail(exc)
     agents = _make_agents(agent_kinds, n, seed)
+    from rulelang.agents.human import HumanAgent, display_names
+
+    if any(isinstance(agent, HumanAgent) for agent in agents):
+        names = display_names(engine.model, reading_names(engine))
+        for agent in agents:
+            if isinstance(agent, HumanAgent):
+                agent.names = names
     shown = list(agent_kinds) or ["random"]
     agent_names = shown * n if len(shown) == 1 else shown + ["random"] * (n - len(shown))
     recorded = STDIN_NAME if stdin is not None else recorded_name(given, game_file)
@@ -275,9 +282,11 @@ def _echo_err(text: str = "") -> None:
 
 def _check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
+    from rulelang.narrate import player_counts_text
+
     model = engine.model
     if not model.min_players <= n <= model.max_players:
-        takes = "1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players"
+        takes = player_counts_text(model.min_players, model.max_players)
         raise click.BadParameter(f"{model.title} takes {takes}, not {n}",
                                  param_hint="--players")
 
@@ -356,7 +365,7 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
     A GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name.
     """
     from rulelang.game import load_game
-    from rulelang.narrate import players_text
+    from rulelang.narrate import player_counts_text
     from rulelang.safeio import STDIN_NAME
 
     if game_files.count("-") > 1:
@@ -385,7 +394,7 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
             for note in notes:
                 click.echo(f"warning: {path}: {note}", err=True)
             deep_note = f"; {played} random games played without a run-time error"
-        many = (players_text(1) if model.max_players == 1 else f"{model.min_players}-{model.max_players} players")
+        many = player_counts_text(model.min_players, model.max_players, "-")
         click.echo(f"{path}: ok ({model.title}; {many}, "
                    f"{len(engine.program.kind_of)} components, {len(model.rules)} rules{deep_note})")
         if list_options:

@@ -134,6 +134,11 @@ def players_text(n: int) -> str:
     return f"{n} player" if n == 1 else f"{n} players"
 
 
+def player_counts_text(low: int, high: int, joiner: str = " to ") -> str:
+    """How many a game takes: ``"2 players"`` for exactly two, ``"2 to 6 players"`` (``joiner`` between)."""
+    return players_text(low) if low == high else f"{low}{joiner}{high} players"
+
+
 OUTCOME_WORDS = {"won": "won", "lost": "lost", "drawn": "drew"}
 
 

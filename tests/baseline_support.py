@@ -2,8 +2,8 @@
 
 Each side adds to a tally ``[decisions, options, one-option decisions, two-option decisions]``:
 the rules file through ``CountingAgent`` (one per seat, picking uniformly like RandomAgent),
-the baseline through ``CountingRng`` as its agent stream (every ``below(n)`` is one decision
-among ``n`` options).
+the baseline through ``CountingRng`` as its agent stream (every ``pick(n)`` is one decision
+among ``n`` options; the baselines draw with ``pick``, as generated code does).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class CountingAgent:
 
 
 class CountingRng(Rng):
-    """The baseline's agent stream: every ``below`` is one decision among n options."""
+    """The baseline's agent stream: every ``pick`` is one decision among n options."""
 
     __slots__ = ("tally",)
 
@@ -45,19 +45,21 @@ class CountingRng(Rng):
         super().__init__(seed, stream)
         self.tally = tally
 
-    def below(self, n: int) -> int:
+    def pick(self, n: int) -> int:
+        """The same draw as ``Rng.pick``, counted as one decision among ``n``."""
         _count(self.tally, n)
-        return super().below(n)
+        return super().pick(n)
 
 
 class Script:
-    """A stand-in for an agent stream: answers ``below(n)`` from a script, records each n."""
+    """A stand-in for an agent stream: answers ``pick(n)`` from a script, records each n."""
 
     def __init__(self, *answers: int) -> None:
         self.answers = list(answers)
         self.asked: list[int] = []
 
-    def below(self, n: int) -> int:
+    def pick(self, n: int) -> int:
+        """The next scripted answer among ``n`` options."""
         self.asked.append(n)
         answer = self.answers.pop(0)
         assert 0 <= answer < n, f"scripted {answer} among {n} options"

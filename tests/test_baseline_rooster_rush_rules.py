@@ -19,7 +19,7 @@ READING = Path(__file__).resolve().parent.parent / "docs" / "rulebooks" / "roost
 
 
 class Script(baseline_support.Script):
-    """A stand-in for an agent or chance stream: answers ``below(n)`` from a script, records each n."""
+    """A stand-in for an agent or chance stream: answers ``pick(n)`` from a script, records each n."""
 
     def shuffle(self, items: list) -> None:
         pass  # keeps the order
@@ -136,9 +136,9 @@ def test_early_presses_are_made_before_the_chips_stop_and_late_ones_after() -> N
     seen: list[int] = []
 
     class Watching(Script):
-        def below(self, n: int) -> int:
+        def pick(self, n: int) -> int:
             seen.append(t["showing"])
-            return super().below(n)
+            return super().pick(n)
 
     # Early: P1 presses card 0, P2 and P3 wait (option 4 of 3 cards + button + wait).
     # Chips: Taxi lands vehicle side up (0), Grandma crosswalk (1).
@@ -215,9 +215,9 @@ def test_option_early_retry_lets_an_early_loser_press_again_before_the_chips_sto
     seen: list[int] = []
 
     class Watching(Script):
-        def below(self, n: int) -> int:
+        def pick(self, n: int) -> int:
             seen.append(t["showing"])
-            return super().below(n)
+            return super().pick(n)
 
     # Early: P1 and P2 press card 0, P3 waits; chance: P1 first. P2 presses again, still early:
     # card 1 (of cards 1, 2, button, wait). The chip stops Grandma side up. Late: P3 declines.
@@ -392,13 +392,13 @@ class EarlyCounting(Rng):
     def watch(self, t: dict[str, Any]) -> None:
         self.table = t
 
-    def below(self, n: int) -> int:
+    def pick(self, n: int) -> int:
         t = self.table
         if t["showing"] == -1:  # the chips still spin
             self.early[t["rounds"]] += 1
             self.still_in[t["rounds"]] = t["out"].count(False)
             assert n == len(t["laid"]) + 2  # every card laid, the push button, wait
-        return super().below(n)
+        return super().pick(n)
 
 
 def test_every_player_still_in_is_asked_once_while_the_chips_spin() -> None:

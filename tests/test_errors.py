@@ -173,7 +173,7 @@ def test_check_output_snapshot(name: str, snapshot) -> None:
 def test_ok_base_is_ok() -> None:
     result = _check(f"{BAD}/ok_base.rules")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == "tests/bad_rules/ok_base.rules: ok (Roll High; 2-2 players, 1 components, 3 rules)\n"
+    assert result.stdout == "tests/bad_rules/ok_base.rules: ok (Roll High; 2 players, 1 components, 3 rules)\n"
     assert result.stderr == ""
 
 
@@ -201,7 +201,7 @@ def test_several_files_report_each() -> None:
     assert "Traceback" not in result.output
     assert result.stdout.splitlines() == [
         "games/chicken.rules: ok (Chicken!; 2-8 players, 16 components, 12 rules)",
-        "tests/bad_rules/ok_base.rules: ok (Roll High; 2-2 players, 1 components, 3 rules)",
+        "tests/bad_rules/ok_base.rules: ok (Roll High; 2 players, 1 components, 3 rules)",
     ]
     stderr = result.stderr
     assert "tests/bad_rules/unknown_zone.rules:22:15: error: unknown zone 'midle'" in stderr

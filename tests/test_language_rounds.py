@@ -16,6 +16,7 @@ from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import IllegalAction
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.game import load_game
 from rulelang.narrate import Narrator
 from rulelang.play import play
 
@@ -356,3 +357,15 @@ def test_other_players_still_in_skips_those_out(tmp_path: Path) -> None:
     errors = check_errors(tmp_path, "setup:\n  pass\nround:\n  for q in other players still in:\n    pass\n"
                                     "  end game\nrank p by highest 0\n")
     assert errors[0].message == "'other players' has no meaning in a game played in rounds"
+
+
+def test_players_with_one_number_is_exactly_that_many(tmp_path: Path) -> None:
+    """Issue 26: ``players 2`` says a game is for exactly two (as ``players 2 to 2``)."""
+    path = tmp_path / "two.rules"
+    path.write_text('game "Exactly two"\nplayers 2\n\ncounter score per player = 0 "points"\n\nsetup:\n  pass\n\n'
+                    'turn:\n  score of current += 1\n\nwhen score of current >= 3 "three points":\n  end game\n\n'
+                    'rank p by highest score of p\n')
+    engine = load_game(str(path))
+    assert (engine.model.min_players, engine.model.max_players, engine.model.default_players) == (2, 2, 2)
+    with pytest.raises(RulelangError, match="takes 2 players, not 3"):
+        engine.new_state(3)

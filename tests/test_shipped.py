@@ -129,7 +129,7 @@ def test_run_by_name_is_the_same_game(elsewhere: Path) -> None:
 def test_a_variant_by_name_extends_its_shipped_base(elsewhere: Path) -> None:
     result = invoke("check", "barnyard-2p", "chicken-eggspansion.rules")
     assert result.exit_code == 0, result.output
-    assert "barnyard-2p: ok (Barnyard Roundup (two players); 2-2 players" in result.stdout
+    assert "barnyard-2p: ok (Barnyard Roundup (two players); 2 players" in result.stdout
     assert "chicken-eggspansion.rules: ok (Chicken! with the Eggspansion!" in result.stdout
 
 

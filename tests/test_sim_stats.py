@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from scripted import ROOT
 
 from rulelang.sim.compare import compare_summaries, sentence
 from rulelang.sim.stats import Moments, newcombe, t_quantile, welch, wilson
@@ -134,3 +135,23 @@ def test_paired_comparison_of_runs() -> None:
 
 def _two(records) -> dict:
     return {"players": 2, "keys": {"score": {}}, "games": len(records)}
+
+
+def test_the_text_says_who_went_first_next_to_the_win_rate_by_seat() -> None:
+    """Issue 26: 'P1 wins 31%' beside 'First player wins 21%' must say that who starts varies."""
+    from rulelang.agents.spec import AgentSpec
+    from rulelang.game import load_game
+    from rulelang.sim.driver import simulate
+    from rulelang.sim.runner import SimJob
+    from rulelang.sim.summary import render_text, summarize
+
+    path = str(ROOT / "games/chicken.rules")
+    job = SimJob(path, (), 2, (AgentSpec("random"), AgentSpec("random")), seed=3)
+    records, _ = simulate(job, 40, jobs=1)
+    summary = summarize(load_game(path), job, records)
+    by_seat = summary["first_player"]["by_seat"]
+    assert by_seat["P1"] and by_seat["P2"] and by_seat["P1"] + by_seat["P2"] == 40  # Chicken! draws who starts
+    share = f"P1 {100 * by_seat['P1'] / 40:.1f}%, P2 {100 * by_seat['P2'] / 40:.1f}% of games"
+    assert any(f"Who goes first changes from game to game: {share}" in line for line in render_text(summary))
+    summary["first_player"]["by_seat"] = {"P1": 40, "P2": 0}  # as a game where P1 always starts
+    assert "  (P1 went first in every game.)" in render_text(summary)

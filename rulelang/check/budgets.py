@@ -7,15 +7,51 @@ needs nothing new for it; the other constructs check into their own IR nodes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rulelang.check import model as m
+from rulelang.check.common import RuleScope, Skip
 from rulelang.check.model import BOOL, INT
 from rulelang.syntax import ast
 from rulelang.syntax.span import Span
 
-if TYPE_CHECKING:  # pragma: no cover
-    from rulelang.check.checker import Checker, _RuleScope
+
+class Checker(Protocol):
+    """What these checks use of the checker (``rulelang.check.checker.Checker``, which calls them)."""
+
+    kinds: dict[str, m.Kind]
+    zones: dict[str, m.Zone]
+    counters: dict[str, m.Counter]
+    zone_classes: dict[str, str]
+    sheets: dict[str, ast.SheetDecl]
+
+    def error(self, message: str, span: Span | None, hint: str | None = None) -> None:
+        """Record an error at ``span``."""
+
+    def fail(self, message: str, span: Span | None, hint: str | None = None) -> Skip:
+        """Record an error at ``span`` and return the exception that abandons the construct."""
+
+    def expr(self, node: ast.Expr, scope: RuleScope, elem: bool = False) -> Any:
+        """Resolve and type one expression."""
+
+    def expect(self, node: ast.Expr, scope: RuleScope, type_: str, elem: bool, why: str) -> Any:
+        """Resolve an expression that must be of ``type_``."""
+
+    def seat(self, node: ast.Expr, scope: RuleScope, elem: bool, why: str) -> Any:
+        """Resolve a player expression that must name a seat."""
+
+    def zone_sel(self, ref: ast.ZoneRef, scope: RuleScope) -> m.ZoneSel:
+        """Resolve ``zone`` or ``zone of player``."""
+
+    def iterable(self, node: ast.Iterable, scope: RuleScope) -> m.IterIR:
+        """Resolve what a ``for`` ranges over."""
+
+    def option_head(self, opt: Any, scope: Any) -> tuple[list, Any]:
+        """An option's ``for`` names bound in ``scope`` and its checked label."""
+
+    def block(self, stmts: tuple, scope: RuleScope, ctx: dict) -> tuple:
+        """Resolve a list of statements."""
+
 
 CLASS_WORDS = {"card": "card", "cards": "card", "die": "die", "dice": "die", "token": "token",
                "tokens": "token", "piece": "piece", "pieces": "piece", "marker": "marker", "markers": "marker"}
@@ -44,7 +80,7 @@ def finish_declarations(ck: Checker) -> None:
         zone.per_class = kinds
 
 
-def stmt(ck: Checker, node: Any, scope: _RuleScope, ctx: dict) -> Any:
+def stmt(ck: Checker, node: Any, scope: RuleScope, ctx: dict) -> Any:
     """Resolve a ``spend`` block (into a tuple of statements), a marker's move or a tally."""
     if isinstance(node, ast.Spend):
         return _spend(ck, node, scope, ctx)
@@ -53,7 +89,7 @@ def stmt(ck: Checker, node: Any, scope: _RuleScope, ctx: dict) -> Any:
     return _tally(ck, node)
 
 
-def _number_at_least_one(ck: Checker, node: ast.Expr, scope: _RuleScope, what: str, hint: str) -> Any:
+def _number_at_least_one(ck: Checker, node: ast.Expr, scope: RuleScope, what: str, hint: str) -> Any:
     value = ck.expr(node, scope)
     if value.type not in (INT, "any"):
         raise ck.fail(f"{what} must be a number, but this is a {value.type}", node.span, hint=hint)
@@ -63,7 +99,7 @@ def _number_at_least_one(ck: Checker, node: ast.Expr, scope: _RuleScope, what: s
     return value
 
 
-def _spend(ck: Checker, node: ast.Spend, scope: _RuleScope, ctx: dict) -> tuple:
+def _spend(ck: Checker, node: ast.Spend, scope: RuleScope, ctx: dict) -> tuple:
     if ctx["kind"] == "setup":
         raise ck.fail("'spend' is a player's decision: it has no place in setup", node.span,
                       hint="spend a budget in 'turn:' or a rule the turn calls")
@@ -71,7 +107,7 @@ def _spend(ck: Checker, node: ast.Spend, scope: _RuleScope, ctx: dict) -> tuple:
                                   hint=f"write a whole number: spend 3 {node.name}:")
     player = None
     if node.player is not None:
-        player = ck._seat(node.player, scope, False, "'spend ... by' needs the player who spends")
+        player = ck.seat(node.player, scope, False, "'spend ... by' needs the player who spends")
     left = m.Local(scope.new_slot(), INT)
     total = m.Local(scope.new_slot(), INT)
     paid = m.Local(scope.new_slot(), INT)
@@ -82,7 +118,7 @@ def _spend(ck: Checker, node: ast.Spend, scope: _RuleScope, ctx: dict) -> tuple:
     for opt in node.options:
         try:
             options.append(_spend_option(ck, opt, scope, ctx, node, left, total, paid, cost_slot, who, static_labels))
-        except _skip(ck):
+        except Skip:
             scope.pop()
             continue
     zero = m.Const(0, INT)
@@ -102,13 +138,7 @@ def _spend(ck: Checker, node: ast.Spend, scope: _RuleScope, ctx: dict) -> tuple:
     )
 
 
-def _skip(ck: Checker) -> type[Exception]:
-    from rulelang.check.checker import _Skip
-
-    return _Skip
-
-
-def _spend_option(ck: Checker, opt: ast.SpendOption, scope: _RuleScope, ctx: dict, node: ast.Spend,
+def _spend_option(ck: Checker, opt: ast.SpendOption, scope: RuleScope, ctx: dict, node: ast.Spend,
                   left: m.Local, total: m.Local, paid: m.Local, cost_slot: m.Local, who: Any,
                   static_labels: set[str]) -> m.OptionIR:
     if opt.cost is None:
@@ -156,7 +186,7 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: _RuleScope, ctx: dic
                       tuple(name for name, _ in opt.bindings))
 
 
-def _move_marker(ck: Checker, node: ast.MoveMarker, scope: _RuleScope) -> m.MoveMarkerS:
+def _move_marker(ck: Checker, node: ast.MoveMarker, scope: RuleScope) -> m.MoveMarkerS:
     kind = ck.kinds.get(node.kind)
     if kind is None:
         raise ck.fail(f"unknown component '{node.kind}'", node.kind_span,
@@ -181,7 +211,7 @@ def _tally(ck: Checker, node: ast.Tally) -> m.TallyS:
     return m.TallyS(names.index(node.sheet), counter.index, node.span)
 
 
-def places(ck: Checker, node: ast.Places, scope: _RuleScope, elem: bool) -> m.PlacesIR:
+def places(ck: Checker, node: ast.Places, scope: RuleScope, elem: bool) -> m.PlacesIR:
     """Resolve ``places(3, 1 to p by highest KEY for q in IT [if C] [ties share|each])``."""
     points = tuple(ck.expect(p, scope, INT, elem, "the points of a place must be a number") for p in node.points)
     who = ck.expr(node.player, scope, elem)

@@ -116,13 +116,13 @@ class RoundChecks:
         if ctx["kind"] == "setup":
             raise self.fail("'drop out' has no meaning during setup", node.span)  # type: ignore[attr-defined]
         self.uses_elimination = True
-        player = self._seat(node.player, scope, False, "'drop out' needs a player")  # type: ignore[attr-defined]
+        player = self.seat(node.player, scope, False, "'drop out' needs a player")  # type: ignore[attr-defined]
         return m.DropS(player, node.span)
 
     def is_out(self, node: ast.IsOut, scope: Any, elem: bool) -> m.IsOut:
         """``PLAYER is out``."""
         self.uses_elimination = True
-        return m.IsOut(self._seat(node.target, scope, elem, "'is out' needs a player"))  # type: ignore[attr-defined]
+        return m.IsOut(self.seat(node.target, scope, elem, "'is out' needs a player"))  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ races
     def pick_at(self, node: ast.PickAt, scope: Any) -> m.PickS:

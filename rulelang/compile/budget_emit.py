@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.check.checker import _reads
+from rulelang.check.common import reads as _reads
 from rulelang.compile import budget_runtime
 
 STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)

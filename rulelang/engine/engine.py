@@ -26,6 +26,7 @@ from rulelang.engine.results import Results
 from rulelang.engine.seeing import Seeing
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.narrate import player_counts_text
 from rulelang.numbers import bounded
 
 __all__ = ["DEFAULT_BUDGET", "MAX_OPTIONS", "Engine", "IllegalAction", "bad_answer", "bad_option", "pick_option",
@@ -82,10 +83,8 @@ class Engine(Choices, Acting, Loop, Results, Seeing):
         n = model.default_players if players is None else players
         if not model.min_players <= n <= model.max_players:
             raise RulelangError(
-                f"{model.title} takes "
-                + ("1 player" if model.max_players == 1 else f"{model.min_players} to {model.max_players} players")
-                + f", not {n}",
-                hint="use --players 1" if model.max_players == 1 else
+                f"{model.title} takes {player_counts_text(model.min_players, model.max_players)}, not {n}",
+                hint=f"use --players {model.min_players}" if model.min_players == model.max_players else
                 f"use --players with a number from {model.min_players} to {model.max_players}",
             )
         st = State(n)

@@ -14,6 +14,7 @@ from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, build_action_space
 from rulelang.errors import RulelangError
 from rulelang.game import load_game
+from rulelang.narrate import player_counts_text
 from rulelang.rng import Rng
 
 __all__ = ["ActionSpaceError", "GameSpec", "load_spec", "payoffs", "rank_payoffs", "seat_label", "settle"]
@@ -61,7 +62,7 @@ def load_spec(path: str | Path, players: int | None, options: dict[str, Any] | N
     model = engine.model
     n = model.default_players if players is None else int(players)
     if not model.min_players <= n <= model.max_players:
-        raise RulelangError(f"{model.title} takes {model.min_players} to {model.max_players} players, not {n}",
+        raise RulelangError(f"{model.title} takes {player_counts_text(model.min_players, model.max_players)}, not {n}",
                             hint=f"pass players= a number from {model.min_players} to {model.max_players}")
     if max_actions is not None and int(max_actions) < 1:
         raise RulelangError(f"max_actions must be 1 or more, not {max_actions}")

@@ -136,6 +136,13 @@ def render_text(s: dict[str, Any]) -> list[str]:
         out += ["", f"First player wins {_pct(f['rate']).strip()} [{_pct(f['ci'][0]).strip()} .. "
                     f"{_pct(f['ci'][1]).strip()}] of {f['games']} games (fair share {_pct(f['expected']).strip()}): "
                     f"{verdict}."]
+        movers = {p: c for p, c in f.get("by_seat", {}).items() if c}
+        if len(movers) > 1:  # the rules pick who starts: say so, next to the win rate by seat
+            shares = ", ".join(f"{p} {_pct(c / f['games']).strip()}" for p, c in movers.items())
+            out.append(f"  (Who goes first changes from game to game: {shares} of games. The win rate by seat "
+                       "above counts every game, whoever went first.)")
+        elif movers:
+            out.append(f"  ({next(iter(movers))} went first in every game.)")
     out += ["", "Ranking keys (mean +- sd):"]
     for name, per in s["keys"].items():
         cells = "  ".join(f"{p} {m['mean']:.2f} +- {m['sd']:.2f}" for p, m in per.items() if p != "all")

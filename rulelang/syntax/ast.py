@@ -378,7 +378,7 @@ class GameDecl:
 
 @attrs.frozen
 class PlayersDecl:
-    """``players LOW to HIGH [default N]``."""
+    """``players LOW to HIGH [default N]``, or ``players N`` for exactly N (``high`` is then ``low``)."""
 
     low: int
     high: int

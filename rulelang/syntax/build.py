@@ -128,7 +128,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def players_decl(self, meta, c):
-        return ast.PlayersDecl(int(c[0]), int(c[1]), int(c[2]) if c[2] else None, self._span(meta))
+        low = int(c[0])  # ``players N`` alone: exactly N (as ``players N to N``)
+        return ast.PlayersDecl(low, int(c[1]) if c[1] else low, int(c[2]) if c[2] else None, self._span(meta))
 
     @v_args(meta=True)
     def section_decl(self, meta, c):

@@ -1,0 +1,124 @@
+"""What recording costs: a recording playout against a plain playout of the same games.
+
+    python benchmarks/record.py GAME [--games N] [--players P] [--seed S] [--rounds R]
+
+GAME names ``games/GAME.rules`` (any game in games/). Over R rounds, interleaved and
+alternating which side goes first, the script plays the same N seeded random games
+
+- **plain**: ``engine.new_state`` + ``play`` with random agents, no events collected, and
+- **recording**: the same games collecting every event and its narration, with a digest of
+  the table as each turn begins: what ``rulelang run --trace`` does before it writes a line
+  (nothing is written or serialised here, so the figure is the engine's own cost);
+
+and checks that both sides took the same number of steps. The last line printed is
+``ratio: X``: recording seconds divided by plain seconds (1.0: recording is free; the
+goal of issue 24 is at most 1.5 on every game).
+
+Exit status: 0 on success, 1 if the .rules file does not load or the two sides differ,
+2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
+from rulelang.agents.base import RandomAgent  # noqa: E402
+from rulelang.engine.engine import Engine  # noqa: E402
+from rulelang.play import play  # noqa: E402
+
+
+def known_games() -> list[str]:
+    """The games this can measure: every games/GAME.rules."""
+    return sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
+
+
+def plain(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
+    """Play one random game per seed with nothing recorded; return (seconds, steps)."""
+    steps = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        state = engine.new_state(players)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed)
+        steps += state.step
+    return time.perf_counter() - start, steps
+
+
+def recording(engine: Engine, players: int, seeds: range) -> tuple[float, int, int]:
+    """Play the same games keeping every event and its narration, with turn digests, as ``run --trace``
+    does before writing; return (seconds, steps, events kept)."""
+    steps = kept_total = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        kept: list[Any] = []
+
+        def on_event(event: dict[str, Any], narration: list[dict[str, Any]], kept: list = kept) -> None:
+            kept.append((event, narration))
+
+        state = engine.new_state(players)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
+        steps += state.step
+        kept_total += len(kept)
+    return time.perf_counter() - start, steps, kept_total
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print the recording ratio of one game; return the exit status."""
+    parser = argparse.ArgumentParser(prog="python benchmarks/record.py",
+                                     description="Recording playouts against plain playouts, same games, same run.")
+    parser.add_argument("game", help=f"one of: {', '.join(known_games())}")
+    parser.add_argument("--games", type=int, default=500, help="games per side (default 500)")
+    parser.add_argument("--players", type=int, default=None, help="players (default: the game's default count)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    args = parser.parse_args(argv)
+    if args.game not in known_games():
+        parser.error(f"unknown game {args.game!r}: one of {', '.join(known_games())}")
+    if not 1 <= args.games <= 1_000_000 or not 1 <= args.rounds <= min(args.games, 1000) or args.seed < 0:
+        parser.error("--games 1..1000000, --rounds 1..min(games, 1000), --seed >= 0")
+    try:
+        engine = load_game(str(ROOT / "games" / f"{args.game}.rules"))
+    except (RulelangError, ErrorList) as exc:
+        print(exc.format(), file=sys.stderr)
+        return 1
+    low, high = engine.model.min_players, engine.model.max_players
+    players = args.players if args.players is not None else engine.model.default_players
+    if not low <= players <= high:
+        parser.error(f"{args.game} is for {low} to {high} players")
+    size = -(-args.games // args.rounds)
+    plain_time = record_time = 0.0
+    plain_steps = record_steps = events = 0
+    for r in range(args.rounds):
+        seeds = range(args.seed + r * size, args.seed + min(args.games, (r + 1) * size))
+        sides = ("plain", "record") if r % 2 == 0 else ("record", "plain")
+        for side in sides:
+            if side == "plain":
+                t, n = plain(engine, players, seeds)
+                plain_time += t
+                plain_steps += n
+            else:
+                t, n, k = recording(engine, players, seeds)
+                record_time += t
+                record_steps += n
+                events += k
+    if plain_steps != record_steps:
+        print(f"the two sides differ: plain took {plain_steps} steps, recording {record_steps}", file=sys.stderr)
+        return 1
+    print(f"{engine.model.title}: {args.games} random games, {players} players, seeds {args.seed}.."
+          f"{args.seed + args.games - 1}, {args.rounds} rounds")
+    print(f"  plain      {plain_steps / plain_time:10.0f} steps/s  ({plain_time:.3f} s)")
+    print(f"  recording  {record_steps / record_time:10.0f} steps/s  ({record_time:.3f} s, {events} events kept)")
+    print(f"ratio: {record_time / plain_time:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
