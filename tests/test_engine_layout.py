@@ -119,12 +119,12 @@ def test_the_engine_is_made_of_one_part_per_job() -> None:
 
 def test_the_public_names_stay_where_their_users_import_them() -> None:
     from rulelang.engine import choices, engine
-    from rulelang.trace import feed, header, reading, replay
+    from rulelang.trace import feed, header, reading, replay, verdict
 
     assert (engine.IllegalAction, engine.pick_option, engine.read_label) == (
         choices.IllegalAction, choices.pick_option, choices.read_label)
     assert (replay.Trace, replay.TraceError, replay.read_trace, replay.CHANCE_KEYS) == (
         reading.Trace, reading.TraceError, reading.read_trace, reading.CHANCE_KEYS)
     assert (replay.load_for_trace, replay.redacted_header) == (header.load_for_trace, header.redacted_header)
-    assert replay.Feed is feed.Feed
+    assert replay.Feed is feed.Feed and replay.Verdict is verdict.Verdict
     assert {"Replayer", "Verdict", "replay_file"} <= set(replay.__all__)
