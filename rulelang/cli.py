@@ -423,13 +423,16 @@ def compile_command(game_file: str, option_pairs: tuple[str, ...], emit_python: 
                f"{len(program.generated.source.splitlines())} lines of Python; fallbacks: {fallbacks})")
 
 
-def _sim_options(f: Any) -> Any:
-    """The options simulate and compare share."""
+def _sim_options(f: Any, many_players: bool = False) -> Any:
+    """The options simulate, compare and sweep share (sweep takes several player counts)."""
     from rulelang.agents.bounds import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
 
     for opt in reversed([
         click.option("--games", "-n", type=WholeNumber(), default=1000, show_default=True,
                      help=f"How many games to play (1 to {MAX_GAMES:,})."),
+        click.option("--players", "-p", "player_texts", multiple=True, metavar="P[,P...|A..B]",
+                     help="Player counts, one point of the sweep each (default: the game's default).")
+        if many_players else
         click.option("--players", "-p", type=WholeNumber(), help="Number of players (default: the game's default)."),
         click.option("--seed", "-s", type=WholeNumber(), default=1, show_default=True,
                      help="Seed of the first game; game i uses seed+i (dice, shuffles and agents), so seed+games-1 "
@@ -522,7 +525,8 @@ def _check_sim_args(games: int, jobs: int | None, batch_size: int | None, as_jso
 
 
 def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None, batch_size: int | None,
-             show_progress: bool, label: str = "playing") -> tuple[list[Any], list[int] | None]:
+             show_progress: bool, label: str = "playing", where: str | None = None,
+             ) -> tuple[list[Any], list[int] | None]:
     from rulelang.sim.driver import Progress, SimError, simulate
     from rulelang.sim.ray_backend import RayFailure, RayUnavailable
     from rulelang.sim.runner import CoverageUnavailable
@@ -534,6 +538,8 @@ def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None,
     except SimError as exc:
         if progress:
             progress.close()
+        if where:
+            click.echo(f"at {where}:", err=True)
         click.echo(str(exc), err=True)
         sys.exit(EXIT_ERROR)
     except (CoverageUnavailable, RayUnavailable, RayFailure) as exc:
@@ -559,15 +565,53 @@ def _write_report(path: str, make: Any) -> None:
     _write(path, text)
 
 
+def _skill_spec(text: str | None, games: int, seed: int) -> Any:
+    """The agent of ``--skill`` (None without it); a bad one is a usage error."""
+    from rulelang.agents.spec import AgentSpecError, parse_agent
+
+    _at_most(games, 1, MAX_GAMES, "--skill-games")
+    if text is None:
+        return None
+    _check_seeds(seed, games)
+    if text.strip().lower().startswith("human"):
+        raise click.BadParameter("a human cannot sit through a simulation; use 'rulelang run'", param_hint="--skill")
+    try:
+        return parse_agent(text)
+    except AgentSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--skill") from None
+
+
+def _metrics_of(stats: dict[str, Any], job: Any, records: list[Any], skill: Any, skill_games: int, workers: int,
+                backend: str, address: str | None, batch_size: int | None, show: bool) -> dict[str, Any]:
+    """The run's metrics, with restricted play's runs played here when ``skill`` is given."""
+    from rulelang.sim import metrics
+
+    out = metrics.compute(stats, records, stats.get("coverage"))
+    if skill is not None:
+        runs = []
+        for i, sj in enumerate(metrics.skill_jobs(job, skill)):
+            label = "skill: all random" if i == 0 else f"skill: {skill} as P{i}"
+            runs.append(_run_sim(sj, skill_games, workers, backend, address, batch_size, show, label)[0])
+        out["skill"] = metrics.skill_json(skill, runs)
+    return out
+
+
 @main.command()
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @_sim_options
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
 @click.option("--coverage", is_flag=True, help="Count how often each rule, option, branch and trigger fired.")
+@click.option("--metrics", "-m", "with_metrics", is_flag=True,
+              help="Balance metrics: lead changes, drama, decisiveness, branching, draws (docs/simulate.md).")
+@click.option("--skill", "skill_text", metavar="KIND[:NAME=VALUE,...]",
+              help="Restricted play (implies --metrics): this agent in one seat, random in the others, each seat.")
+@click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
+              help=f"Games per seat for --skill, and for its all-random baseline (1 to {MAX_GAMES:,}).")
 def simulate(game_file: str, games: int, players: int | None, seed: int, agent_texts: tuple[str, ...],
              jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int,
              as_json: bool, as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...],
-             coverage: bool) -> None:
+             coverage: bool, with_metrics: bool = False, skill_text: str | None = None,
+             skill_games: int = 100) -> None:
     """Play many games and print win rates (95% intervals), scores, game length and first-player advantage.
 
     Game i is played with seed SEED+i, so the statistics are the same for any --jobs
@@ -578,12 +622,17 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     _check_output(report_path, "--report", [game_file])
+    skill = _skill_spec(skill_text, skill_games, seed)
     engine, job = _sim_job(game_file, _parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage,
                            games)
+    if with_metrics or skill is not None:
+        import attrs
+
+        job = attrs.evolve(job, metrics=True)
     _check_output(report_path, "--report", [game_file], engine)  # not over the rules (it overwrote them) or a FIFO
     started = time.perf_counter()
-    records, counts = _run_sim(job, games, workers, backend, address, batch_size,
-                               show_progress=not (quiet or as_json or as_csv))
+    show = not (quiet or as_json or as_csv)
+    records, counts = _run_sim(job, games, workers, backend, address, batch_size, show_progress=show)
     elapsed = time.perf_counter() - started
     stats = summarize(engine, job, records)
     rows = None
@@ -591,6 +640,9 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
         assert counts is not None
         rows = cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
         stats["coverage"] = cov.to_json(rows)
+    if job.metrics:
+        stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
+                                       batch_size, show)
     if report_path:
         from rulelang.sim.report import simulation_report
 
@@ -601,6 +653,10 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
         return
     if as_csv:
         table = csv_rows(stats)
+        if "metrics" in stats:
+            from rulelang.sim import metrics
+
+            table += metrics.csv_rows(stats["metrics"])
         if rows is not None:  # one table: a construct's count is n, its count per game the mean
             table += [["coverage", f"{r.where} {cov.KIND_WORDS.get(r.kind, r.kind)} {r.name}", "", r.count, r.per_game,
                        "", "", "", "", ""] for r in rows]
@@ -608,6 +664,12 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
         return
     for line in render_text(stats):
         click.echo(line)
+    if "metrics" in stats:
+        from rulelang.sim import metrics
+
+        click.echo("")
+        for line in metrics.render_text(stats["metrics"]):
+            click.echo(line)
     if rows is not None:
         click.echo("")
         for line in cov.render_text(rows, games):
@@ -626,10 +688,13 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
               help="Set a rules option of B (the variant).")
 @click.option("--base-option", "-O", "base_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option of A (the base).")
+@click.option("--metrics", "-m", "with_metrics", is_flag=True,
+              help="Compare the balance metrics too: lead changes, drama, decisiveness, branching, draws.")
 def compare(base_file: str, variant_file: str | None, games: int, players: int | None, seed: int,
             agent_texts: tuple[str, ...], jobs: int | None, backend: str, address: str | None,
             batch_size: int | None, max_steps: int, as_json: bool, as_csv: bool, report_path: str | None,
-            quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...]) -> None:
+            quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...],
+            with_metrics: bool = False) -> None:
     """Play the same seeds with the same agents on A and B, and say which statistics differ.
 
     A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
@@ -654,9 +719,17 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     _check_output(report_path, "--report", [base_file, b_file], engine_a)
     _check_output(report_path, "--report", [base_file, b_file], engine_b)
     show = not (quiet or as_json or as_csv)
+    if with_metrics:
+        import attrs
+
+        job_a, job_b = attrs.evolve(job_a, metrics=True), attrs.evolve(job_b, metrics=True)
     records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
     records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
     sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
+    if with_metrics:
+        from rulelang.sim import metrics
+
+        sa["metrics"], sb["metrics"] = metrics.compute(sa, records_a), metrics.compute(sb, records_b)
     rows = compare_runs(sa, sb, records_a, records_b)
 
     def name(path: str, opts: dict[str, str]) -> str:
@@ -678,6 +751,106 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
         click.echo(line)
     if report_path:
         click.echo(f"report written to {report_path}")
+
+
+@main.command()
+@click.argument("game_file", type=click.Path(dir_okay=False))
+@lambda f: _sim_options(f, many_players=True)
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=V1,V2,...|NAME=A..B",
+              help="An option and the values to play it at (whole-number ranges A..B too); one value: fixed.")
+@click.option("--skill", "skill_text", metavar="KIND[:NAME=VALUE,...]",
+              help="Restricted play at each value: this agent in one seat, random in the others.")
+@click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
+              help=f"Games per seat for --skill (1 to {MAX_GAMES:,}).")
+def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, agent_texts: tuple[str, ...],
+          jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int, as_json: bool,
+          as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...], skill_text: str | None,
+          skill_games: int) -> None:
+    """Play the same seeds and agents at each value of an option (or player count) and tabulate every statistic.
+
+    `rulelang sweep GAME.rules -o NAME=3,4,5` (or `-o NAME=3..5`, or `-p 2..5`): win rates,
+    scores, length and the balance metrics at each value with 95% intervals, and the value
+    closest to fair. Progress goes to stderr (not with --json, --csv or -q).
+    """
+    import attrs
+
+    from rulelang.sim import sweep as sw
+    from rulelang.sim.summary import summarize, to_csv
+
+    workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
+    skill = _skill_spec(skill_text, skill_games, seed)
+    swept: dict[str, list[str]] = {}
+    fixed: dict[str, str] = {}
+    hint = "--option"
+    try:
+        for name, text in _parse_options(option_pairs).items():
+            values = sw.values_of(text)
+            if len(values) > 1:
+                swept[name] = values
+            else:
+                fixed[name] = values[0]
+        hint = "--players"
+        counts = [_player_count(v) for t in player_texts for v in sw.values_of(t)]
+        if len(set(counts)) != len(counts):
+            raise sw.SweepError("a player count is named twice")
+        hint = "--option/--players"
+        pts = sw.points(swept, fixed, counts or None)
+    except sw.SweepError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+    if len(pts) < 2:
+        raise click.UsageError("nothing to sweep: give an option several values (-o NAME=V1,V2 or NAME=A..B) or "
+                               "several player counts (-p 2,3)")
+    _check_output(report_path, "--report", [game_file])
+    loaded = []
+    for pt in pts:  # every value is checked before any game is played
+        engine, job = _sim_job(game_file, dict(pt.options), pt.players, agent_texts, seed, max_steps, games=games)
+        _check_output(report_path, "--report", [game_file], engine)
+        loaded.append((engine, attrs.evolve(job, metrics=True)))
+    labels = [pt.label for pt in pts]
+    show = not (quiet or as_json or as_csv)
+    summaries, all_records = [], []
+    for i, ((engine, job), label) in enumerate(zip(loaded, labels), 1):
+        records, _ = _run_sim(job, games, workers, backend, address, batch_size, show, f"{label} ({i}/{len(pts)})",
+                              where=label)
+        stats = summarize(engine, job, records)
+        stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
+                                       batch_size, show)
+        summaries.append(stats)
+        all_records.append(records)
+    rows = sw.table(summaries)
+    verdict = sw.verdict(labels, summaries)
+    title = f"{summaries[0]['game']} ({game_file})"
+    if report_path:
+        from rulelang.sim.report import sweep_report
+
+        _write_report(report_path, lambda: sweep_report(title, labels, rows, verdict))
+    if as_json:
+        click.echo(json.dumps({"game": summaries[0]["game"], "file": game_file, "swept": list(swept),
+                               "players": counts, "games": games, "seed": seed, "rows": rows, "verdict": verdict,
+                               "points": [{"label": label, "options": dict(pt.options), "players": s["players"],
+                                           "summary": s} for label, pt, s in zip(labels, pts, summaries)]},
+                              indent=2))
+        return
+    if as_csv:
+        click.echo(to_csv(sw.csv_rows(labels, rows)), nl=False)
+        return
+    for line in sw.render_text(title, labels, games, seed, rows, verdict):
+        click.echo(line)
+    if report_path:
+        click.echo(f"report written to {report_path}")
+
+
+def _player_count(text: str) -> int:
+    """A player count of ``sweep -p``: a whole number from 1 to 1,000."""
+    from rulelang.sim.sweep import SweepError
+
+    try:
+        n = ascii_whole(text)
+    except ValueError as exc:
+        raise SweepError(str(exc)) from None
+    if not 1 <= n <= 1000:
+        raise SweepError(f"{n} is not a player count (1 to 1,000)")
+    return n
 
 
 @main.command("games")
@@ -879,10 +1052,12 @@ def _print_verdict(v: Verdict) -> None:
 @click.option("--view", "view", metavar="PLAYER", help="Print the game as PLAYER (e.g. P2) saw it.")
 @click.option("--redacted", "redacted_path", type=click.Path(dir_okay=False),
               help="With --view: write the trace as that player saw it here.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Write a page to step through the game in a browser here (with --view: as that player saw it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON object.")
 @click.option("--verbose", "-v", is_flag=True, help="With --view: also print every move of a component.")
 def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view: str | None,
-           redacted_path: str | None, as_json: bool, verbose: bool) -> None:
+           redacted_path: str | None, html_path: str | None, as_json: bool, verbose: bool) -> None:
     """Re-run TRACE_FILE and say whether every move kept the rules.
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
@@ -897,25 +1072,35 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
     if rules_file is not None:
         rules_file = _rules_file(rules_file)
     _check_output(redacted_path, "--redacted", [trace_file, rules_file])
+    _check_output(html_path, "--html", [trace_file, rules_file, redacted_path])
     try:
         trace = read_trace(trace_file)
         engine, warnings = load_for_trace(trace, rules_file)
     except TraceError as exc:
         verdict = Verdict("malformed", exc.format(), line=exc.span.line if exc.span else None)
+        _no_page(html_path, "the trace cannot be read")
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     except (RulelangError, ErrorList) as exc:
         verdict = Verdict("malformed", "the game file does not load:\n" + exc.format())
+        _no_page(html_path, "the game file does not load")
         _finish_replay(verdict, as_json, allow_incomplete)
         return
     _check_output(redacted_path, "--redacted", [trace_file, rules_file], engine)
+    _check_output(html_path, "--html", [trace_file, rules_file, redacted_path], engine)
     players = trace.header.get("players") if isinstance(trace.header.get("players"), int) else 0
     if not engine.model.min_players <= players <= engine.model.max_players:
         players = 0  # the replay says what is wrong with the header; no seat to look from
     seat = _seat(view, players) if view is not None else None
     replayer = Replayer(engine, trace, view=seat, redact=redacted_path is not None)
-    verdict = replayer.run(narrate=view is not None and not as_json)
+    if html_path is not None:
+        from rulelang.trace.viewer import record_frames, viewer_page
+
+        frames = record_frames(replayer, seat, everything=view is None)
+    verdict = replayer.run(narrate=(view is not None and not as_json) or html_path is not None)
     verdict.warnings = warnings + verdict.warnings
+    if html_path is not None:
+        _write(html_path, viewer_page(engine, trace, frames, verdict, seat, viewing=view is not None))
     if view is not None and not as_json:
         narrator = Narrator(verbose=verbose, names=reading_names(engine))
         click.echo(f"{engine.model.title} as {view.upper()} saw it:")
@@ -928,6 +1113,12 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
         lines = [redacted_header(engine, trace.header, seat)] + replayer.redacted
         _write(redacted_path, "\n".join(dumps_line(x) for x in lines) + "\n")
     _finish_replay(verdict, as_json, allow_incomplete)
+
+
+def _no_page(html_path: str | None, why: str) -> None:
+    """Say that ``--html`` wrote no page, and why (nothing was replayed)."""
+    if html_path is not None:
+        click.echo(f"note: no page written to {html_path}: {why}", err=True)
 
 
 def _finish_replay(verdict: Verdict, as_json: bool, allow_incomplete: bool) -> None:

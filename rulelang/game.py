@@ -11,7 +11,7 @@ from pathlib import Path
 import attrs
 
 from rulelang.check.checker import check_sources
-from rulelang.compile.compiler import compile_model
+from rulelang.compile.codegen import compile_model
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
 from rulelang.errors import RulelangError
 from rulelang.safeio import InputError, decode_text

@@ -195,7 +195,7 @@ def test_unknown_node_kinds_fall_back_to_closures_and_are_counted(tmp_path: Path
         return original(self, e)
 
     monkeypatch.setattr(Compiler, "expr", expr)
-    program = codegen.compile_program(model)
+    program = codegen.compile_model(model)
     assert set(program.fallbacks) == {"Doubled"}  # call sites in the generated code
     engine = Engine(program)
     st = engine.new_state(2)

@@ -26,7 +26,7 @@ from step_support import one_at_a_time, played, same_stops
 
 from rulelang import IllegalAction, load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import codegen
+from rulelang.compile import codegen, emit
 from rulelang.engine.engine import Engine
 from rulelang.play import play
 
@@ -100,7 +100,7 @@ def unfused(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
         patch.setattr(codegen.CodeGen, "turn_start", plain_start)
         engine = load_game(path)
     source = engine.program.generated.source
-    assert f"return {codegen.TAKEN}" not in source and "_turn0[2], _turn0, left)" not in source
+    assert f"return {emit.TAKEN}" not in source and "_turn0[2], _turn0, left)" not in source
     return engine
 
 
@@ -116,7 +116,7 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engi
 def test_the_small_game_takes_its_decisions_in_its_blocks(small: tuple[Engine, Engine]) -> None:
     fused, _careful = small
     source = fused.program.generated.source
-    assert source.count(f"return {codegen.TAKEN}") >= 5  # the choices and the ask, where their blocks reach them
+    assert source.count(f"return {emit.TAKEN}") >= 5  # the choices and the ask, where their blocks reach them
     assert "return r1_0(st, _turn0[2], _turn0, left)" in source  # the next turn starts in the same block
     actions: list[str] = []
     triggers: list[dict[str, Any]] = []
@@ -197,7 +197,7 @@ def test_an_answer_past_the_answers_is_an_illegal_action(small: tuple[Engine, En
 def test_every_game_plays_the_same_games_fused_or_not(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = ROOT / "games" / f"{game}.rules"
     fused, careful = load_game(path), unfused(path, monkeypatch)
-    assert f"return {codegen.TAKEN}" in fused.program.generated.source
+    assert f"return {emit.TAKEN}" in fused.program.generated.source
     players = fused.model.default_players
     for seed in range(1, 6 if game == "hippe-kippen" else 16):
         got, error = played(fused, players, seed)
@@ -244,7 +244,7 @@ def test_answers_that_read_answers_are_listed_when_each_answers(tmp_path: Path,
     path.write_text(FOLLOW, encoding="utf-8")
     fused, careful = load_game(path), unfused(path, monkeypatch)
     source = fused.program.generated.source
-    assert f"return {codegen.TAKEN}" in source and "_ls" not in source  # answered in the block, not listed at once
+    assert f"return {emit.TAKEN}" in source and "_ls" not in source  # answered in the block, not listed at once
     follows = 0
     for seed in range(1, 31):
         got, error = played(fused, 4, seed)
@@ -296,7 +296,7 @@ def _depth() -> int:
 def test_decisions_taken_one_after_another_do_not_nest_deeper(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """300 choices in a row are taken in blocks, each running the next at once, yet at most
-    ``codegen.CHAIN`` of them run one inside the other: the game plays under a low recursion limit."""
+    ``emit.CHAIN`` of them run one inside the other: the game plays under a low recursion limit."""
     path = tmp_path / "l.rules"
     path.write_text(LONG, encoding="utf-8")
     fused, careful = load_game(path), unfused(path, monkeypatch)
@@ -304,7 +304,7 @@ def test_decisions_taken_one_after_another_do_not_nest_deeper(tmp_path: Path,
     limit = sys.getrecursionlimit()
     for seed in (1, 2, 3):
         want, want_error = played(careful, 2, seed)
-        sys.setrecursionlimit(_depth() + codegen.CHAIN + 60)
+        sys.setrecursionlimit(_depth() + emit.CHAIN + 60)
         try:
             got, error = played(fused, 2, seed)
         finally:

@@ -25,7 +25,7 @@ from step_support import NUMBERS, take_step
 import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.check import model as m
-from rulelang.compile import budget_runtime
+from rulelang.compile import piles_runtime
 from rulelang.compile.compiler import Compiler
 from rulelang.compile.exprs import fold
 from rulelang.compile.program import CHOOSE
@@ -243,9 +243,10 @@ def test_a_marker_is_found_where_it_is() -> None:
             (shared if where == 12 else piles[where]).append(c)
         st = State.__new__(State)
         st.zones = [shared, piles, []]
+        find = piles_runtime.owned().find
         for c in shared + [c for p in piles for c in p]:
-            assert budget_runtime.find(st, c, (1, 0)) == place_of(st, c)
-            assert budget_runtime.find(st, c, ()) == place_of(st, c)
+            assert find(st, c, (1, 0)) == place_of(st, c)
+            assert find(st, c, ()) == place_of(st, c)
 
 
 def plain_sheets(engine: Engine, st: State) -> list[dict[str, dict[str, Any]]]:

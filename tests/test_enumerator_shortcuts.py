@@ -30,12 +30,11 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 
 import rulelang
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import budget_runtime
+from rulelang.compile import piles_runtime
 from rulelang.compile.compiler import Compiler
 from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
-from rulelang.engine import results as results_module
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -258,11 +257,12 @@ def test_a_marker_is_found_where_it_is_whatever_was_last_seen() -> None:
             (shared if where == 12 else piles[where]).append(c)
         st = State.__new__(State)
         st.zones = [shared, piles, []]
+        owned = piles_runtime.owned()
         for c in shared + [c for p in piles for c in p]:
-            budget_runtime.LAST_SEEN[c] = rng.choice([(0, -1), (1, rng.randrange(14)), (2, -1), (1, -1), (0, 3),
-                                                      (9, 0), (2, 5)])
-            assert budget_runtime.find(st, c, (1, 0)) == place_of(st, c)
-            assert budget_runtime.find(st, c, ()) == place_of(st, c)  # the guess now right: found at once
+            owned.last_seen[c] = rng.choice([(0, -1), (1, rng.randrange(14)), (2, -1), (1, -1), (0, 3),
+                                             (9, 0), (2, 5)])
+            assert owned.find(st, c, (1, 0)) == place_of(st, c)
+            assert owned.find(st, c, ()) == place_of(st, c)  # the guess now right: found at once
 
 
 TALLIES = """\
@@ -302,18 +302,15 @@ def test_the_standings_take_the_last_tally_only_if_nothing_it_read_changed(after
                                                                            tmp_path: Path) -> None:
     engine = shortcuts_engine(tmp_path, TALLIES.replace("AFTER", after))
     reused = []
+    real = engine.run.tallied_rows  # the engine's own (its loaded program's)
 
     def spy(st: State, lines: list) -> list | None:
-        rows = budget_runtime.tallied_rows(st, lines)
+        rows = real(st, lines)
         reused.append(rows is not None)
         return rows
 
-    saved = results_module.tallied_rows
-    results_module.tallied_rows = spy
-    try:
-        st = engine.new_state(2)
-    finally:
-        results_module.tallied_rows = saved
+    engine.run.tallied_rows = spy
+    st = engine.new_state(2)
     assert st.over and reused == [kept]
     plain = Compiler(engine.model)
     for row in st.result["standings"]:

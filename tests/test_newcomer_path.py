@@ -18,7 +18,7 @@ import sys
 class _Blocker:
     """Makes the optional extras' packages unimportable, as on a machine without them."""
 
-    BLOCKED = {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "ray", "matplotlib"}
+    BLOCKED = {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel", "ray", "matplotlib", "playwright"}
 
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in self.BLOCKED:
@@ -55,6 +55,6 @@ def test_collection_without_extras_skips_with_a_reason(tmp_path: Path) -> None:
     assert "ERROR " not in out and "Interrupted" not in out, out[-3000:]
     skipped = [line for line in out.splitlines() if line.startswith("SKIPPED")]
     expected = {"test_envs_openspiel.py": "openspiel extra", "test_envs_pettingzoo.py": "pettingzoo extra",
-                "test_sim_report.py": "report extra"}
+                "test_sim_report.py": "report extra", "test_viewer_browser.py": "viewer extra"}
     for module, reason in expected.items():
         assert any(module in line and reason in line for line in skipped), (module, skipped)

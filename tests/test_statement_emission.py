@@ -118,9 +118,11 @@ rank p by highest seen of p
 @pytest.mark.parametrize("out", [[0, 0, 0], [0, 3, 0], [2, 5, 7], [0, 0, 0, 0, 1, 0], []])
 def test_players_in_matches_the_out_list(out: list[int]) -> None:
     want = tuple(p for p in range(len(out)) if not out[p])
-    assert runtime.players_in(out) == want
-    assert runtime.SEATS_IN[tuple(out)] == want  # kept, and the same again
-    assert runtime.players_in(list(out)) == want
+    kept, players_in = runtime.seats_in()
+    assert players_in(out) == want
+    assert kept[tuple(out)] == want  # kept, and the same again
+    assert players_in(list(out)) == want
+    assert runtime.seats_in()[0] == {}  # another program's cache is its own
 
 
 def test_set_to_a_number_stores_it(tmp_path: Path) -> None:

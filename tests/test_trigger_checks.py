@@ -3,7 +3,7 @@
 After a move between zones of known players, or a change of one player's counter, the
 generated code checks a trigger watched per player (``when any player p has ...``) only
 for those players, when its condition reads nothing of the state but that player's own
-zones and counters and shared ones (``codegen._owner_local``): the other players'
+zones and counters and shared ones (``triggers.owner_local``): the other players'
 conditions read nothing that changed. The games must be exactly those played with every
 player checked after every such statement.
 """
@@ -17,7 +17,7 @@ from scripted import ROOT
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import codegen
+from rulelang.compile import triggers
 from rulelang.engine.engine import Engine
 from rulelang.play import play
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("at_root")
 def every_player_checked(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
     """The game compiled with every per-player trigger checked for every player."""
     with monkeypatch.context() as patch:
-        patch.setattr(codegen, "_owner_local", lambda trig: False)
+        patch.setattr(triggers, "owner_local", lambda trig: False)
         engine = load_game(path)
     assert "set(_seats0)" not in engine.program.generated.source
     return engine

@@ -23,7 +23,7 @@ from scripted import ROOT
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import codegen
+from rulelang.compile import codegen, decisions, moves
 from rulelang.engine.engine import Engine
 from rulelang.play import play
 
@@ -43,8 +43,8 @@ def general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
     an ask with no one to ask returning to the engine's loop, components of one kind found one by one."""
     with monkeypatch.context() as patch:
         patch.setattr(codegen.CodeGen, "check_guard", lambda self, which, owners: None)
-        patch.setattr(codegen, "_pops_top", lambda q, how, dest: False)
-        patch.setattr(codegen, "_in_loop", lambda ctx: True)
+        patch.setattr(moves, "_pops_top", lambda q, how, dest: False)
+        patch.setattr(decisions, "_in_loop", lambda ctx: True)
         patch.setattr(codegen.CodeGen, "id_span", lambda self, q: None)  # (and the older uses of runs of ids)
         engine = load_game(path)
     source = engine.program.generated.source

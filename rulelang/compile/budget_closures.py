@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile.budget_runtime import places_points, zone_of_class
+from rulelang.compile.piles_runtime import places_points, zone_of_class
 
 Fn = Any
 

@@ -17,7 +17,6 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import budget_closures
-from rulelang.compile.program import Program
 from rulelang.compile.runtime import number_range
 from rulelang.errors import RulelangError
 from rulelang.numbers import ascii_whole, divide, format_number, fraction, whole
@@ -742,10 +741,3 @@ _ELEM_OPS: dict[str, Callable[[Fn, Fn], Fn]] = {
     "<=": lambda a, b: lambda st, loc, c: a(st, loc, c) <= b(st, loc, c),
     ">=": lambda a, b: lambda st, loc, c: a(st, loc, c) >= b(st, loc, c),
 }
-
-
-def compile_model(model: m.Model) -> Program:
-    """Compile a checked model into a Program (its rules run as generated Python: see codegen.py)."""
-    from rulelang.compile.codegen import compile_program  # codegen builds on this module's closures
-
-    return compile_program(model)

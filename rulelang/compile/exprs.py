@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import budget_emit, runtime
+from rulelang.compile import piles, runtime
 from rulelang.compile.compiler import Compiler, _NotStatic
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
@@ -98,9 +98,9 @@ class ExprWriter:
             "row_at": runtime.row_at, "number_range": runtime.number_range,
             "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
             "too_many_options": runtime.too_many_options,
-            "SEATS_IN": runtime.SEATS_IN, "players_in": runtime.players_in,
+            "SEATS_IN": None, "players_in": None,  # given at load, the program's own (runtime.seats_in)
         })
-        budget_emit.install(self)
+        piles.install(self)
 
     # ------------------------------------------------------------------ constants
     def const(self, value: Any) -> str:
@@ -280,7 +280,7 @@ class ExprWriter:
         if t is m.Gen:
             return self.once(e, c) or self.memoized(e, lambda: self.gen(e), c)
         if t is m.PlacesIR:
-            return self.memoized(e, lambda: budget_emit.places(self, e), c)
+            return self.memoized(e, lambda: piles.places(self, e), c)
         if c is not None:
             if t is m.ElemAttr:
                 return self.face_value(e.attr, c) if self.face_dependent(e.attr) \
@@ -351,7 +351,7 @@ class ExprWriter:
         if sel.owner is None:
             return f"Z[{z}]"
         if zone.per_class is not None:
-            return budget_emit.class_zone(self, sel)
+            return piles.class_zone(self, sel)
         if zone.per_kind is not None:
             base = self.comp.first_of_kind.get(zone.per_kind, 0)  # no components of the kind: no zone
             o = self.ex(sel.owner)
@@ -984,7 +984,7 @@ _STRICT = (m.Const, m.Local, m.CurrentPlayer, m.Agg, m.UnOp, m.Builtin, m.Counte
 
 def owned_piles(texts: list[str], piles: list[tuple[str, str]], v: str,
                 consts: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
-    """``texts`` reading the piles (``name = src``, see ``budget_emit.class_zone``) on the value ``v`` with no
+    """``texts`` reading the piles (``name = src``, see ``piles.class_zone``) on the value ``v`` with no
     check, for when ``v`` owns them all: (texts, piles, the sets of owners to check); None: no such piles."""
     masks: dict[str, str] = {}  # a table's contents -> its name
     plain = []
@@ -1045,7 +1045,7 @@ def _one_group(text: str) -> bool:
 
 
 def inline_single_piles(texts: list[str], piles: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Of the piles looked up before a test (``name = src``, see ``budget_emit.class_zone``), those read only
+    """Of the piles looked up before a test (``name = src``, see ``piles.class_zone``), those read only
     once in ``texts`` are looked up where they are read instead (so never when an earlier part of the test
     is false); returns the texts and the piles still looked up before."""
     kept = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import budget_emit
+from rulelang.compile import piles
 from rulelang.compile.exprs import _is_count, _slots_read, _whole
 from rulelang.compile.runtime import MAX_OPTIONS
 
@@ -164,7 +164,7 @@ class _Walk:
                 return f"KO[{c}] == {zone.per_kind}"
         else:
             def owns(c: str) -> str:
-                return f"{budget_emit.owners_mask(self.gen, zone)}[{c}]"
+                return f"{piles.owners_mask(self.gen, zone)}[{c}]"
         it = self.comps.get(o.slot)
         if it is not None:  # a component of a range: each component of the zones it goes through has the pile
             assert it.query is not None

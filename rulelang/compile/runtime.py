@@ -8,6 +8,7 @@ may own), the change is made here once.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Any
 
 from rulelang.errors import RulelangError
@@ -36,17 +37,19 @@ def player_label(p: int) -> str:
     return f"P{p + 1}" if p >= 0 else "nobody"
 
 
-SEATS_IN: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""The seats still in, by the values of a state's ``out`` list (filled by ``players_in``, at most 4096)."""
+def seats_in() -> tuple[dict[tuple[int, ...], tuple[int, ...]], Callable[[list[int]], tuple[int, ...]]]:
+    """A fresh cache of one loaded program, the seats still in by the values of a state's ``out`` list (at most
+    4096), and the ``players_in`` that fills it (generated code reads the cache first)."""
+    kept: dict[tuple[int, ...], tuple[int, ...]] = {}
 
+    def players_in(out: list[int]) -> tuple[int, ...]:
+        key = tuple(out)
+        seats = tuple(p for p, when in enumerate(key) if not when)
+        if len(kept) < 4096:
+            kept[key] = seats
+        return seats
 
-def players_in(out: list[int]) -> tuple[int, ...]:
-    """The seats of the players still in, in seat order (``out``: the state's list, 0 for a player still in)."""
-    key = tuple(out)
-    seats = tuple(p for p, when in enumerate(key) if not when)
-    if len(SEATS_IN) < 4096:
-        SEATS_IN[key] = seats
-    return seats
+    return kept, players_in
 
 
 MAX_RANGE = 100_000

@@ -6,7 +6,6 @@ from fractions import Fraction
 from typing import Any
 
 from rulelang.check.model import Model, PayoffSpec, rank_payoff_spec
-from rulelang.compile.budget_runtime import tallied_rows
 from rulelang.compile.compiler import player_label
 from rulelang.compile.program import Program
 from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
@@ -83,7 +82,7 @@ class Results:
         run = self.run
         run.reset_memo()  # pure definitions are computed once per arguments within one standings
         sheets: list[dict[str, dict[str, int]]] = []
-        tallied = [tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
+        tallied = [run.tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
         for p in range(st.players):
             mine: dict[str, dict[str, int]] = {}
             for (name, lines, nlocals), fns, rows in zip(program.sheets, run.sheet_fns, tallied):

@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from rulelang.check.checker import BUILTINS, check_sources
-from rulelang.compile.compiler import compile_model
+from rulelang.compile.codegen import compile_model
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.fmt.words import keywords as grammar_keywords
 from rulelang.safeio import check_rules_buffer

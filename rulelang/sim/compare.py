@@ -115,6 +115,14 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any], records_a: list[GameRecor
         add("payoff", "payoff", f"P{p + 1}", lambda r, p=p: r.payoffs[p], lambda r, p=p: r.payoffs[p])
     add("length", "turns", "", lambda r: r.turns, lambda r: r.turns)
     add("length", "steps", "", lambda r: r.steps, lambda r: r.steps)
+    if records_a[0].leaders and records_b[0].leaders:  # watched games (--metrics): the metrics, paired too
+        from rulelang.sim import metrics
+
+        for name, fn, unit in (("lead changes", metrics.lead_changes, ""), ("drama", metrics.dramatic, "rate"),
+                               ("decisiveness", metrics.decided_at, "rate"),
+                               ("branching (game mean)", metrics.mean_options, ""),
+                               ("draws", lambda r: len(r.winners) > 1, "rate")):
+            add("metric", name, "", fn, fn, unit)
     for row in rows:
         row["paired"] = True
         row["sentence"] = sentence(row) if row["significant"] else None

@@ -21,6 +21,7 @@ body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left}
 td.num{text-align:right;font-variant-numeric:tabular-nums}tr.dead td{color:#a00}
+pre.metrics{white-space:pre-wrap}
 .sig{color:#064;font-weight:600}.plots{display:flex;flex-wrap:wrap;gap:1em}.plots svg{max-width:100%;height:auto}
 """
 
@@ -150,6 +151,8 @@ def simulation_report(s: dict[str, Any], records: list[GameRecord],
                            [(f"P{p + 1}", [float(r.keys[p][0]) for r in records]) for p in range(s["players"])]))
     body = head + _first_line(s) + "<h2>Plots</h2><div class=plots>" + "".join(plots) + "</div>"
     body += "<h2>Statistics</h2>" + _stats_table(s)
+    if "metrics" in s:
+        body += "<h2>Metrics</h2>" + _metrics_table(s["metrics"])
     if coverage is not None:
         body += "<h2>Rule coverage</h2>" + html_table(coverage)
     return _page(f"{s['game']}: simulation", body)
@@ -183,3 +186,56 @@ def comparison_report(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str,
     body += ("<table><thead><tr><th>statistic</th><th>A</th><th>B</th><th>B - A</th><th>95% interval</th></tr>"
              "</thead><tbody>" + "".join(table) + "</tbody></table><p>Win rates in percent.</p>")
     return _page(f"{a['game']}: A against B", body)
+
+
+def _metrics_table(m: dict[str, Any]) -> str:
+    """The balance metrics as a table (docs/simulate.md, "Metrics")."""
+    from rulelang.sim.metrics import render_text
+
+    lines = render_text(m)
+    return "<pre class=metrics>" + html.escape("\n".join(lines)) + "</pre>"
+
+
+def _line_plot(title: str, labels: list[str], series: Sequence[tuple[str, list[dict[str, Any] | None]]],
+               unit: str) -> str:
+    """One statistic against the swept value: a line per series, 95% intervals as error bars."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    scale = 100 if unit == "rate" else 1
+    for name, cells in series:
+        xs = [i for i, c in enumerate(cells) if c is not None]
+        ys = [scale * cells[i]["value"] for i in xs]  # type: ignore[index]
+        lo = [y - scale * cells[i]["ci"][0] if cells[i]["ci"] else 0.0 for y, i in zip(ys, xs)]  # type: ignore[index]
+        hi = [scale * cells[i]["ci"][1] - y if cells[i]["ci"] else 0.0 for y, i in zip(ys, xs)]  # type: ignore[index]
+        ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=name or None)
+    ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0)
+    ax.set_title(title)
+    ax.set_ylabel("%" if unit == "rate" else "")
+    if len(series) > 1:
+        ax.legend(fontsize="small")
+    return _svg(fig)
+
+
+def sweep_report(title: str, labels: list[str], rows: list[dict[str, Any]], verdict: dict[str, Any]) -> str:
+    """The HTML page of a sweep: a plot of each statistic against the value (seats as lines), and the table."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["section"], r["name"]), []).append(r)
+    plots = [_line_plot(name, labels, [(r["seat"], r["cells"]) for r in group], group[0]["unit"])
+             for (_section, name), group in groups.items()]
+    head = f"<p class=sig>{html.escape(verdict['sentence'])}</p>"
+    table = []
+    for r in rows:
+        cells = []
+        for c in r["cells"]:
+            if c is None:
+                cells.append("<td class=num>-</td>")
+                continue
+            scale = 100 if r["unit"] == "rate" else 1
+            ci = f" [{scale * c['ci'][0]:.2f}, {scale * c['ci'][1]:.2f}]" if c["ci"] else ""
+            cells.append(f"<td class=num>{scale * c['value']:.2f}{ci}</td>")
+        table.append(f"<tr><td>{html.escape(r['name'])} {r['seat']}</td>{''.join(cells)}</tr>")
+    body = head + "<h2>Plots</h2><div class=plots>" + "".join(plots) + "</div><h2>Statistics</h2>"
+    body += ("<table><thead><tr><th>statistic</th>" + "".join(f"<th>{html.escape(v)}</th>" for v in labels)
+             + "</tr></thead><tbody>" + "".join(table) + "</tbody></table><p>Rates in percent, 95% intervals.</p>")
+    return _page(f"{title}: sweep", body)

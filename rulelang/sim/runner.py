@@ -41,6 +41,7 @@ class SimJob:
     max_steps: int = 100_000
     budget: int = DEFAULT_BUDGET
     coverage: bool = False
+    metrics: bool = False  # watch each game: the leaders at each turn's end, the options at each decision
 
 
 @attrs.frozen
@@ -57,6 +58,47 @@ class GameRecord:
     steps: int
     turns: int
     first: int | None  # who took the first turn (None if it went by unseen)
+    # With SimJob.metrics only (else empty): the seats ranked first at the end of each turn (or
+    # round), the last being the final standings; and per decision point ("file:line" of the choose
+    # or ask) and number of options, how many decisions had that many: (where, options, decisions).
+    leaders: tuple[tuple[int, ...], ...] = ()
+    branching: tuple[tuple[str, int, int], ...] = ()
+
+
+@attrs.define
+class Watch:
+    """What a watched game notes as it is played (metrics.py reads it): leaders per turn, options per decision."""
+
+    leaders: list[tuple[int, ...]] = attrs.Factory(list)
+    options: dict[tuple[Any, int], int] = attrs.Factory(dict)  # (where, options) -> decisions
+    turn: int = 0
+
+    def at(self, engine: Engine, st: State) -> None:
+        """Note the leaders if a turn (or round) ended since the last call."""
+        if st.turn != self.turn:
+            if self.turn >= 1:
+                self.leaders.append(tuple(int(r["player"][1:]) - 1 for r in engine.standings(st)["standings"]
+                                          if r["rank"] == 1))
+            self.turn = st.turn
+
+    def decided(self, engine: Engine, st: State, options: int) -> None:
+        """Note a decision with ``options`` legal options, at the choose or ask play is paused at."""
+        span = engine.where_span(st)
+        key = ((getattr(span, "file", "?"), getattr(span, "line", 0)), options)
+        self.options[key] = self.options.get(key, 0) + 1
+
+    def branching(self) -> tuple[tuple[str, int, int], ...]:
+        """What was noted, as ``GameRecord.branching``: (file:line, options, decisions), in order."""
+        return tuple((f"{file}:{line}", n, c) for ((file, line), n), c in sorted(self.options.items()))
+
+    def picker(self, engine: Engine, st: State, pick: Any) -> Any:
+        """``pick`` (options -> index, as the engine calls an agent that picks by index) noting each decision."""
+        def watched(n: int) -> int:
+            self.at(engine, st)
+            self.decided(engine, st, n)
+            return pick(n)
+
+        return watched
 
 
 @attrs.frozen
@@ -98,10 +140,12 @@ def engines_for(job: SimJob) -> tuple[Engine, Engine]:
 
 
 def play_game(engine: Engine, job: SimJob, index: int,
-              search_engine: Engine | None = None) -> tuple[State, int | None]:
+              search_engine: Engine | None = None, watch: Watch | None = None) -> tuple[State, int | None]:
     """Play game ``index`` of ``job`` to its end (without recording): (final state, first player).
 
     The game is the one ``rulelang run --seed SEED+INDEX`` plays with the same agents.
+    With ``watch``, every decision is noted (here, or in the picks the engine makes for the
+    agents), with the leaders read at each turn's first decision.
     Raises RulelangError if the rules break or the game runs past ``max_steps``.
     """
     seed = job.seed + index
@@ -117,6 +161,8 @@ def play_game(engine: Engine, job: SimJob, index: int,
     # Agents that pick by index and see nothing: once the first turn's player is known, the
     # engine takes their choices and asks itself (as play() does).
     picks = [a.choose_index for a in agents] if all(by_index) else None  # type: ignore[attr-defined]
+    if picks is not None and watch is not None:
+        picks = [watch.picker(engine, st, pick) for pick in picks]
     try:
         while not st.over:
             if picks is not None and st.picking is None and (first is not None or st.turn > 1):
@@ -126,6 +172,9 @@ def play_game(engine: Engine, job: SimJob, index: int,
                                     hint="raise --max-steps, or check the rules' end condition")
             size = engine.choice_size(st)
             if size is not None and by_index[size[0]]:
+                if watch is not None:
+                    watch.at(engine, st)
+                    watch.decided(engine, st, size[1])
                 engine.apply_index(st, agents[size[0]].choose_index(size[1]))  # type: ignore[attr-defined]
             elif engine.is_chance(st):
                 engine.apply_random(st, chance, events=False)
@@ -134,6 +183,9 @@ def play_game(engine: Engine, job: SimJob, index: int,
                 assert d is not None
                 seat = d.player if d.player is not None else st.current
                 seen = engine.observe(st, seat) if wants_view[seat] else {}
+                if watch is not None:
+                    watch.at(engine, st)
+                    watch.decided(engine, st, len(d.labels or []))
                 if searching[seat]:
                     action = agents[seat].choose(seen, list(d.labels or []), World(look, st, seat))  # type: ignore[call-arg]
                 else:
@@ -147,8 +199,9 @@ def play_game(engine: Engine, job: SimJob, index: int,
     return st, first
 
 
-def record_of(engine: Engine, st: State, index: int, seed: int, first: int | None) -> GameRecord:
-    """The plain-data outcome of a finished game."""
+def record_of(engine: Engine, st: State, index: int, seed: int, first: int | None,
+              watch: Watch | None = None) -> GameRecord:
+    """The plain-data outcome of a finished game (with what ``watch`` noted, if it was watched)."""
     result = st.result
     assert result is not None
     n = st.players
@@ -165,6 +218,8 @@ def record_of(engine: Engine, st: State, index: int, seed: int, first: int | Non
         index=index, seed=seed, winners=tuple(int(w[1:]) - 1 for w in result["winners"]), ranks=tuple(ranks),
         keys=tuple(keys), sheets=tuple(sheets), payoffs=tuple(float(v) for v in engine.payoffs(st)),
         steps=st.step, turns=st.turn, first=first,
+        leaders=() if watch is None else (*watch.leaders, tuple(p for p in range(n) if ranks[p] == 1)),
+        branching=() if watch is None else watch.branching(),
     )
 
 
@@ -178,10 +233,11 @@ def run_batch(job: SimJob, indices: list[int]) -> BatchResult:
     records = []
     for i in indices:
         try:
-            st, first = play_game(engine, job, i, look)
+            watch = Watch() if job.metrics else None
+            st, first = play_game(engine, job, i, look, watch)
         except RulelangError as exc:
             return BatchResult(tuple(records), error=f"game {i} (seed {job.seed + i}):\n{exc.format()}")
-        records.append(record_of(engine, st, i, job.seed + i, first))
+        records.append(record_of(engine, st, i, job.seed + i, first, watch))
     counts = None
     if before is not None:
         after = engine.coverage  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.check.common import reads as _reads
-from rulelang.compile import budget_runtime
+from rulelang.compile import piles_runtime
 
 STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)
 
@@ -18,9 +18,9 @@ STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)
 def install(gen: Any) -> None:
     """Put the run-time helpers in the generated module's constants table."""
     gen.consts.update({
-        "fail_here": budget_runtime.fail, "zone_of_class": budget_runtime.zone_of_class,
-        "move_marker": budget_runtime.move_marker, "tally_rows": budget_runtime.tally_rows,
-        "log_tally": budget_runtime.log_tally, "places_points": budget_runtime.places_points,
+        "fail_here": piles_runtime.fail, "zone_of_class": piles_runtime.zone_of_class,
+        "move_marker": None, "tally_rows": None,  # given at load, the program's own (piles_runtime.owned)
+        "log_tally": piles_runtime.log_tally, "places_points": piles_runtime.places_points,
     })
 
 

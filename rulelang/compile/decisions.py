@@ -1,0 +1,696 @@
+"""Generated code for decisions: ``ask`` and ``choose`` (their pauses, answers and picks taken in blocks,
+replayed picks, counted picks) and the listing of an ask's answers (a part of the generator).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+import attrs
+
+from rulelang.check import model as m
+from rulelang.compile import label_proof, rounds, runtime
+from rulelang.compile.compiler import _reads_slots, _same, seat_of
+from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
+from rulelang.compile.exprs import (
+    _slots_read,
+    kind_count_pattern,
+    never_negative,
+)
+from rulelang.compile.options import always_true, unread_suffix
+from rulelang.compile.program import (
+    ASK,
+    CHOOSE,
+    AskSpec,
+    ChooseSpec,
+)
+from rulelang.errors import RulelangError
+
+
+class DecisionEmitter:
+    """``ask`` and ``choose`` (mixed into ``CodeGen``)."""
+
+    def emit_ask(self, L: list, s: m.AskS, after: tuple, ind: int) -> bool:
+        sp = s.span
+        self.ask_in_loop = _in_loop(after)  # see nobody_asked
+        var, slot = s.var + self.off, s.list_slot + self.off
+        asked, p = self.var("a"), self.var("p")
+        L.append((ind, "st.answers = [''] * st.players", sp))
+        L.append((ind, f"{asked} = []", sp))
+        if not s.dynamic and not self.after_step_triggers and not _reads_answers(s.options):
+            self.ask_listed_once(L, s, var, slot, asked, ind)
+        # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
+        L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
+        if self.model.eliminates:  # a player who is out is not asked
+            L.append((ind + 1, f"if st.out[{p}]:", sp))
+            L.append((ind + 2, "continue", sp))
+        L.append((ind + 1, f"loc[{var}] = {p}", sp))
+        self.loop_vars[var] = p  # the tests written here read the player from its variable
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+        try:
+            conds = [self.ex(c) if c is not None else "True" for _label, c, _span in s.options]
+            cond = self.ex(s.cond) if s.cond is not None else None
+        finally:
+            del self.loop_vars[var]
+        test = "(" + " or ".join(conds) + ")" if conds else "False"
+        pc = self.site_pc(s, 2)
+        if s.dynamic:  # answers per value: asked when any answer is allowed
+            if pc not in self.entries:
+                self.entries[pc] = (ASK, AskSpec(var, slot, [(label, None) for label, _c, _sp in s.options]),
+                                    None, None, sp)
+                with self.own_scope():
+                    self.enums[id(self.entries[pc][1])] = ask_enumerator(self, s)
+            test = f"{self.enums[id(self.entries[pc][1])]}(st, loc)"
+            if always_answered(self, s):  # some answer, and listing them cannot fail: nothing to test
+                test = "True"
+        if cond is not None:
+            test = f"{cond} and {test}"
+        L.append((ind + 1, f"if {test}:", sp))
+        L.append((ind + 2, f"{asked}.append({p})", sp))
+        L.append((ind, f"loc[{slot}] = {asked}", sp))
+        if pc not in self.entries:
+            with self.at_offset():
+                options = [(label, self.comp.expr(c) if c is not None else None) for label, c, _span in s.options]
+            spec = AskSpec(var, slot, options)
+            self.entries[pc] = (ASK, spec, None, None, sp)
+            name = f"a{next(self.names)}"
+            lines: list = [(1, "out = []", sp)]
+            with self.own_scope():
+                for label, c, span in s.options:
+                    if c is None:
+                        lines.append((1, f"out.append({self.const(label)})", span))
+                    else:
+                        lines.append((1, f"if {self.ex(c)}:", span))
+                        lines.append((2, f"out.append({self.const(label)})", span))
+                lines.append((1, "return out", sp))
+                self.helper(name, "st, loc", lines)
+            self.enums[id(spec)] = name
+        self.resume(pc + 1, after, sp)
+        if self.after_step_triggers:  # those are checked by the engine before each answer
+            return self.pause(L, pc, ind)
+        if s.dynamic and not _reads_answers((s.options, s.dynamic)) \
+                and not _reads_slots((s.options, s.dynamic), {s.var, s.list_slot}):
+            self.same_answers_at.add(pc)  # nothing the answers read changes while the players answer
+        return self.pause_answers(L, pc, var, slot, asked, ind, sp)
+
+    def ask_listed_once(self, L: list, s: m.AskS, var: int, slot: int, asked: str, ind: int) -> None:
+        """While the engine's pickers pick by position: list each asked player's answers once, where
+        the ask finds who is asked, and take the answers at once from those lists (see
+        ``pause_answers``). The same players asked, the same answers listed (nothing an answer's
+        condition reads changes between: it reads no answer), the same picks and locals."""
+        sp = s.span
+        pc = self.site_pc(s, 2)
+        P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
+        L.append((ind, f"{P} = st.picking", sp))
+        L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
+        at = ind + 1
+        L.append((at, f"{lists} = []", sp))
+        L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
+        if self.model.eliminates:  # a player who is out is not asked
+            L.append((at + 1, f"if st.out[{p}]:", sp))
+            L.append((at + 2, "continue", sp))
+        L.append((at + 1, f"loc[{var}] = {p}", sp))
+        self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+        try:
+            if s.cond is not None:
+                L.append((at + 1, f"if not ({self.ex(s.cond)}):", sp))
+                L.append((at + 2, "continue", sp))
+            if not self.answers_by_table(L, s, ok, at + 1):
+                L.append((at + 1, f"{ok} = []", sp))
+                for label, c, span in s.options:  # as the ask's answer lister (emit_ask) lists them
+                    if c is None:
+                        L.append((at + 1, f"{ok}.append({self.const(label)})", span))
+                    else:
+                        L.append((at + 1, f"if {self.ex(c)}:", span))
+                        L.append((at + 2, f"{ok}.append({self.const(label)})", span))
+        finally:
+            del self.loop_vars[var]
+        some = any(c is None for _label, c, _span in s.options)  # an answer always allowed: never none
+        if not some:
+            L.append((at + 1, f"if {ok}:", sp))
+        L.append((at + 2 - some, f"{asked}.append({p})", sp))
+        L.append((at + 2 - some, f"{lists}.append({ok})", sp))
+        L.append((at, f"loc[{slot}] = {asked}", sp))
+        L.append((at, f"if not {asked}:", sp))  # no one is asked
+        self.nobody_asked(L, pc, at + 1, sp)
+        L.append((at, f"fr[1] = {pc}", sp))
+        L.append((at, f"{A} = st.answers", sp))
+        L.append((at, f"{j} = 0", sp))
+        L.append((at, f"if len({P}) != 2:", sp))  # replay: each recorded answer found among those listed
+        self.answer_each(L, at + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
+                         [(0, f"{ok} = {lists}[{j}]"), (0, f"st.choice_cache = {ok}")],
+                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
+        self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
+
+    def answer_listed(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int,
+                      slot: int) -> None:
+        """``answer_each``'s loop for answers listed beforehand (``ask_listed_once``): the same picks,
+        steps and state, but who is still waiting (``loc[slot]``) and the cleared decision caches are
+        written once, when the loop is left (at the end, at the step limit or on an error), instead
+        of after every answer: nothing in the loop reads them."""
+        P, A, who, ok, i, j, lists, asked = names
+        left_at = [(2, f"loc[{slot}] = {asked}[{j}:]"), (2, "st.pending_cache = st.choice_cache = None")]
+        L.append((at, "try:", sp))
+        b = at + 1
+        L.append((b, "while True:", sp))
+        L.append((b + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((b + 2, f"if {j}:", sp))
+        L.extend((b + 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b + 2, "return left", sp))
+        L.append((b + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
+        L.append((b + 1, f"{ok} = {lists}[{j}]", sp))
+        L.append((b + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((b + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((b + 2, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((b + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.append((b + 1, f"{j} += 1", sp))
+        L.append((b + 1, "st.step += 1", sp))
+        L.append((b + 1, f"if {j} == len({asked}):", sp))
+        L.append((b + 2, "break", sp))
+        L.append((at, "except BaseException:", sp))  # left on an error: the state as after each answer
+        L.append((b, f"if {j}:", sp))
+        L.extend((b - 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b, "raise", sp))
+        L.append((at, f"loc[{slot}] = []", sp))
+        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+
+    def answers_by_table(self, L: list, s: m.AskS, ok: str, ind: int) -> bool:
+        """For ``ask_listed_once``: when at most three answers have a condition, set ``ok`` to the
+        answers allowed, as the ask's answer lister lists them, taken from a table of every outcome of
+        those conditions (each tested once, in order: the same tests, the same errors), without
+        building a list per player; False (nothing written) otherwise."""
+        conds = [c for _label, c, _span in s.options if c is not None]
+        if len(conds) > 3:
+            return False
+        outcomes = []
+        for bits in range(1 << len(conds)):
+            allowed, i = [], 0
+            for label, c, _span in s.options:
+                if c is None:
+                    allowed.append(label)
+                else:
+                    if bits >> i & 1:
+                        allowed.append(label)
+                    i += 1
+            outcomes.append(tuple(allowed))
+        if len(conds) == 1:  # one test: one of two answer lists
+            allowed, refused = (self.table(outcome, "at") for outcome in outcomes[::-1])
+            L.append((ind, f"{ok} = {allowed} if {self.ex(conds[0])} else {refused}", s.span))
+            return True
+        table = self.table(outcomes, "at")
+        at = " | ".join(f"({1 << i} if {self.ex(c)} else 0)" for i, c in enumerate(conds)) or "0"
+        L.append((ind, f"{ok} = {table}[{at}]", s.span))
+        return True
+
+    def nobody_asked(self, L: list, pc: int, ind: int, sp: Any) -> None:
+        """No one is asked at the ask at ``pc``: play goes on at ``pc + 1``, in its block called from
+        here where the ask is in no loop (as the engine's loop would call it next, with nothing in
+        between); in a loop, back through the engine (each pass would nest one call more)."""
+        L.append((ind, f"fr[1] = {pc + 1}", sp))
+        if self.ask_in_loop:
+            L.append((ind, "return left", sp))
+        else:
+            L.append((ind, f"return r{self.frame}_{pc + 1}(st, loc, fr, left)", sp))
+
+    def pause_answers(self, L: list, pc: int, var: int, slot: int, asked: str, ind: int, sp: Any) -> bool:
+        """Pause at the ask at ``pc``; but while the engine's pickers pick by position (see
+        ``pause_pick``), everyone asked answers here at once, in turn, as ``Engine._run`` takes them."""
+        enum = self.enums[id(self.entries[pc][1])]
+        P, W, A, who, ok, i = (self.var(x) for x in ("pk", "wt", "an", "h", "ok", "i"))
+        L.append((ind, f"if not {asked}:", sp))  # no one is asked
+        self.nobody_asked(L, pc, ind + 1, sp)
+        L.append((ind, f"fr[1] = {pc}", sp))
+        L.append((ind, f"{P} = st.picking", sp))
+        L.append((ind, f"if {P} is None:", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"{W} = {asked}", sp))
+        L.append((ind, f"{A} = st.answers", sp))
+        once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
+        if once:
+            L.append((ind, f"{ok} = None", sp))
+        fetch = [(0, f"if {ok} is None:"), (1, f"{ok} = {enum}(st, loc)")] if once else [(0, f"{ok} = {enum}(st, loc)")]
+        # Replay (pickers by label, ``_Feed.pick``): the same loop, each recorded answer found among the
+        # answers listed, which the engine's loop keeps for it in ``st.choice_cache``
+        L.append((ind, f"if len({P}) != 2:", sp))
+        self.answer_each(L, ind + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]",
+                         fetch + [(0, f"st.choice_cache = {ok}")], [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
+        self.answer_each(L, ind, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]", fetch,
+                         [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
+        return True
+
+    def answer_each(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, str, str, str, str], who_is: str,
+                    fetch: list[tuple[int, str]], advance: list[str], done: str) -> None:
+        """The loop in which the asked players answer in turn while pickers pick by position (see
+        ``pause_answers``): ``who_is`` finds the next player, ``fetch`` (lines, with their extra indent)
+        sets the answers they may give, ``advance`` moves past them, ``done`` says nobody is left; each
+        answer is a step, and the block goes on (``taken``) once all have answered."""
+        P, A, who, ok, i = names
+        L.append((at, "while True:", sp))
+        L.append((at + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((at + 2, "return left", sp))
+        L.append((at + 1, f"{who} = {who_is}", sp))
+        L.extend((at + 1 + extra, line, sp) for extra, line in fetch)
+        L.append((at + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
+        L.append((at + 1, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((at + 2, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((at + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        L.extend((at + 1, line, sp) for line in advance)
+        L.append((at + 1, "st.step += 1", sp))
+        L.append((at + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at + 1, f"if {done}:", sp))
+        L.append((at + 2, "break", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+
+    def emit_choose(self, L: list, s: m.ChooseS, after: tuple, ind: int) -> bool:
+        sp = s.span
+        k = len(s.options)
+        pc = self.site_pc(s, k + 2)
+        if pc not in self.entries:
+            with self.at_offset():
+                chooser = seat_of(self.comp.expr(s.player), "a choice to make", sp) if s.player is not None else None
+                spec = ChooseSpec(chooser, [], pc + k + 1)
+                spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
+                for n, opt in enumerate(s.options):
+                    spec.options.append((
+                        self.comp.template(opt.label),
+                        tuple((slot + self.off, self.comp.iterable(it)) for slot, it in opt.bindings),
+                        self.comp.expr(opt.cond) if opt.cond is not None else None,
+                        pc + 1 + n,
+                        self.comp.public_template(opt.label),
+                        self.comp.label_parser(opt),
+                        opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
+                    ))
+                    spec.spans.append((opt.span, opt.cond_span))
+                    spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
+                                            in zip(opt.names, opt.bindings)))
+            self.entries[pc] = (CHOOSE, spec, None, None, sp)
+            with self.own_scope():  # functions of their own: no variables of this block
+                first = len(self.helpers)
+                self.enums[id(spec)] = self.enumerator(s)
+                written = loc_writes(self.helpers[first:])  # what listing leaves in ``loc`` (see counted_pick)
+                self.member_tests(s, spec, first)
+                if any(unread_suffix(opt, opt.cond is not None and not _reads_slots(
+                        opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                    start = len(self.helpers)
+                    self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
+                    written |= loc_writes(self.helpers[start:])
+                self.listing_writes[id(spec)] = written
+            for n, opt in enumerate(s.options):
+                prelude: list = []
+                self.cov(("option", id(s), n), 1, prelude)
+                self.resume(pc + 1 + n, ("seq", opt.body, 0, self.off, self.ikey, after), opt.span, prelude)
+            self.resume(pc + k + 1, after, sp)
+        who = None
+        if self.model.eliminates and s.player is not None:  # a player who is out takes no decisions
+            who = self.var("w")
+            self.consts["out_error"] = rounds.out_error
+            L.append((ind, f"{who} = {self.seat_ex(s.player, 'a choice to make', sp)}", sp))
+            L.append((ind, f"if st.out[{who}]:", sp))
+            L.append((ind + 1, f"raise out_error({who}, {self.const(sp)})", sp))
+        if self.after_step_triggers:  # those are checked by the engine before each decision
+            return self.pause(L, pc, ind)
+        return self.pause_pick(L, s, pc, ind, who)
+
+    def pause_pick(self, L: list, s: m.ChooseS, pc: int, ind: int, who: str | None) -> bool:
+        """Pause at the choice at ``pc``; but while the engine's pickers pick by position
+        (``State.picking`` of two items, see ``Engine._run``), pick here at once: the same options
+        listed (or only counted, see ``counted_pick``), the same pick, the same locals bound and the
+        same state as the engine's loop would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
+        sp = s.span
+        spec = self.entries[pc][1]
+        L.append((ind, f"fr[1] = {pc}", sp))
+        P, n, i, x, v = self.var("pk"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
+        L.append((ind, f"{P} = st.picking", sp))
+        if id(spec) in self.members:  # replay takes the recorded option here too (see replay_take)
+            L.append((ind, f"if {P} is None or st.step >= {P}[1]:", sp))
+            L.append((ind + 1, "return left", sp))
+            L.append((ind, f"if len({P}) != 2:", sp))
+            self.replay_take(L, spec, P, ind + 1, sp)
+        else:
+            L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
+            L.append((ind + 1, "return left", sp))
+        if who is None:
+            who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
+        plans = self.counted_pick(s, spec)
+        listed = True  # whether the options may have to be listed (as the engine lists them)
+        out = ind
+        if plans is not None:  # counted, the picked one found from its position
+            total, counts = self.count_options(L, plans, ind, sp)
+            listed = all(c != "1" for c, _l, _z in counts)  # else an option always offered: never none
+            out = ind + listed
+            if listed:  # none to count: listed below, as the engine lists them (and skipped)
+                L.append((ind, f"if {total}:", sp))
+            L.append((out, f"{i} = {P}[0][{who}]({total})", sp))
+            L.append((out, f"if not 0 <= {i} < {total}:", sp))
+            L.append((out + 1, f"bad_option({i}, {self.const(sp)})", sp))
+            self.counted_option(L, plans, counts, i, x, v, out, sp)
+            if listed:
+                L.append((ind, "else:", sp))
+        if listed:
+            self.listed_pick(L, spec, P, n, i, x, v, who, out, sp)
+        k = len(spec.options)
+        nxt = self.var("nx")
+        for j, opt in enumerate(spec.options):
+            if k == 1:
+                at = ind
+            else:
+                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
+                          (f" {x} == {j}:" if j < k - 1 else ":"), sp))
+                at = ind + 1
+            slots = [slot for slot, _fn in opt[1]]
+            if slots:
+                L.append((at, f"if {v}:", sp))
+                L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
+            L.append((at, f"fr[1] = {opt[3]}", sp))
+            if k > 1:
+                L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
+        L.append((ind, "st.step += 1", sp))
+        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
+        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
+        return True
+
+    def listed_pick(self, L: list, spec: ChooseSpec, P: str, n: str, i: str, x: str, v: str, who: str, ind: int,
+                    sp: Any) -> None:
+        """The pick of ``pause_pick`` from the options listed (lazily where a picker lists them so): the
+        choice skipped where there are none, else option ``i`` into ``x`` (its index) and ``v`` (its values)."""
+        picker = self.pickers.get(id(spec))
+        if picker is not None:
+            E, Q = self.var("ends"), self.var("opts")
+            L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
+        else:
+            Q = self.var("opts")
+            L.append((ind, f"{Q} = {self.enums[id(spec)]}(st, loc)", sp))
+            L.append((ind, f"{n} = len({Q})", sp))
+        L.append((ind, f"if not {Q}:", sp))  # nothing to choose: the choice is skipped
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, f"fr[1] = {spec.end}", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"{i} = {P}[0][{who}]({n})", sp))
+        L.append((ind, f"if not 0 <= {i} < {n}:", sp))
+        L.append((ind + 1, f"bad_option({i}, {self.const(sp)})", sp))
+        if picker is not None:
+            self.pick_combination(L, E, Q, i, x, v, ind, sp)
+        else:
+            L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
+
+    def replay_take(self, L: list, spec: ChooseSpec, P: str, ind: int, sp: Any) -> None:
+        """Replay's counterpart of ``pause_pick`` (``State.picking`` of three items, see
+        ``_Feed.take`` in rulelang/trace/replay.py): the trace's recorded option, found by the
+        choice's membership tests, taken here with the same locals, step and state as the engine's
+        loop leaves when it takes it (``Engine._run``, CHOOSE), then the option's block at once; when
+        replay cannot take it so (None), the engine's loop lists the options as usual."""
+        o, nxt = self.var("o"), self.var("nx")
+        L.append((ind, f"{o} = {P}[2](st, {self.const(spec)}, loc) if len({P}) == 3 else None", sp))
+        L.append((ind, f"if {o} is None:", sp))
+        L.append((ind + 1, "return left", sp))
+        L.append((ind, f"fr[1] = {nxt} = {o}[3]", sp))
+        L.append((ind, "st.step += 1", sp))
+        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
+        k = len(spec.options)
+        for j, opt in enumerate(spec.options):
+            if k > 1:
+                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
+                          (f" {nxt} == {opt[3]}:" if j < k - 1 else ":"), sp))
+                L.append((ind + 1, f"{nxt} = r{self.frame}_{opt[3]}", sp))
+        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
+
+    def pick_combination(self, L: list, E: str, Q: str, i: str, x: str, v: str, ind: int, sp: Any) -> None:
+        """Option ``i`` of a lazily listed choice into ``x`` (its index) and ``v`` (its values), as
+        ``pick_option`` gives it: up to three innermost lists written out here, the last one fastest."""
+        j, lists, at, t, r1, r2 = (self.var(n) for n in ("j", "l", "at", "t", "r", "r"))
+        L.append((ind, f"{j} = bisect_right({E}, {i})", sp))
+        L.append((ind, f"{x}, {v}, {lists} = {Q}[{j}]", sp))
+        L.append((ind, f"if {lists}:", sp))
+        L.append((ind + 1, f"{at} = {i} - {E}[{j} - 1] if {j} else {i}", sp))
+        L.append((ind + 1, f"if len({lists}) == 1:", sp))
+        L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at}])", sp))
+        L.append((ind + 1, f"elif len({lists}) == 2:", sp))
+        L.append((ind + 2, f"{t} = len({lists}[1])", sp))
+        L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at} // {t} % len({lists}[0])], {lists}[1][{at} % {t}])", sp))
+        L.append((ind + 1, f"elif len({lists}) == 3:", sp))
+        L.append((ind + 2, f"{t} = len({lists}[2])", sp))
+        L.append((ind + 2, f"{r2} = {at} % {t}", sp))
+        L.append((ind + 2, f"{at} //= {t}", sp))
+        L.append((ind + 2, f"{t} = len({lists}[1])", sp))
+        L.append((ind + 2, f"{r1} = {at} % {t}", sp))
+        L.append((ind + 2, f"{at} //= {t}", sp))
+        L.append((ind + 2, f"{v} = (*{v}, {lists}[0][{at} % len({lists}[0])], {lists}[1][{r1}], {lists}[2][{r2}])", sp))
+        L.append((ind + 1, "else:", sp))
+        L.append((ind + 2, f"{x}, {v} = pick_option({E}, {Q}, {i})", sp))
+
+    def counted_pick(self, s: m.ChooseS, spec: ChooseSpec) -> list[tuple[Any, str, m.OptionIR]] | None:
+        """Per option of ``s``, how a picker by position may count its options without listing them and
+        find the picked one from its position (see ``count_options``, ``counted_option``): (its condition
+        tested before its ranges or None, its form, the option); None where that is not sure to give
+        the same options in the same order, or to leave the same state, as listing them.
+
+        Forms: ``"one"`` (no ranges: one option), ``"ranges"`` (no range reads a value of the option's
+        earlier ranges: their sizes multiplied, the last range fastest) and ``"kinds"`` (``for k in
+        kinds(all in Z) for n in 1 to count(k in Z)`` first, then ranges as ``"ranges"``: in a zone
+        kept sorted by id, with components numbered kind by kind in kind order, the pairs (k, n) are
+        listed in the order of Z's components, one pair per component). Only where listing cannot
+        fail (no error, never more tries than the options limit, no guard needed), no condition reads
+        an option's values, and what listing leaves in ``loc`` is what taking the option stores
+        there (one option whose values those are) or nothing."""
+        mem = self.members.get(id(spec))
+        if mem is None or mem[0] is not None or self.tries_bound(s) > runtime.MAX_OPTIONS or len(s.options) > 4:
+            return None
+        written = self.listing_writes.get(id(spec), set())
+        if written and (len(s.options) != 1 or not written <= {slot for slot, _fn in spec.options[0][1]}):
+            return None
+        plans: list[tuple[Any, str, m.OptionIR]] = []
+        for opt in s.options:
+            slots = [slot for slot, _it in opt.bindings]
+            cond = opt.cond
+            if cond is not None and _reads_slots(cond, set(slots)):
+                if not always_true(cond):
+                    return None
+                cond = None
+            form = "one" if not opt.bindings else "kinds" if self.kinds_counted(opt) else "ranges"
+            for i in range(2 if form == "kinds" else 1, len(opt.bindings)):
+                if _slots_read([opt.bindings[i][1]]) & set(slots[:i]):
+                    return None
+            plans.append((cond, form, opt))
+        return plans
+
+    def kinds_counted(self, opt: m.OptionIR) -> bool:
+        """Whether an option's ranges start ``for k in kinds(all in Z) for n in 1 to count(k in Z)``, Z one
+        zone kept sorted by id, the components numbered kind by kind in kind order (see counted_pick)."""
+        if len(opt.bindings) < 2 or self.kind_of != sorted(self.kind_of):
+            return False
+        (slot, it), (_slot, it2) = opt.bindings[:2]
+        pattern = kind_count_pattern(it, slot)
+        if pattern is None or it.query is None or it.query.where is not None \
+                or self.model.zones[it.query.zones[0].zone].ordered:
+            return False
+        return it2.kind == "range" and type(it2.low) is m.Const and type(it2.low.value) is int \
+            and it2.low.value == 1 and _same(it2.high, pattern)
+
+    def count_options(self, L: list, plans: list, ind: int, sp: Any) -> tuple[str, list]:
+        """Write the count of the options of a choice planned by ``counted_pick``: returns the source of
+        the total and, per option, (its count's source, the sources of its lists and of their sizes,
+        the zone of a ``"kinds"`` form or None)."""
+        counts = []
+        for cond, form, opt in plans:
+            at = ind
+            if cond is not None:
+                L.append((ind, f"if {self.ex(cond)}:", opt.span))
+                at = ind + 1
+            zone = None
+            sizes: list[str] = []
+            lists: list[tuple[str, str]] = []
+            its = [it for _slot, it in opt.bindings]
+            if form == "kinds":
+                assert its[0].query is not None
+                zone = self.var("z")
+                L.append((at, f"{zone} = {self.zone(its[0].query.zones[0])}", opt.span))
+                sizes.append(f"len({zone})")
+                its = its[2:]
+            for it in its:
+                lst, size = self.var("l"), self.var("t")
+                L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
+                L.append((at, f"{size} = len({lst})", opt.span))
+                lists.append((lst, size))
+                sizes.append(size)
+            if cond is None and not sizes:
+                counts.append(("1", lists, zone))
+                continue
+            c = self.var("c")
+            L.append((at, f"{c} = {' * '.join(sizes) or '1'}", opt.span))
+            if cond is not None:
+                L.append((ind, "else:", opt.span))
+                L.append((ind + 1, f"{c} = 0", opt.span))
+            counts.append((c, lists, zone))
+        if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: as many as written
+            return str(len(counts)), counts
+        if len(counts) == 1:
+            return counts[0][0], counts
+        total = self.var("n")
+        L.append((ind, f"{total} = {' + '.join(c for c, _l, _z in counts)}", sp))
+        return total, counts
+
+    def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any) -> None:
+        """Option ``i`` of a choice counted by ``count_options`` into ``x`` (its index) and ``v`` (its
+        values), as listing the options and taking the ``i``-th gives them."""
+        if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: the i-th
+            if len(plans) > 1:
+                L.append((ind, f"{x} = {i}", sp))
+            L.append((ind, f"{v} = ()", sp))
+            return
+        at = self.var("at")
+        L.append((ind, f"{at} = {i}", sp))
+        for j, ((_cond, _form, opt), (c, lists, zone)) in enumerate(zip(plans, counts)):
+            last = j == len(plans) - 1
+            body = ind
+            if not last:
+                L.append((ind, f"if {at} < {c}:", opt.span))
+                body = ind + 1
+            if len(plans) > 1:
+                L.append((body, f"{x} = {j}", opt.span))
+            values: list[str] = []
+            for lst, size in reversed(lists[1:] if zone is None else lists):  # the last range fastest
+                e = self.var("e")
+                L.append((body, f"{e} = {lst}[{at} % {size}]", opt.span))
+                L.append((body, f"{at} //= {size}", opt.span))
+                values.insert(0, e)
+            if zone is not None:  # the component at that position: its kind, and its place among its kind's
+                self.kind_spans()
+                self.consts["bisect_left"] = bisect.bisect_left
+                k = self.var("k")
+                L.append((body, f"{k} = KO[{zone}[{at}]]", opt.span))
+                values[:0] = [k, f"{at} - bisect_left({zone}, KLO[{k}]) + 1"]
+            elif lists:
+                values.insert(0, f"{lists[0][0]}[{at}]")
+            L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
+            if not last:
+                L.append((ind, "else:", opt.span))
+                if any(ls or zn for _c, ls, zn in counts[j + 1:]):  # a later option reads its position
+                    L.append((ind + 1, f"{at} -= {c}", opt.span))
+                ind += 1
+
+    def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
+        """After a decision taken in a block: run the next block (where ``fr[1]`` now points) at once,
+        with a new step budget, as the engine's loop would; but every CHAIN-th step return ``TAKEN``
+        to that loop instead, so that decisions taken one after the other never nest deeper."""
+        L.append((ind, f"if st.step % {CHAIN}:", sp))
+        L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET)", sp))
+        L.append((ind, f"return {TAKEN}", sp))
+
+
+def _reads_answers(e: Any) -> bool:
+    """Whether IR (an expression, or a tuple or list of them) reads what a player answered."""
+    if isinstance(e, m.AnswerGet):
+        return True
+    if isinstance(e, (tuple, list)):
+        return any(_reads_answers(x) for x in e)
+    if attrs.has(type(e)):
+        return any(_reads_answers(getattr(e, f.name)) for f in attrs.fields(type(e)))
+    return False
+
+
+def _in_loop(ctx: tuple) -> bool:
+    """Whether a continuation goes back into a loop (``while``, ``repeat``, ``for``) of the frame's rule."""
+    while ctx[0] != "ret":
+        if ctx[0] == "loop":
+            return True
+        ctx = ctx[5]
+    return False
+
+
+def ask_enumerator(gen: Any, s: m.AskS) -> str:
+    """A function listing the answers allowed to the player in the ask's variable, some given per value."""
+    name = f"a{next(gen.names)}"
+    gen.consts["same_answers"] = same_answers
+    lines: list = [(1, "out = []", s.span)]
+    for (label, cond, span), dyn in zip(s.options, s.dynamic):
+        if dyn is None:
+            if cond is None:
+                lines.append((1, f"out.append({gen.const(label)})", span))
+            else:
+                lines.append((1, f"if {gen.ex(cond)}:", span))
+                lines.append((2, f"out.append({gen.const(label)})", span))
+            continue
+        template, bindings = dyn
+        ind = 1
+        bound = []
+        try:
+            for slot, it in bindings:
+                v = gen.var("v")
+                lines.append((ind, f"for {v} in {gen.iterable(it, copy=False)}:", span))
+                lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
+                if never_negative(it):
+                    gen.cse_ids.add(v)
+                gen.loop_vars[slot + gen.off] = v  # read from its Python variable in this function
+                bound.append(slot + gen.off)
+                ind += 1
+            if cond is not None:
+                lines.append((ind, f"if {gen.ex(cond)}:", span))
+                ind += 1
+            lines.append((ind, f"out.append({gen.template(template)})", span))
+        finally:
+            for slot in bound:
+                del gen.loop_vars[slot]
+    if not _distinct_answers(gen, s):
+        lines.append((1, "if len(set(out)) != len(out):", s.span))
+        lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
+    lines.append((1, "return out", s.span))
+    gen.helper(name, "st, loc", lines)
+    return name
+
+
+def always_answered(gen: Any, s: m.AskS) -> bool:
+    """Whether listing an ask's answers always gives some and never fails: an answer offered without a
+    condition, no other conditions, answers per component of zones found without a check, read apart."""
+    if any(cond is not None for _label, cond, _span in s.options):
+        return False
+    if not any(dyn is None for dyn in s.dynamic) or not _distinct_answers(gen, s):
+        return False
+    for dyn in s.dynamic:
+        if dyn is not None:
+            q = dyn[1][0][1].query
+            if q.count is not None or q.count_expr is not None or q.quantity == "random" \
+                    or not all(gen.plain_zone(sel) for sel in q.zones) \
+                    or (q.where is not None and gen.comp.pred_table(q) is None):
+                return False
+    return True
+
+
+def _distinct_answers(gen: Any, s: m.AskS) -> bool:
+    """Whether an ask's answers can never read alike: fixed labels that differ, and one answer per component
+    of zones whose label shows the component's kind, where no two components share a kind."""
+    fixed = [label for (label, _c, _sp), dyn in zip(s.options, s.dynamic) if dyn is None]
+    dynamic = [dyn for dyn in s.dynamic if dyn is not None]
+    if len(dynamic) != 1 or len(set(fixed)) != len(fixed) or not gen.unique_kinds:
+        return len(dynamic) == 0 and len(set(fixed)) == len(fixed)
+    template, bindings = dynamic[0]
+    if len(bindings) != 1:
+        return False
+    slot, it = bindings[0]
+    if it.type != m.COMPONENT or it.query is None or it.kind == "kinds":
+        return False
+    if len({sel.zone for sel in it.query.zones}) != len(it.query.zones):  # a zone named twice lists its own twice
+        return False
+    holes = [part.expr if isinstance(part, m.SecretPart) else part for part in template.parts
+             if not isinstance(part, str)]
+    if len(holes) != 1 or type(holes[0]) is not m.CompKind or holes[0].comp != m.Local(slot, m.COMPONENT):
+        return False
+    texts = ["".join(kind.display if not isinstance(part, str) else part for part in template.parts)
+             for kind in gen.model.kinds]
+    return len(set(texts)) == len(texts) and not set(texts) & set(fixed)
+
+
+def same_answers(out: list[str], span: Any) -> None:
+    """Two answers of one ``ask`` that read alike: an error at the ``ask``."""
+    seen: set[str] = set()
+    for label in out:
+        if label in seen:
+            raise RulelangError(f"two answers are both labelled {label!r}", span,
+                                hint="make every answer's label show what differs between them")
+        seen.add(label)

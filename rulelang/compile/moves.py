@@ -1,0 +1,345 @@
+"""Generated code for ``move``: one component, all of a query, the top of a zone, two moves fused in one
+pass (a part of the generator).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from rulelang.check import model as m
+from rulelang.compile.compiler import _same
+from rulelang.compile.exprs import (
+    _whole,
+)
+
+
+class MoveEmitter:
+    """Moves of components between zones (mixed into ``CodeGen``)."""
+
+    def put(self, L: list, zone: m.Zone, place: str | None, d: str, mv: str, ind: int, sp: Any) -> None:
+        if not zone.ordered:
+            L.append((ind, f"if len({mv}) == 1:", sp))
+            L.append((ind + 1, f"insort({d}, {mv}[0])", sp))
+            L.append((ind, "else:", sp))
+            L.append((ind + 1, f"{d} += {mv}", sp))
+            L.append((ind + 1, f"{d}.sort()", sp))
+        elif place == "bottom":
+            L.append((ind, f"{d}[0:0] = {mv}", sp))
+        else:
+            L.append((ind, f"{d} += {mv}", sp))
+
+    def emit_move(self, L: list, s: m.MoveS, ind: int) -> None:
+        """A move of every matching component (or the top N of them) from zones to a zone."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        d, mv, lg, came = self.var("d"), self.var("mv"), self.var("lg"), self.var("came")
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        limited = q.quantity == "count" and (q.count is not None or q.count_expr is not None)
+        one = None
+        if self.unique_kinds and not limited and q.kinds is None and q.where is None and not q.exclude \
+                and len(q.kind_locals) == 1:  # 'move k from ...': the one component of kind k, if any
+            one = self.var("one")
+            if "KC" not in self.consts:
+                self.consts["KC"] = {k: i for i, k in enumerate(self.kind_of)}
+            L.append((ind, f"{one} = KC.get({self.local(q.kind_locals[0])}, -1)", sp))
+        if len(q.zones) == 1:
+            return self.emit_move_one(L, s, ind, how, src, c, limited, one)
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        L.append((ind, f"{lg} = st.log", sp))
+        L.append((ind, f"if {lg} is not None:", sp))
+        L.append((ind + 1, f"{came} = []", sp))
+        L.append((ind, f"{mv} = []", sp))
+        need = self.var("need")
+        if limited:
+            L.append((ind, f"{need} = {self.move_count(q)}", sp))
+        names = self.var("names")
+        if len(q.zones) > 1 and all(self.plain_zone(sel) for sel in q.zones):
+            # Zones found without a check that may fail: one after the other, with no tuple to go through.
+            span = None if limited else self.id_span(q)
+            for sel in q.zones:
+                z = self.var("s")
+                L.append((ind, f"{z} = {self.zone(sel)}", sp))
+                self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
+                               ind, sp, one, ids=None if self.model.zones[sel.zone].ordered else span)
+        elif len(q.zones) > 1:
+            L.append((ind, f"if {lg} is not None:", sp))
+            L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
+            i, z = self.var("i"), self.var("s")
+            L.append((ind, f"for {i}, {z} in enumerate(({', '.join(self.zone(sel) for sel in q.zones)},)):", sp))
+            self.move_from(L, z, d, mv, lg, came, f"{names}[{i}]", how, src, c, need if limited else None, ind + 1, sp,
+                           one)
+        else:
+            z = self.var("s")
+            L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+            self.move_from(L, z, d, mv, lg, came, self.zone_name(q.zones[0]), how, src, c, need if limited else None,
+                           ind, sp, one)
+        L.append((ind, f"if {mv}:", sp))
+        if dz.unrolled:
+            L.append((ind + 1, f"for {c} in {mv}:", sp))
+            L.append((ind + 2, f"F[{c}] = -1", sp))
+        self.put(L, dz, s.place, d, mv, ind + 1, sp)
+        L.append((ind + 1, f"if {lg} is not None:", sp))
+        L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def fusible_moves(self, a: Any, b: Any) -> bool:
+        """Whether two moves in a row can sort one zone's components in one pass: each takes every
+        component of the same zone passing a test of the component alone (its kind and face) to a
+        zone of its own, the three zones are distinct and found without a check, and no trigger is
+        checked between them (a component both tests pass goes where the first move takes it)."""
+        if type(a) is not m.MoveS or type(b) is not m.MoveS:
+            return False
+        for s in (a, b):
+            q = s.query
+            if q.quantity in ("random", "count") or len(q.zones) != 1 or self.comp.pred_table(q) is None \
+                    or not self.plain_zone(q.zones[0]) or not self.plain_zone(s.dest):
+                return False
+        src = a.query.zones[0]
+        return _same(src, b.query.zones[0]) and len({src.zone, a.dest.zone, b.dest.zone}) == 3 \
+            and not self.move_triggers(a)
+
+    def emit_fused_moves(self, L: list, a: m.MoveS, b: m.MoveS, after: tuple, ind: int) -> bool:
+        """Two moves out of one zone (see ``fusible_moves``) in one pass over it: the first move's
+        components, then the second's, put and narrated in that order; the second's trigger checks after."""
+        c, z, k = self.var("c"), self.var("s"), self.var("k")
+        sp = a.span
+        taken = []
+        for s in (a, b):
+            how, src = self.filter(s.query, c)
+            d, t = self.var("d"), self.var("t")
+            L.append((ind, f"{d} = {self.zone(s.dest)}", s.span))
+            taken.append((s, f"{src}[{c}]" if how == "mask" else src, d, t))
+        L.append((ind, f"{z} = {self.zone(a.query.zones[0])}", sp))
+        L.append((ind, f"if {z}:", sp))
+        for _s, _test, _d, t in taken:
+            L.append((ind + 1, f"{t} = []", sp))
+        L.append((ind + 1, f"{k} = []", sp))
+        L.append((ind + 1, f"for {c} in {z}:", sp))
+        for n, (s, test, _d, t) in enumerate(taken):
+            L.append((ind + 2, f"{'if' if n == 0 else 'elif'} {test}:", s.span))
+            L.append((ind + 3, f"{t}.append({c})", s.span))
+        L.append((ind + 2, "else:", sp))
+        L.append((ind + 3, f"{k}.append({c})", sp))
+        L.append((ind + 1, f"if len({k}) != len({z}):", sp))
+        L.append((ind + 2, f"{z}[:] = {k}", sp))
+        for s, _test, d, t in taken:
+            dz = self.model.zones[s.dest.zone]
+            L.append((ind + 1, f"if {t}:", s.span))
+            if dz.unrolled:
+                L.append((ind + 2, f"for {c} in {t}:", s.span))
+                L.append((ind + 3, f"F[{c}] = -1", s.span))
+            self.put(L, dz, s.place, d, t, ind + 2, s.span)
+            L.append((ind + 2, "if st.log is not None:", s.span))
+            L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(s.query.zones[0])}], "
+                               f"{self.zone_name(s.dest)})", s.span))
+        which = self.move_triggers(b)
+        owners = self.changed_owners(which, [*b.query.zones, b.dest])
+        return self.soft(L, which, after, b.span, ind, owners) if which else False
+
+    def id_span(self, q: m.QueryIR) -> tuple[str, str] | None:
+        """Sources of (lowest, highest) id when the components a query's filter passes are exactly a
+        run of consecutive ids, whatever their faces (components are numbered kind by kind): the
+        kinds of a fixed run, or one kind held in a local; else None."""
+        if q.kind_locals:
+            if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
+                return None
+            self.kind_spans()
+            kind = self.local(q.kind_locals[0])
+            return f"KLO[{kind}]", f"KHI[{kind}]"
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return None
+        kinds = self.model.kinds
+        ids = []
+        for c, k in enumerate(self.kind_of):
+            tests = {bool(tbl[k][0])} | {bool(tbl[k][f + 1]) for f in kinds[k].faces}
+            if len(tests) > 1:  # passes or not by its face
+                return None
+            if True in tests:
+                ids.append(c)
+        if not ids or ids != list(range(ids[0], ids[-1] + 1)):
+            return None
+        return repr(ids[0]), repr(ids[-1])
+
+    def emit_move_one(self, L: list, s: m.MoveS, ind: int, how: str, src: str | None, c: str, limited: bool,
+                      sought: str | None = None) -> None:
+        """A move from one zone: the components taken are the components moved."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        d, z, t = self.var("d"), self.var("s"), self.var("t")
+        test = f"{src}[{c}]" if how == "mask" else src
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        need = None
+        one = limited and q.count_expr is None and q.count == 1 and how != "all"
+        if _pops_top(q, how, dz):
+            self.move_top_one(L, s, d, z, c, ind)
+            return
+        if limited and not one:
+            need = self.var("need")
+            L.append((ind, f"{need} = {self.move_count(q)}", sp))
+        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+        span = self.id_span(q) if one and not self.model.zones[q.zones[0].zone].ordered else None
+        if span is not None:  # the top one of a run of ids in a zone kept sorted: found by bisection
+            i = self.var("i")
+            self.consts["bisect_right"] = bisect.bisect_right
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{i} = bisect_right({z}, {span[1]}) - 1", sp))
+            L.append((ind + 1, f"{t} = [{z}.pop({i})] if {i} >= 0 and {z}[{i}] >= {span[0]} else []", sp))
+            keep = None
+        elif one:  # the top one that passes the test: looked for from the top, taken out by value
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{t} = []", sp))
+            L.append((ind + 1, f"for {c} in reversed({z}):", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{z}.remove({c})", sp))  # a component is in a zone once
+            L.append((ind + 3, f"{t}.append({c})", sp))
+            L.append((ind + 3, "break", sp))
+            keep = None
+        else:
+            ordered = self.model.zones[q.zones[0].zone].ordered
+            run = self.id_span(q) if need is not None and how != "all" and not ordered else None
+            if run is not None:
+                self.take_top_of_run(L, z, d, t, need, run, ind, sp)
+                keep = None
+            else:
+                sorted_ids = None if limited or ordered else self.id_span(q)
+                keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
+        L.append((ind + 1, f"if {t}:", sp))
+        if keep is not None:
+            L.append((ind + 2, f"{z}[:] = {keep}", sp))
+        if dz.unrolled:
+            L.append((ind + 2, f"for {c} in {t}:", sp))
+            L.append((ind + 3, f"F[{c}] = -1", sp))
+        self.put(L, dz, s.place, d, t, ind + 2, sp)
+        L.append((ind + 2, "if st.log is not None:", sp))
+        L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})", sp))
+
+    def take_top_of_run(self, L: list, z: str, d: str, t: str, need: str, ids: tuple[str, str], ind: int,
+                        sp: Any) -> None:
+        """Take the top ``need`` components passing a filter out of the sorted list ``z`` into ``t``, when
+        those the filter passes are a run of ids (sources of the lowest and highest, see ``id_span``):
+        the top of their slice, cut out by bisection, listed from the top down (as ``take`` finds them
+        walking down from the top)."""
+        i, j = self.var("i"), self.var("j")
+        self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
+        L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+        L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]})", sp))
+        L.append((ind + 1, f"{i} = max(bisect_left({z}, {ids[0]}, 0, {j}), {j} - {need})", sp))
+        L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
+        L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+        L.append((ind + 1, f"{t}.reverse()", sp))
+
+    def move_top_one(self, L: list, s: m.MoveS, d: str, z: str, c: str, ind: int) -> None:
+        """``move 1 from ZONE to ZONE``: the top component, popped and put without a list of one
+        (as the top ``need`` of every component with ``need`` 1, see ``take`` and ``put``)."""
+        sp = s.span
+        q = s.query
+        dz = self.model.zones[s.dest.zone]
+        L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))  # (the caller found the destination ``d``)
+        L.append((ind, f"if {z} and {z} is not {d}:", sp))
+        L.append((ind + 1, f"{c} = {z}.pop()", sp))
+        if not dz.ordered:
+            L.append((ind + 1, f"insort({d}, {c})", sp))
+        elif s.place == "bottom":
+            L.append((ind + 1, f"{d}.insert(0, {c})", sp))
+        else:
+            L.append((ind + 1, f"{d}.append({c})", sp))
+        L.append((ind + 1, "if st.log is not None:", sp))
+        L.append((ind + 2, f"log_move(st.log, LB, [{c}], [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})",
+                  sp))
+
+    def move_count(self, q: m.Query) -> str:
+        """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
+        if q.count_expr is None:
+            return repr(q.count)
+        if _whole(q.count_expr):  # a whole number already
+            return f"max(0, {self.ex(q.count_expr)})"
+        return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
+
+    def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
+             sp: Any, one: str | None = None, ids: tuple[str, str] | None = None) -> str | None:
+        """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
+        passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
+        the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
+        ``need``, ``z`` keeps what it held: the caller sets it to the list of the others, whose name
+        is returned (one pass over ``z`` sorts its components into both lists). With ``ids`` (sources of
+        the lowest and highest id, see ``id_span``) the components passing the test are a run of ids
+        and ``z`` is kept sorted: they are cut out of it as one slice.
+        With ``one`` (the source of the only component that can pass the test, or -1), that component
+        is looked for instead."""
+        if need is None and one is not None and how != "all":
+            L.append((ind, f"if {one} in {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{z}.remove({one})", sp))
+            L.append((ind + 1, f"{t} = [{one}]", sp))
+            return None
+        if need is None and ids is not None:
+            i, j = self.var("i"), self.var("j")
+            self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
+            L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}, {i})", sp))
+            L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
+            L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+            return None
+        if need is None:
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            if how == "all":
+                L.append((ind + 1, f"{t} = {z}[:]", sp))
+                L.append((ind + 1, f"{z}.clear()", sp))
+                return None
+            keep = self.var("k")
+            L.append((ind + 1, f"{t} = []", sp))
+            L.append((ind + 1, f"{keep} = []", sp))
+            L.append((ind + 1, f"for {c} in {z}:", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{t}.append({c})", sp))
+            L.append((ind + 2, "else:", sp))
+            L.append((ind + 3, f"{keep}.append({c})", sp))
+            return keep
+        L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+        if how == "all":
+            L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
+            L.append((ind + 1, f"del {z}[-{need}:]", sp))
+            L.append((ind + 1, f"{t}.reverse()", sp))
+        else:
+            j = self.var("j")
+            L.append((ind + 1, f"{t} = []", sp))
+            L.append((ind + 1, f"{j} = len({z}) - 1", sp))
+            L.append((ind + 1, f"while {j} >= 0 and len({t}) < {need}:", sp))
+            L.append((ind + 2, f"{c} = {z}[{j}]", sp))
+            L.append((ind + 2, f"if {test}:", sp))
+            L.append((ind + 3, f"{t}.append({z}.pop({j}))", sp))
+            L.append((ind + 2, f"{j} -= 1", sp))
+        return None
+
+    def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
+                  c: str, need: str | None, ind: int, sp: Any, one: str | None = None,
+                  ids: tuple[str, str] | None = None) -> None:
+        """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
+        if how == "all" and need is None:  # everything: the source's list is added, then emptied
+            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind + 1, f"{mv} += {z}", sp))
+            L.append((ind + 1, f"{z}.clear()", sp))
+            L.append((ind + 1, f"if {lg} is not None:", sp))
+            L.append((ind + 2, f"{came}.append({name})", sp))
+            return
+        taken = self.var("t")
+        test = f"{src}[{c}]" if how == "mask" else src
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, one, ids=ids)
+        if need is not None:
+            L.append((ind + 1, f"{need} -= len({taken})", sp))
+        L.append((ind + 1, f"if {taken}:", sp))
+        if keep is not None:
+            L.append((ind + 2, f"{z}[:] = {keep}", sp))
+        L.append((ind + 2, f"{mv} += {taken}", sp))
+        L.append((ind + 2, f"if {lg} is not None:", sp))
+        L.append((ind + 3, f"{came}.append({name})", sp))
+
+
+def _pops_top(q: m.QueryIR, how: str, dest: m.Zone) -> bool:
+    """Whether a move from one zone takes its top component, whatever it is (``move 1 from ZONE``),
+    to a zone whose components are not laid out on a board (see ``CodeGen.move_top_one``)."""
+    return q.quantity == "count" and q.count == 1 and q.count_expr is None and how == "all" and not dest.unrolled

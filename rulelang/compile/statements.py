@@ -1,0 +1,318 @@
+"""Generated code for statements: assignments, ``let``, ``say``, ``if``, loops, calls of rules (inlined or
+as frames) and the dispatch to the emitters of other statement kinds (a part of the generator).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rulelang.check import model as m
+from rulelang.compile import chance, emit, piles, rounds, triggers
+from rulelang.compile.emit import END
+from rulelang.compile.exprs import (
+    never_negative,
+)
+from rulelang.compile.program import (
+    RANDFIRST,
+    SHUFFLE,
+)
+from rulelang.numbers import MAX_NUMBER, too_big
+
+EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
+"""Statements written by module functions, by IR type."""
+
+
+class StatementEmitter:
+    """Statements, loops and calls (mixed into ``CodeGen``)."""
+
+    def emit_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:  # noqa: C901
+        """Write one statement; True when it ends its block on every path."""
+        t = type(s)
+        sp = getattr(s, "span", None)
+        if t is m.MoveS:
+            if s.query.quantity == "random":
+                return self.emit_draw(L, s, after, ind)
+            self.emit_move(L, s, ind)
+            which = self.move_triggers(s)
+            owners = self.changed_owners(which, [*s.query.zones, s.dest])
+            return self.soft(L, which, after, sp, ind, owners) if which else False
+        if t is m.AssignS:
+            who = self.emit_assign(L, s, ind)
+            which = self.comp.trigger_for_counter.get(s.counter, ())
+            owners = None
+            watched = [self.model.triggers[t] for t in which if self.model.triggers[t].each]
+            if who is not None and self.model.counters[s.counter].per_player and watched \
+                    and all(triggers.owner_local(trig) for trig in watched):
+                owners = [who]
+            return self.soft(L, which, after, sp, ind, owners) if which else False
+        if t is m.LetS:
+            L.append((ind, f"loc[{s.slot + self.off}] = {self.stored(s.value, sp)}", sp))
+            return False
+        if t is m.SayS:
+            L.append((ind, "if st.log is not None:", sp))
+            L.append((ind + 1, f"st.log.append({{'type': 'say', 'text': {self.template(s.text)}}})", sp))
+            return False
+        if t is m.GiveTurnS:
+            L.append((ind, f"st.next_player = {self.seat_ex(s.player, 'a turn to take', sp)}", sp))
+            return False
+        if t is m.SimpleS:
+            if s.what == "end turn":
+                L.append((ind, f"end_turn(st, {self.model.turn_rule})", sp))
+                L.append((ind, "return left", sp))
+                return True
+            if s.what == "end game":
+                L.append((ind, f"return {END}", sp))
+                return True
+            if s.what == "end game with no winner":  # the standings follow 'rank'; nobody is a winner
+                L.append((ind, "st.result = {'no_winner': True}", sp))
+                L.append((ind, f"return {END}", sp))
+                return True
+            if s.what == "another turn":
+                L.append((ind, "st.extra_turn = True", sp))
+                return False
+            if s.what == "pick first player at random":
+                pc = self.site_pc(s, 2)
+                self.entries.setdefault(pc, (RANDFIRST, None, None, None, sp))
+                self.resume(pc + 1, after, sp)
+                return self.pause(L, pc, ind)
+            return False  # pass
+        if t is m.RevealS:
+            p, picked = self.var("p"), self.var("pk")
+            who = "None" if s.player is None else self.seat_ex(s.player, "eyes to look with", sp)
+            L.append((ind, f"{p} = {who}", sp))
+            L.append((ind, f"{picked} = {self.selection(s.query)}", sp))
+            names = [self.reveal_where(z) for z in s.query.zones]
+            where = names[0] if len(names) == 1 else f"', '.join(({', '.join(names)},))"
+            kinds = self.model.kinds
+            remembered = self.table([self.comp.labels[c] if self.is_die[c] else kinds[k].name
+                                     for c, k in enumerate(self.kind_of)], "rm")
+            L.append((ind, f"reveal(st, {p}, {picked}, {where}, LB, {remembered})", sp))
+            return False
+        if t is m.RollS:
+            return self.emit_roll(L, s, after, ind)
+        if t is m.ShuffleS:
+            pc = self.site_pc(s, 2)
+            if pc not in self.entries:
+                with self.at_offset():
+                    zl = self.comp.zone_list(s.zone)
+                which = self.comp.triggers_for({s.zone.zone})
+                self.check_fn(which)
+                self.entries[pc] = (SHUFFLE, zl, s.zone.zone, which, sp)
+            self.resume(pc + 1, after, sp)
+            return self.emit_shuffle(L, s, pc, ind)
+        if t is m.AskS:
+            return self.emit_ask(L, s, after, ind)
+        if t is m.ChooseS:
+            return self.emit_choose(L, s, after, ind)
+        if t in EMITTERS:
+            return EMITTERS[t](self, L, s, after, ind)
+        if t is m.CallS:
+            callee = self.model.rules[s.rule]
+            if self.inlines(s):
+                # The callee's body runs here, its locals after the caller's: no frame to push or pop.
+                self.cov(("rule", s.rule), ind, L)
+                saved = (self.off, self.ikey)
+                base = self.alloc((id(s), "inline"), callee.nlocals)
+                params: dict[int, str] = {}  # arguments the body reads from Python variables (it binds them never)
+                if s.args:
+                    args = [self.stored(a, sp) for a in s.args]
+                    targets = ", ".join(f"loc[{base + i}]" for i in range(len(args)))
+                    for i, a in enumerate(args):
+                        if not _binds_slot(callee.body, i):
+                            params[base + i] = self.var("v")
+                            if a in self.cse_ids:
+                                self.cse_ids.add(params[base + i])
+                    names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
+                    named = f"{names}= " if params else ""
+                    L.append((ind, f"{named}{targets}, = {', '.join(args)},", sp))
+                bind = len(L) - 1
+                stays = s.args and len(params) == len(s.args) and not self.can_pause([s])
+                self.off = base
+                self.ikey = self.ikey + ((id(s), s.rule),)
+                self.loop_vars.update(params)
+                try:
+                    return self.emit_seq(L, callee.body, 0, after, False, ind)
+                finally:
+                    self.off, self.ikey = saved
+                    for slot in params:
+                        del self.loop_vars[slot]
+                    if stays and all(emit.slot_unread(L[bind + 1:], slot) for slot in params):
+                        # a body that never leaves the block reads its arguments from their variables only
+                        L[bind] = (ind, f"{names}= {', '.join(args)},", sp)
+            self.budget(L, ind, sp)
+            new = self.var("n")
+            L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
+            for i, a in enumerate(s.args):
+                L.append((ind, f"{new}[{i}] = {self.stored(a, sp)}", sp))
+            pc = self.site_pc(s, 1)
+            self.resume(pc, after, sp)
+            self.frames.append(s.rule)
+            L.append((ind, f"fr[1] = {pc}", sp))
+            L.append((ind, f"st.stack.append([{s.rule}, 0, {new}])", sp))
+            L.append((ind, "return left", sp))
+            return True
+        if t is m.IfS:
+            done = True
+            for n, (cond, body) in enumerate(s.branches):
+                test = self.ex_pre(L, cond, ind) if n == 0 else self.ex(cond)
+                L.append((ind, f"{'if' if n == 0 else 'elif'} {test}:", sp))
+                done &= self.emit_body(L, body, after, ind + 1, ("branch", id(s), n))
+            if s.orelse is not None:
+                L.append((ind, "else:", sp))
+                done &= self.emit_body(L, s.orelse, after, ind + 1, ("branch", id(s), len(s.branches)))
+            else:
+                done = False
+            return done
+        if t in (m.WhileS, m.RepeatS, m.ForS):
+            self.emit_loop(L, s, after, ind, init=True)
+            return False
+        if t in piles.STATEMENTS:
+            return piles.emit(self, L, s, after, ind)
+        return self.emit_fallback_stmt(L, s, after, ind)
+
+    def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:
+        n = len(L)
+        if construct is not None:
+            self.cov(construct, ind, L)
+        done = self.emit_seq(L, body, 0, after, False, ind)
+        if len(L) == n:
+            L.append((ind, "pass", None))
+        return done
+
+    def emit_loop(self, L: list, s: Any, after: tuple, ind: int, init: bool) -> None:
+        """A loop, from its start (``init``) or resumed in the middle of its iterations."""
+        sp = s.span
+        end = ("loop", s, None, self.off, self.ikey, after)
+        paused = self.can_pause(s.body)
+        if type(s) is m.WhileS:
+            L.append((ind, f"while {self.ex(s.cond)}:", sp))
+        elif type(s) is m.RepeatS:
+            if paused:
+                slot = f"loc[{s.slot + self.off}]"
+            else:
+                slot = self.var("n")
+            if init:
+                n = self.ex_pre(L, s.count, ind)
+                bound = self.int_bound(s.count)
+                if bound is not None and bound <= MAX_NUMBER:  # a whole number within the bound already
+                    L.append((ind, f"{slot} = {n}", sp))
+                else:
+                    L.append((ind, f"{slot} = whole(bounded({n}, {self.const(sp)}), {self.const(sp)}, "
+                                   f"{self.const('how many times to repeat')})", sp))
+            L.append((ind, f"while {slot} > 0:", sp))
+            L.append((ind + 1, f"{slot} -= 1", sp))
+        else:
+            var = f"loc[{s.var + self.off}]"
+            if paused:
+                lst, idx = f"loc[{s.list_slot + self.off}]", f"loc[{s.idx_slot + self.off}]"
+                if not _binds_slot(s.body, s.var):  # read from its Python variable until the block pauses
+                    # the list (which nothing changes) and the position from Python variables; loc keeps
+                    # them, and the value, for a pause
+                    seq, i, v = self.var("s"), self.var("i"), self.var("v")
+                    if init:
+                        L.append((ind, f"{seq} = {lst} = {self.iterable(s.iterable)}", sp))
+                        L.append((ind, f"{idx} = 0", sp))
+                    else:
+                        L.append((ind, f"{seq} = {lst}", sp))
+                    L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
+                    L.append((ind + 1, f"{idx} = {i} + 1", sp))
+                    L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
+                    self.body_from_var(L, s, v, end, ind, sp)
+                    return
+                if init:
+                    L.append((ind, f"{lst} = {self.iterable(s.iterable)}", sp))
+                    L.append((ind, f"{idx} = 0", sp))
+                L.append((ind, f"while {idx} < len({lst}):", sp))
+                L.append((ind + 1, f"{var} = {lst}[{idx}]", sp))
+                L.append((ind + 1, f"{idx} += 1", sp))
+            else:
+                v = self.var("v")
+                fixed = s.iterable.kind in ("players", "players_in", "others", "others_in", "range")  # no copy
+                L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not fixed)}:", sp))
+                store = len(L)
+                L.append((ind + 1, f"{var} = {v}", sp))
+                if not _binds_slot(s.body, s.var):  # the body reads the value from its Python variable
+                    slot = self.body_from_var(L, s, v, end, ind, sp)
+                    if emit.slot_unread(L[store + 1:], slot):  # nothing reads the value from loc: not stored there
+                        del L[store]
+                    return
+        self.budget(L, ind + 1, sp)
+        self.emit_seq(L, s.body, 0, end, False, ind + 1)
+
+    def body_from_var(self, L: list, s: m.ForS, v: str, end: Any, ind: int, sp: Any) -> int:
+        """The body of the loop ``s`` at ``ind + 1``, reading the loop's value from the Python variable
+        ``v``; returns the value's slot."""
+        if never_negative(s.iterable):
+            self.cse_ids.add(v)
+        self.budget(L, ind + 1, sp)
+        slot = s.var + self.off
+        self.loop_vars[slot] = v
+        try:
+            self.emit_seq(L, s.body, 0, end, False, ind + 1)
+        finally:
+            del self.loop_vars[slot]
+        return slot
+
+    def emit_fallback_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:
+        """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
+        raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
+
+    def emit_assign(self, L: list, s: m.AssignS, ind: int) -> str | None:
+        """Write ``set``/``add`` of a counter; the variable holding the seat whose counter changed (or None)."""
+        sp = s.span
+        i = s.counter
+        counter = self.model.counters[i]
+        v, old, new = self.var("v"), self.var("o"), self.var("n")
+        # ``set`` to a number written there, not narrated: stored as it is (nothing to bound, no old value)
+        plain = s.op == "=" and counter.doc is None and type(s.value) is m.Const and (
+            type(s.value.value) is int and not too_big(s.value.value) if counter.type == m.INT
+            else counter.type != m.STR)
+        # ``set`` to a shared whole-number counter, not narrated: its value was bounded when stored
+        plain = plain or (s.op == "=" and counter.doc is None and counter.type == m.INT
+                          and type(s.value) is m.CounterGet and s.value.owner is None
+                          and self.model.counters[s.value.counter].type == m.INT)
+        if not plain:
+            L.append((ind, f"{v} = {self.ex_pre(L, s.value, ind)}", sp))
+        if s.owner is None:
+            cell, who = f"C[{i}]", "None"
+        else:
+            who = self.var("w")
+            L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
+            cell = f"C[{i}][{who}]"
+        if plain:
+            L.append((ind, f"{cell} = {self.ex(s.value)}", sp))
+            return None if s.owner is None else who
+        L.append((ind, f"{old} = {cell}", sp))
+        value = {"+=": f"{old} + {v}", "-=": f"{old} - {v}"}.get(s.op, v)
+        if counter.type in (m.INT, m.STR):  # a number kept in the state is bounded
+            value = f"{'bounded' if counter.type == m.INT else 'bounded_text'}({value}, {self.const(sp)})"
+        L.append((ind, f"{new} = {cell} = {value}", sp))
+        if counter.doc is not None:
+            secret = self.const(counter.visibility) if counter.visibility != "public" else "None"
+            L.append((ind, f"if st.log is not None and {new} != {old}:", sp))
+            L.append((ind + 1, f"log_counter(st.log, {self.const(counter.name)}, {who}, {old}, {new}, "
+                               f"{counter.type == m.PLAYER}, {secret})", sp))
+        return None if s.owner is None else who
+
+
+_BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
+
+
+def _binds_slot(node: Any, slot: int) -> bool:
+    """Whether statements (or expressions) may write local ``slot``: a ``let`` of it, or any construct that
+    binds it (the ``for``, ``pick``, ``ask``, ``choose`` and ``repeat`` variables; reads are not writes)."""
+    if isinstance(node, (tuple, list)):
+        return any(_binds_slot(x, slot) for x in node)
+    if type(node) is m.Local or not attrs.has(type(node)):
+        return False
+    for f in attrs.fields(type(node)):
+        value = getattr(node, f.name)
+        if f.name in _BINDING_FIELDS and value == slot:
+            return True
+        if f.name == "bindings" and any(b[0] == slot for b in value):
+            return True
+        if f.name != "span" and _binds_slot(value, slot):
+            return True
+    return False

@@ -1,0 +1,167 @@
+"""The layering of ``rulelang/``, read from the source (ast): no import circle, no private name imported across modules.
+
+Every import counts, also one inside a function (a lazy import hides a circle, it does not remove it), but for
+those under ``if TYPE_CHECKING:`` (read by type checkers only, never run). What still
+exists is listed below by name, so that whoever removes it empties the list: a listed circle or import that is
+gone fails ``test_the_allow_lists_name_only_what_still_exists``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rulelang"
+
+KNOWN_CIRCLES: set[frozenset[str]] = set()
+
+KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = {  # (importer, module, name); issue 23: compile/analysis.py
+    ("rulelang.compile.exprs", "rulelang.compile.compiler", "_NotStatic"),
+    ("rulelang.compile.label_proof", "rulelang.compile.exprs", "_slots_read"),
+    ("rulelang.compile.membership", "rulelang.compile.exprs", "_is_count"),
+    ("rulelang.compile.membership", "rulelang.compile.exprs", "_slots_read"),
+    ("rulelang.compile.membership", "rulelang.compile.exprs", "_whole"),
+    ("rulelang.compile.codegen", "rulelang.compile.compiler", "_same"),
+    ("rulelang.compile.codegen", "rulelang.compile.compiler", "_sheet_total"),
+    ("rulelang.compile.blocks", "rulelang.compile.exprs", "_prologue"),
+    ("rulelang.compile.chance", "rulelang.compile.compiler", "_reads_slots"),
+    ("rulelang.compile.decisions", "rulelang.compile.compiler", "_reads_slots"),
+    ("rulelang.compile.decisions", "rulelang.compile.compiler", "_same"),
+    ("rulelang.compile.decisions", "rulelang.compile.exprs", "_slots_read"),
+    ("rulelang.compile.moves", "rulelang.compile.compiler", "_same"),
+    ("rulelang.compile.moves", "rulelang.compile.exprs", "_whole"),
+    ("rulelang.compile.options", "rulelang.compile.compiler", "_reads_slots"),
+    ("rulelang.compile.options", "rulelang.compile.compiler", "_same"),
+    ("rulelang.compile.options", "rulelang.compile.exprs", "_is_count"),
+    ("rulelang.compile.options", "rulelang.compile.exprs", "_slots_read"),
+}
+
+
+def modules(root: Path = PACKAGE) -> dict[str, Path]:
+    """Every module of the package under ``root``, by dotted name (a package by its ``__init__.py``)."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of a module but those under ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def imports(mods: dict[str, Path]) -> tuple[dict[str, set[str]], set[tuple[str, str, str]]]:
+    """The import graph among ``mods`` (module -> modules it imports, anywhere in its text), and the private
+    names imported from another module (importer, module, name)."""
+    edges: dict[str, set[str]] = {name: set() for name in mods}
+    private: set[tuple[str, str, str]] = set()
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                edges[name].update(a.name for a in node.names if a.name in mods)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the package (and its parents) of this module
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([base] if base else []))
+                for a in node.names:
+                    if f"{base}.{a.name}" in mods:
+                        edges[name].add(f"{base}.{a.name}")
+                    elif base in mods:
+                        edges[name].add(base)
+                        if a.name.startswith("_") and not a.name.endswith("__"):
+                            private.add((name, base, a.name))
+        edges[name].discard(name)
+    return edges, private
+
+
+def circles(edges: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The strongly connected sets of more than one module (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: set[frozenset[str]] = set()
+    for start in edges:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, children = work[-1]
+            w = next(children, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(edges[w]))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = set()
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.add(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    found.add(frozenset(comp))
+    return found
+
+
+def test_the_finder_sees_circles_lazy_imports_and_private_names(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("def f():\n    from pkg.sub.c import g  # lazy\n    return g\n")
+    (pkg / "sub" / "c.py").write_text("from ..a import _hidden\nfrom pkg.d import __version__\n")
+    (pkg / "d.py").write_text("import pkg.a\n__version__ = '1'\n")
+    (pkg / "e.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.d import _x\n")
+    edges, private = imports(modules(pkg))
+    assert edges["pkg.b"] == {"pkg.sub.c"} and edges["pkg.sub.c"] == {"pkg.a", "pkg.d"} and edges["pkg.e"] == set()
+    assert circles(edges) == {frozenset({"pkg.a", "pkg.b", "pkg.sub.c", "pkg.d"})}
+    assert private == {("pkg.sub.c", "pkg.a", "_hidden")}
+    (pkg / "d.py").write_text("__version__ = '1'\n")
+    (pkg / "a.py").write_text("")
+    assert circles(imports(modules(pkg))[0]) == set()
+
+
+def test_no_import_circle_in_rulelang_but_the_known_ones() -> None:
+    found = circles(imports(modules())[0])
+    new = found - KNOWN_CIRCLES
+    assert not new, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in new)
+
+
+def test_no_private_name_imported_across_modules_but_the_known_ones() -> None:
+    new = imports(modules())[1] - KNOWN_PRIVATE_IMPORTS
+    assert not new, "private names imported: " + "; ".join(f"{a} imports {n} from {b}" for a, b, n in sorted(new))
+
+
+def test_the_allow_lists_name_only_what_still_exists() -> None:
+    edges, private = imports(modules())
+    assert KNOWN_CIRCLES <= circles(edges), "a known circle is gone: remove its entry from KNOWN_CIRCLES"
+    gone = KNOWN_PRIVATE_IMPORTS - private
+    assert not gone, f"no longer imported, remove from KNOWN_PRIVATE_IMPORTS: {sorted(gone)}"
