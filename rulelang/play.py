@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.agents.base import Agent
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State

@@ -1,9 +1,9 @@
 """Generated totals that skip work the general emission does, with the same games:
 
 - a count over one zone's components passing a mask tests the mask in its loop
-  (``exprs._masked_zone``) instead of building the list of those that pass first;
+  (``queries.masked_zone``) instead of building the list of those that pass first;
 - a ``total`` of values that are not a number written there adds them up as they come
-  (``exprs._summed``) instead of keeping a list to ``sum`` at the end.
+  (``queries.added_as_they_come``) instead of keeping a list to ``sum`` at the end.
 
 The games (and the states at step limits) must be exactly those of the general emission.
 """
@@ -17,7 +17,7 @@ import pytest
 from step_support import played
 
 from rulelang import load_game
-from rulelang.compile import exprs
+from rulelang.compile import queries
 from rulelang.engine.engine import Engine
 
 pytestmark = pytest.mark.usefixtures("at_root")
@@ -63,8 +63,8 @@ rank p by highest reds(p)
 def general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
     """The game compiled with neither mechanism: lists filtered first, totals kept in lists."""
     with monkeypatch.context() as patch:
-        patch.setattr(exprs, "_masked_zone", lambda source: None)
-        patch.setattr(exprs, "_summed", lambda e, count: False)
+        patch.setattr(queries, "masked_zone", lambda source: None)
+        patch.setattr(queries, "added_as_they_come", lambda e, count: False)
         return load_game(path)
 
 

@@ -26,8 +26,8 @@ import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.check import model as m
 from rulelang.compile import piles_runtime
-from rulelang.compile.compiler import Compiler
-from rulelang.compile.exprs import fold
+from rulelang.compile.analysis import fold
+from rulelang.compile.exprs import expression_function
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
 from rulelang.engine.engine import Engine
@@ -250,14 +250,13 @@ def test_a_marker_is_found_where_it_is() -> None:
 
 
 def plain_sheets(engine: Engine, st: State) -> list[dict[str, dict[str, Any]]]:
-    plain = Compiler(engine.model)
     out = []
     for p in range(st.players):
         mine = {}
         for sheet in engine.model.sheets:
             loc = [None] * max(1, sheet.nlocals)
             loc[0] = p
-            mine[sheet.name] = {label: plain.expr(e)(st, loc) for label, e in sheet.lines}
+            mine[sheet.name] = {label: expression_function(engine.model, e)(st, loc) for label, e in sheet.lines}
         out.append(mine)
     return out
 

@@ -31,10 +31,12 @@ from test_choice_enumerators import careful_options, generated_options, lazy_opt
 import rulelang
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import piles_runtime
-from rulelang.compile.compiler import Compiler
-from rulelang.compile.exprs import _one_group, _unguarded, cannot_fail, inline_single_piles, owned_piles
+from rulelang.compile.exprs import expression_function
 from rulelang.compile.program import CHOOSE
 from rulelang.compile.runtime import place_of
+from rulelang.compile.source_text import cannot_fail, inline_single_piles, owned_piles
+from rulelang.compile.source_text import one_group as _one_group
+from rulelang.compile.source_text import unguarded as _unguarded
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -312,9 +314,9 @@ def test_the_standings_take_the_last_tally_only_if_nothing_it_read_changed(after
     engine.run.tallied_rows = spy
     st = engine.new_state(2)
     assert st.over and reused == [kept]
-    plain = Compiler(engine.model)
+    plains = [(label, expression_function(engine.model, e)) for label, e in engine.model.sheets[0].lines]
     for row in st.result["standings"]:
         p = int(row["player"][1:]) - 1
         loc = [None] * max(1, engine.model.sheets[0].nlocals)
         loc[0] = p
-        assert row["sheets"]["worth"] == {label: plain.expr(e)(st, loc) for label, e in engine.model.sheets[0].lines}
+        assert row["sheets"]["worth"] == {label: plain(st, loc) for label, plain in plains}

@@ -15,26 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rulelang"
 
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
-KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = {  # (importer, module, name); issue 23: compile/analysis.py
-    ("rulelang.compile.exprs", "rulelang.compile.compiler", "_NotStatic"),
-    ("rulelang.compile.label_proof", "rulelang.compile.exprs", "_slots_read"),
-    ("rulelang.compile.membership", "rulelang.compile.exprs", "_is_count"),
-    ("rulelang.compile.membership", "rulelang.compile.exprs", "_slots_read"),
-    ("rulelang.compile.membership", "rulelang.compile.exprs", "_whole"),
-    ("rulelang.compile.codegen", "rulelang.compile.compiler", "_same"),
-    ("rulelang.compile.codegen", "rulelang.compile.compiler", "_sheet_total"),
-    ("rulelang.compile.blocks", "rulelang.compile.exprs", "_prologue"),
-    ("rulelang.compile.chance", "rulelang.compile.compiler", "_reads_slots"),
-    ("rulelang.compile.decisions", "rulelang.compile.compiler", "_reads_slots"),
-    ("rulelang.compile.decisions", "rulelang.compile.compiler", "_same"),
-    ("rulelang.compile.decisions", "rulelang.compile.exprs", "_slots_read"),
-    ("rulelang.compile.moves", "rulelang.compile.compiler", "_same"),
-    ("rulelang.compile.moves", "rulelang.compile.exprs", "_whole"),
-    ("rulelang.compile.options", "rulelang.compile.compiler", "_reads_slots"),
-    ("rulelang.compile.options", "rulelang.compile.compiler", "_same"),
-    ("rulelang.compile.options", "rulelang.compile.exprs", "_is_count"),
-    ("rulelang.compile.options", "rulelang.compile.exprs", "_slots_read"),
-}
+KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()  # (importer, module, name)
 
 
 def modules(root: Path = PACKAGE) -> dict[str, Path]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 import pytest
@@ -155,3 +156,28 @@ def test_the_text_says_who_went_first_next_to_the_win_rate_by_seat() -> None:
     assert any(f"Who goes first changes from game to game: {share}" in line for line in render_text(summary))
     summary["first_player"]["by_seat"] = {"P1": 40, "P2": 0}  # as a game where P1 always starts
     assert "  (P1 went first in every game.)" in render_text(summary)
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_one_line_on_a_terminal_and_writes_whole_lines_elsewhere() -> None:
+    from rulelang.sim.driver import Progress
+
+    log = io.StringIO()  # a log file or a pipe: no carriage returns, one line at the end
+    progress = Progress(3, stream=log)
+    progress(1)
+    progress(1)
+    progress(1)
+    progress.close()
+    assert log.getvalue().startswith("playing: 3/3 games (") and log.getvalue().count("\n") == 1
+    assert "\r" not in log.getvalue()
+    tty = _Tty()
+    progress = Progress(2, stream=tty)
+    progress(1)
+    progress(1)
+    progress.close()
+    assert tty.getvalue().startswith("\rplaying: 1/2 games (") and "\rplaying: 2/2 games (" in tty.getvalue()
+    assert tty.getvalue().endswith("\n")

@@ -36,7 +36,7 @@ from click.testing import CliRunner
 from test_replay import CHICKEN, EGGSPANSION, engine_for, make_trace, trace_text
 
 from rulelang.cli import main
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.rng import Rng
 from rulelang.trace.replay import CHANCE_KEYS, Replayer, Verdict, read_trace

@@ -25,7 +25,7 @@ from test_replay import CHICKEN, EGGSPANSION, engine_for, make_trace, write_trac
 
 from rulelang import ErrorList, load_game
 from rulelang.cli import main
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 
 BARNYARD = "games/barnyard.rules"

@@ -8,14 +8,12 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.compile import expansion, rounds
-from rulelang.compile.compiler import MAX_INLINE_DEPTH, Compiler
+from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
-from rulelang.compile.exprs import (
-    _prologue,
-)
 from rulelang.compile.program import (
     BLOCK,
 )
+from rulelang.compile.source_text import prologue
 from rulelang.numbers import too_big
 
 
@@ -26,10 +24,6 @@ class BlockEmitter:
     def after_step_triggers(self) -> bool:
         """Whether the game has triggers checked only when play would wait (``after each step``)."""
         return any(t.after_step for t in self.model.triggers)
-
-    def at_offset(self) -> _Offset:
-        """Build compiler closures with this generator's local-slot offset."""
-        return _Offset(self.comp, self.off)
 
     def alloc(self, key: Any, n: int) -> int:
         """Local slots of the frame rule for one site (the same on every emission of the site)."""
@@ -178,7 +172,7 @@ class BlockEmitter:
         if self.written > expansion.MAX_GENERATED_LINES:  # stop early: the time to write and compile grows with it
             raise expansion.generated_too_much(self.model, self.frame)
         body = [(0, f"def {name}({args}):", None)]
-        body += _prologue(lines, 1)
+        body += prologue(lines, 1)
         body += lines
         self.blocks.append(body)
 
@@ -268,16 +262,3 @@ class BlockEmitter:
         for i, counter in enumerate(model.counters):
             self.helper(f"ci{i}", "st, loc", [(1, f"return {self.ex(counter.init)}", counter.span)])
 
-
-class _Offset:
-    """Context manager: the compiler builds closures at this local-slot offset."""
-
-    def __init__(self, comp: Compiler, off: int) -> None:
-        self.comp, self.off = comp, off
-
-    def __enter__(self) -> None:
-        self.saved = self.comp.offset
-        self.comp.offset = self.off
-
-    def __exit__(self, *exc: Any) -> None:
-        self.comp.offset = self.saved

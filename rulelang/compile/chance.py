@@ -10,11 +10,8 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.compile import emit, runtime
-from rulelang.compile.compiler import _reads_slots
+from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import SOFT_LIMIT
-from rulelang.compile.exprs import (
-    never_negative,
-)
 from rulelang.compile.program import (
     DRAW,
     PICK,
@@ -119,14 +116,13 @@ class ChanceEmitter:
         pc = self.site_pc(s, 2)
         if pc not in self.entries:
             dest_zone = self.model.zones[s.dest.zone]
-            with self.at_offset():
-                spec = DrawSpec(
-                    source=self.comp.zone_list(sel), pred=self.comp.predicate(q), dest=self.comp.zone_list(s.dest),
-                    dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
-                    source_owner=self.comp.expr(sel.owner) if sel.owner is not None else None,
-                    source_name=self.comp.zone_namer(sel), dest_name=self.comp.zone_namer(s.dest),
-                )
-                put = self.comp._insert(dest_zone, s.place)
+            spec = DrawSpec(
+                source=self.zone_fn(sel), pred=self.predicate_fn(q), dest=self.zone_fn(s.dest),
+                dest_zone=dest_zone.index, place=s.place, remaining_slot=slot, source_zone=sel.zone,
+                source_owner=self.expr_fn(sel.owner) if sel.owner is not None else None,
+                source_name=self.zone_name_fn(sel), dest_name=self.zone_name_fn(s.dest),
+            )
+            put = self.insert_fn(dest_zone, s.place)
             which = self.comp.triggers_for({sel.zone, s.dest.zone})
             self.check_fn(which)
             self.entries[pc] = (DRAW, spec, put, which, sp)
@@ -290,7 +286,7 @@ def answered_text(gen: Any, s: m.PickS) -> str | None:
         return None
     for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
         if type(a) is m.AnswerGet and type(a.player) is m.Local and a.player.slot == s.qvar \
-                and not _reads_slots(b, {s.qvar}):
+                and not reads_slots(b, {s.qvar}):
             text = gen.ex(b)
             if s.iterable.kind == "players" or _SURE.fullmatch(text):
                 return text

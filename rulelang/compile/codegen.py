@@ -20,9 +20,9 @@ what it emits (``statements``, ``moves``, ``chance``, ``decisions``, ``options``
 ``rounds`` and ``piles`` are module functions), over ``exprs.ExprWriter``; this module writes the whole
 module (``CodeGen.generate``), compiles, loads and lists it.
 
-Expression and statement kinds the generator does not know are compiled by
-``Compiler``'s closure builders and called from generated code through the constants
-table; every such fallback is counted per node kind (``Program.fallbacks``).
+What a decision reads (labels, conditions, ranges, zones, draws' filters) is written by the
+same expression writer, as small functions of the module (see labels.py); the static
+analyses every part shares are analysis.py's.
 """
 
 from __future__ import annotations
@@ -38,15 +38,13 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import expansion, piles_runtime, runtime
+from rulelang.compile.analysis import Analysis, same, sheet_total
 from rulelang.compile.blocks import BlockEmitter
 from rulelang.compile.chance import ChanceEmitter
-from rulelang.compile.compiler import Compiler, _same, _sheet_total
 from rulelang.compile.decisions import DecisionEmitter
 from rulelang.compile.emit import with_rules_lines
-from rulelang.compile.exprs import (
-    ExprWriter,
-    last_n,
-)
+from rulelang.compile.exprs import ExprWriter
+from rulelang.compile.labels import resolve
 from rulelang.compile.linetable import LineTable
 from rulelang.compile.moves import MoveEmitter
 from rulelang.compile.options import OptionEmitter
@@ -61,6 +59,7 @@ from rulelang.compile.program import (
     Construct,
     Program,
 )
+from rulelang.compile.source_text import last_n
 from rulelang.compile.statements import StatementEmitter
 from rulelang.compile.triggers import TriggerEmitter
 from rulelang.errors import RulelangError
@@ -171,7 +170,7 @@ def generate(model: m.Model, coverage: bool = False) -> Generated:
     """Write and compile the Python module of a checked model (with coverage counting, or without)."""
     filename = f"<rulelang-generated-{next(_MODULES)}>"
     expansion.check_expansion(model)
-    gen = CodeGen(model, Compiler(model), coverage, filename).generate()
+    gen = CodeGen(model, Analysis(model), coverage, filename).generate()
     try:
         gen.code_object = compile(gen.source, filename, "exec")
     except (SyntaxError, RecursionError, MemoryError) as exc:
@@ -200,7 +199,8 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     ns["move_marker"], ns["tally_rows"] = owned.move_marker, owned.tally_rows
     ns["SEATS_IN"], ns["players_in"] = runtime.seats_in()
     exec(gen.code_object, ns)  # the module only defines functions
-    code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else ins for ins in rule] for rule in gen.code]
+    code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else resolve(ins, ns) for ins in rule]
+            for rule in gen.code]  # (a decision's functions are the module's: see labels.resolve)
     for rule in code:
         for ins in rule:
             if ins[0] in (CHOOSE, ASK) and ins[1].enum is None:
@@ -223,7 +223,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
 
 def compile_model(model: m.Model) -> Program:
     """Compile a checked model into a Program whose rules run as generated Python."""
-    comp = Compiler(model)
+    comp = Analysis(model)
     gen = generate(model)
     face_labels, face_weights, face_index = [], [], []
     for kind in model.kinds:
@@ -241,7 +241,7 @@ def compile_model(model: m.Model) -> Program:
         face_labels.append(names)
         face_weights.append(weights)
         face_index.append(index)
-    rank_sheets = [next((i for i, sh in enumerate(model.sheets) if _same(e, _sheet_total(sh))), None)
+    rank_sheets = [next((i for i, sh in enumerate(model.sheets) if same(e, sheet_total(sh))), None)
                    for _d, e in model.ranking.keys]
     return Program(
         model=model, code=gen.code, driver=len(model.rules), kind_of=comp.kind_of, component_labels=comp.labels,

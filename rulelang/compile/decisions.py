@@ -11,13 +11,9 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import label_proof, rounds, runtime
-from rulelang.compile.compiler import _reads_slots, _same, seat_of
+from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
-from rulelang.compile.exprs import (
-    _slots_read,
-    kind_count_pattern,
-    never_negative,
-)
+from rulelang.compile.labels import label_parser
 from rulelang.compile.options import always_true, unread_suffix
 from rulelang.compile.program import (
     ASK,
@@ -71,8 +67,7 @@ class DecisionEmitter:
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
         if pc not in self.entries:
-            with self.at_offset():
-                options = [(label, self.comp.expr(c) if c is not None else None) for label, c, _span in s.options]
+            options = [(label, self.expr_fn(c) if c is not None else None) for label, c, _span in s.options]
             spec = AskSpec(var, slot, options)
             self.entries[pc] = (ASK, spec, None, None, sp)
             name = f"a{next(self.names)}"
@@ -91,7 +86,7 @@ class DecisionEmitter:
         if self.after_step_triggers:  # those are checked by the engine before each answer
             return self.pause(L, pc, ind)
         if s.dynamic and not _reads_answers((s.options, s.dynamic)) \
-                and not _reads_slots((s.options, s.dynamic), {s.var, s.list_slot}):
+                and not reads_slots((s.options, s.dynamic), {s.var, s.list_slot}):
             self.same_answers_at.add(pc)  # nothing the answers read changes while the players answer
         return self.pause_answers(L, pc, var, slot, asked, ind, sp)
 
@@ -273,30 +268,29 @@ class DecisionEmitter:
         k = len(s.options)
         pc = self.site_pc(s, k + 2)
         if pc not in self.entries:
-            with self.at_offset():
-                chooser = seat_of(self.comp.expr(s.player), "a choice to make", sp) if s.player is not None else None
-                spec = ChooseSpec(chooser, [], pc + k + 1)
-                spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
-                for n, opt in enumerate(s.options):
-                    spec.options.append((
-                        self.comp.template(opt.label),
-                        tuple((slot + self.off, self.comp.iterable(it)) for slot, it in opt.bindings),
-                        self.comp.expr(opt.cond) if opt.cond is not None else None,
-                        pc + 1 + n,
-                        self.comp.public_template(opt.label),
-                        self.comp.label_parser(opt),
-                        opt.cond is not None and not _reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
-                    ))
-                    spec.spans.append((opt.span, opt.cond_span))
-                    spec.shown.append(tuple((name, self.comp.value_text(it.type)) for name, (_slot, it)
-                                            in zip(opt.names, opt.bindings)))
+            chooser = self.seat_fn(s.player, "a choice to make", sp) if s.player is not None else None
+            spec = ChooseSpec(chooser, [], pc + k + 1)
+            spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
+            for n, opt in enumerate(s.options):
+                spec.options.append((
+                    self.template_fn(opt.label),
+                    tuple((slot + self.off, self.iterable_fn(it)) for slot, it in opt.bindings),
+                    self.expr_fn(opt.cond) if opt.cond is not None else None,
+                    pc + 1 + n,
+                    self.public_template_fn(opt.label),
+                    label_parser(self.model, self.comp.labels, opt),
+                    opt.cond is not None and not reads_slots(opt.cond, {slot for slot, _ in opt.bindings}),
+                ))
+                spec.spans.append((opt.span, opt.cond_span))
+                spec.shown.append(tuple((name, self.value_text_fn(it.type)) for name, (_slot, it)
+                                        in zip(opt.names, opt.bindings)))
             self.entries[pc] = (CHOOSE, spec, None, None, sp)
             with self.own_scope():  # functions of their own: no variables of this block
                 first = len(self.helpers)
                 self.enums[id(spec)] = self.enumerator(s)
                 written = loc_writes(self.helpers[first:])  # what listing leaves in ``loc`` (see counted_pick)
                 self.member_tests(s, spec, first)
-                if any(unread_suffix(opt, opt.cond is not None and not _reads_slots(
+                if any(unread_suffix(opt, opt.cond is not None and not reads_slots(
                         opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
                     start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
@@ -469,13 +463,13 @@ class DecisionEmitter:
         for opt in s.options:
             slots = [slot for slot, _it in opt.bindings]
             cond = opt.cond
-            if cond is not None and _reads_slots(cond, set(slots)):
+            if cond is not None and reads_slots(cond, set(slots)):
                 if not always_true(cond):
                     return None
                 cond = None
             form = "one" if not opt.bindings else "kinds" if self.kinds_counted(opt) else "ranges"
             for i in range(2 if form == "kinds" else 1, len(opt.bindings)):
-                if _slots_read([opt.bindings[i][1]]) & set(slots[:i]):
+                if slots_read([opt.bindings[i][1]]) & set(slots[:i]):
                     return None
             plans.append((cond, form, opt))
         return plans
@@ -491,7 +485,7 @@ class DecisionEmitter:
                 or self.model.zones[it.query.zones[0].zone].ordered:
             return False
         return it2.kind == "range" and type(it2.low) is m.Const and type(it2.low.value) is int \
-            and it2.low.value == 1 and _same(it2.high, pattern)
+            and it2.low.value == 1 and same(it2.high, pattern)
 
     def count_options(self, L: list, plans: list, ind: int, sp: Any) -> tuple[str, list]:
         """Write the count of the options of a choice planned by ``counted_pick``: returns the source of

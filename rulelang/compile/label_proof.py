@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile.exprs import _slots_read
+from rulelang.compile.analysis import slots_read
 
 _SEAT_RANGES = ("players", "others", "players_in", "others_in")
 # The characters a hole's text may hold, for the types whose values are not a finite list known here:
@@ -114,7 +114,7 @@ def _one_label_per_value(opt: m.OptionIR, parts: list[Any], texts: dict[str, lis
         if isinstance(part, str):
             continue
         if type(part) is not m.Local or part.slot not in slots:
-            if _slots_read([part]) & set(slots):
+            if slots_read([part]) & set(slots):
                 return False  # a hole showing something else of the values: its text is not known here
             continue  # a hole that reads none of them: the same text for all of this option's labels
         it = opt.bindings[slots.index(part.slot)][1]

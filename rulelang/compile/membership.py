@@ -17,7 +17,7 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.compile import piles
-from rulelang.compile.exprs import _is_count, _slots_read, _whole
+from rulelang.compile.analysis import is_count, slots_read, whole_valued
 from rulelang.compile.runtime import MAX_OPTIONS
 
 _SAFE_OPS = ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">=")
@@ -66,7 +66,7 @@ class _Walk:
             return
         if t is m.BinOp:
             if e.op in ("/", "%"):  # only what is written as Python's // and % of a whole number by a constant > 0
-                if not (_whole(e.left) and type(e.right) is m.Const and type(e.right.value) is int
+                if not (whole_valued(e.left) and type(e.right) is m.Const and type(e.right.value) is int
                         and e.right.value > 0):
                     raise _Unsafe()
             elif e.op not in _SAFE_OPS:
@@ -171,7 +171,7 @@ class _Walk:
             kinds = zone.per_class if zone.per_kind is None else frozenset((zone.per_kind,))
             lacking = self.gen.const(frozenset(c for c, k in enumerate(self.gen.kind_of) if k not in kinds))
             for zs in it.query.zones:
-                if _slots_read([zs.owner]) & self.bound:
+                if slots_read([zs.owner]) & self.bound:
                     raise _Unsafe()
                 self.guards.append(f"{lacking}.isdisjoint({self.gen.zone(zs)})")
             return
@@ -189,7 +189,7 @@ class _Walk:
             self.ints.add(slot)
             return
         if it.kind == "range":
-            if not (type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and _is_count(it.high)):
+            if not (type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and is_count(it.high)):
                 raise _Unsafe()  # 'number_range' may refuse a range too long
             self.expr(it.high)
             self.ints.add(slot)
@@ -214,7 +214,7 @@ class _Walk:
         assert q is not None
         ncomp = self.gen.ncomp
         static = min(ncomp, len(model.kinds)) if it.kind == "kinds" else ncomp
-        if any(_slots_read([sel.owner]) & outer for sel in q.zones if sel.owner is not None):
+        if any(slots_read([sel.owner]) & outer for sel in q.zones if sel.owner is not None):
             return static, str(static)
         held = " + ".join(f"len({self.gen.zone(sel)})" for sel in q.zones)
         return static, f"({held})"

@@ -8,10 +8,7 @@ import bisect
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile.compiler import _same
-from rulelang.compile.exprs import (
-    _whole,
-)
+from rulelang.compile.analysis import same, whole_valued
 
 
 class MoveEmitter:
@@ -97,7 +94,7 @@ class MoveEmitter:
                     or not self.plain_zone(q.zones[0]) or not self.plain_zone(s.dest):
                 return False
         src = a.query.zones[0]
-        return _same(src, b.query.zones[0]) and len({src.zone, a.dest.zone, b.dest.zone}) == 3 \
+        return same(src, b.query.zones[0]) and len({src.zone, a.dest.zone, b.dest.zone}) == 3 \
             and not self.move_triggers(a)
 
     def emit_fused_moves(self, L: list, a: m.MoveS, b: m.MoveS, after: tuple, ind: int) -> bool:
@@ -255,7 +252,7 @@ class MoveEmitter:
         """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
         if q.count_expr is None:
             return repr(q.count)
-        if _whole(q.count_expr):  # a whole number already
+        if whole_valued(q.count_expr):  # a whole number already
             return f"max(0, {self.ex(q.count_expr)})"
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 

@@ -12,21 +12,21 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import membership, runtime
-from rulelang.compile.compiler import _reads_slots, _same
-from rulelang.compile.emit import loc_writes
-from rulelang.compile.exprs import (
-    _is_count,
-    _slots_read,
+from rulelang.compile.analysis import (
     conjuncts,
     fold,
-    inline_single_piles,
+    is_count,
     kind_count_pattern,
     never_negative,
-    owned_piles,
+    reads_slots,
+    same,
+    slots_read,
 )
+from rulelang.compile.emit import loc_writes
 from rulelang.compile.program import (
     ChooseSpec,
 )
+from rulelang.compile.source_text import inline_single_piles, owned_piles
 
 
 class OptionEmitter:
@@ -63,7 +63,7 @@ class OptionEmitter:
             self.loc_reads = set()
             slots = {slot for slot, _ in opt.bindings}
             # as the engine does: a condition reading none of the option's values is tested first, alone
-            hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+            hoisted = opt.cond is not None and not reads_slots(opt.cond, slots)
             srcs = [self.iterable(it, copy=False) for _slot, it in opt.bindings]
             guards = {}  # a range listed by several options: computed where first needed, then kept
             for i in range(len(opt.bindings)):
@@ -71,7 +71,7 @@ class OptionEmitter:
                     guards[shared[n, i]] = srcs[i]
                     srcs[i] = shared[n, i]
             # a range that reads none of the outer variables: listed once, before the outer range
-            fixed = [i == 0 or not _slots_read([it]) & {s for s, _ in opt.bindings[:i]}
+            fixed = [i == 0 or not slots_read([it]) & {s for s, _ in opt.bindings[:i]}
                      for i, (_slot, it) in enumerate(opt.bindings)]
             lowest = max((i for i in range(last + 1) if not fixed[i]), default=-1)
             placed, inner = ({}, []) if hoisted else _place_conjuncts(opt, lowest)
@@ -100,14 +100,14 @@ class OptionEmitter:
                 v = self.var("v")
                 later = [it2 for _s, it2 in opt.bindings[i + 1:]] + (
                     [opt.cond] if not hoisted and not always_true(opt.cond) else [])
-                read = slot in _slots_read(later)  # a later range or the condition reads this variable
+                read = slot in slots_read(later)  # a later range or the condition reads this variable
                 values_src = rnames.get(i, srcs[i])
-                counted = [src for pattern, src in kind_counts if it.kind == "range" and _same(it.high, pattern)]
+                counted = [src for pattern, src in kind_counts if it.kind == "range" and same(it.high, pattern)]
                 if counted:  # 'for n in 1 to count(k in Q)' inside 'for k in kinds(Q)': Q was counted by kind
                     values_src = self.number_range(it, self.ex(it.low), counted[0])
                 pattern = kind_count_pattern(it, slot)
                 if pattern is not None and i not in rnames and any(
-                        it2.kind == "range" and _same(it2.high, pattern) for _s, it2 in opt.bindings[i + 1:]):
+                        it2.kind == "range" and same(it2.high, pattern) for _s, it2 in opt.bindings[i + 1:]):
                     # a later range counts this range's kinds one by one: count them all in one pass
                     cnt, c = self.var("n"), self.var("c")
                     how, test = self.filter(it.query, c)
@@ -267,9 +267,9 @@ class OptionEmitter:
         out: dict[tuple[int, int], str] = {}
         for n, opt in enumerate(s.options):
             for i, (_slot, it) in enumerate(opt.bindings):
-                if it.kind != "kinds" or _slots_read([it]):
+                if it.kind != "kinds" or slots_read([it]):
                     continue
-                name = next((nm for other, nm in found if _same(other, it)), None)
+                name = next((nm for other, nm in found if same(other, it)), None)
                 if name is None:
                     name = self.var("s")
                     found.append((it, name))
@@ -288,7 +288,7 @@ class OptionEmitter:
             if type(low) is m.Const and type(high) is m.Const and type(low.value) is int \
                     and type(high.value) is int:
                 return max(0, high.value - low.value + 1)
-            if type(low) is m.Const and type(low.value) is int and low.value >= 1 and _is_count(high):
+            if type(low) is m.Const and type(low.value) is int and low.value >= 1 and is_count(high):
                 return self.ncomp  # 'N to count(...)'
             return runtime.MAX_RANGE
         assert it.query is not None
@@ -339,7 +339,7 @@ class OptionEmitter:
                 start = len(self.helpers)
                 name = f"mt{next(self.names)}"
                 slots = {slot for slot, _it in opt.bindings}
-                hoisted = opt.cond is not None and not _reads_slots(opt.cond, slots)
+                hoisted = opt.cond is not None and not reads_slots(opt.cond, slots)
                 lines: list = []
                 if hoisted:
                     lines.append((1, f"if not {self.ex(opt.cond)}:", opt.span))
@@ -407,7 +407,7 @@ def unread_suffix(opt: Any, hoisted: bool) -> int:
     if opt.cond is not None and not hoisted and not always_true(opt.cond):
         return len(opt.bindings)
     at = len(opt.bindings)
-    while at > 0 and opt.bindings[at - 1][0] not in _slots_read([it for _s, it in opt.bindings[at:]]):
+    while at > 0 and opt.bindings[at - 1][0] not in slots_read([it for _s, it in opt.bindings[at:]]):
         at -= 1
     return at
 
@@ -437,7 +437,7 @@ def _place_conjuncts(opt: m.OptionIR, lowest: int) -> tuple[dict[int, list], lis
         if type(part) is m.Const and part.value is True:  # 'True and X' is X
             continue
         if not inner:
-            read = _slots_read([part])
+            read = slots_read([part])
             level = max((i for i, slot in enumerate(order) if slot in read), default=-1)
             if max(at, level, lowest) < last:
                 at = max(at, level, lowest)

@@ -10,10 +10,8 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import chance, emit, piles, rounds, triggers
+from rulelang.compile.analysis import never_negative
 from rulelang.compile.emit import END
-from rulelang.compile.exprs import (
-    never_negative,
-)
 from rulelang.compile.program import (
     RANDFIRST,
     SHUFFLE,
@@ -95,8 +93,7 @@ class StatementEmitter:
         if t is m.ShuffleS:
             pc = self.site_pc(s, 2)
             if pc not in self.entries:
-                with self.at_offset():
-                    zl = self.comp.zone_list(s.zone)
+                zl = self.zone_fn(s.zone)
                 which = self.comp.triggers_for({s.zone.zone})
                 self.check_fn(which)
                 self.entries[pc] = (SHUFFLE, zl, s.zone.zone, which, sp)

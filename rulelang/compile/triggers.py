@@ -11,9 +11,7 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile.emit import SOFT_LIMIT
-from rulelang.compile.exprs import (
-    cannot_fail,
-)
+from rulelang.compile.source_text import cannot_fail
 
 
 class TriggerEmitter:

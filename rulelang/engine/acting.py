@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check.model import Model
-from rulelang.compile.compiler import player_label
 from rulelang.compile.program import ASK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
+from rulelang.compile.runtime import player_label
 from rulelang.engine.choices import IllegalAction, read_label
 from rulelang.engine.decision import Decision
 from rulelang.engine.state import State

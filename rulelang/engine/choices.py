@@ -11,9 +11,8 @@ from collections import Counter
 from typing import Any
 
 from rulelang.check.model import Model
-from rulelang.compile.compiler import player_label
 from rulelang.compile.program import ASK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import MAX_OPTIONS
+from rulelang.compile.runtime import MAX_OPTIONS, player_label
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError

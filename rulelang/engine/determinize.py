@@ -24,7 +24,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.rng import Rng

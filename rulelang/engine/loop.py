@@ -9,10 +9,9 @@ from collections import Counter
 from typing import Any
 
 from rulelang.check.model import Model
-from rulelang.compile.compiler import player_label
 from rulelang.compile.emit import END, TAKEN
 from rulelang.compile.program import ASK, BLOCK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import Runaway, shuffle_zone
+from rulelang.compile.runtime import Runaway, player_label, shuffle_zone
 from rulelang.engine.choices import IllegalAction, pick_option
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError

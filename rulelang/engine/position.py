@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulelang.check.model import PLAYER
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.errors import RulelangError
 from rulelang.numbers import MAX_NUMBER, normal, too_big
 from rulelang.syntax.span import Span

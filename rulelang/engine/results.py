@@ -6,8 +6,8 @@ from fractions import Fraction
 from typing import Any
 
 from rulelang.check.model import Model, PayoffSpec, rank_payoff_spec
-from rulelang.compile.compiler import player_label
 from rulelang.compile.program import Program
+from rulelang.compile.runtime import player_label
 from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError

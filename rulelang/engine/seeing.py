@@ -7,9 +7,8 @@ import copy
 from typing import Any
 
 from rulelang.check.model import PLAYER, Model
-from rulelang.compile.compiler import player_label
 from rulelang.compile.program import DRAW, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import place_of
+from rulelang.compile.runtime import place_of, player_label
 from rulelang.engine.state import State
 from rulelang.numbers import json_number
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulelang.sim import metrics
 from rulelang.sim.runner import GameRecord
-from rulelang.sim.stats import Moments, newcombe, welch
+from rulelang.sim.stats import Moments, newcombe, paired, welch
 
 
 def _moments(m: dict[str, Any]) -> Moments:
@@ -59,13 +60,6 @@ def compare_summaries(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, An
     for row in rows:
         row["sentence"] = sentence(row) if row["significant"] else None
     return rows
-
-
-def paired(values_a: list[float], values_b: list[float]) -> tuple[float, float, float]:
-    """The mean of the differences ``b_i - a_i`` and its 95% t interval."""
-    d = Moments.of([b - a for a, b in zip(values_a, values_b, strict=True)])
-    lo, hi = d.interval()
-    return (d.mean, lo, hi)
 
 
 def _share(r: GameRecord, p: int | None) -> float:
@@ -116,8 +110,6 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any], records_a: list[GameRecor
     add("length", "turns", "", lambda r: r.turns, lambda r: r.turns)
     add("length", "steps", "", lambda r: r.steps, lambda r: r.steps)
     if records_a[0].leaders and records_b[0].leaders:  # watched games (--metrics): the metrics, paired too
-        from rulelang.sim import metrics
-
         for name, fn, unit in (("lead changes", metrics.lead_changes, ""), ("drama", metrics.dramatic, "rate"),
                                ("decisiveness", metrics.decided_at, "rate"),
                                ("branching (game mean)", metrics.mean_options, ""),

@@ -17,7 +17,8 @@ class SimError(Exception):
 
 
 class Progress:
-    """'playing: 120/1000 games' on a stream, redrawn at most ten times a second."""
+    """'playing: 120/1000 games' on a stream: on a terminal, one line redrawn at most ten times a second;
+    elsewhere (a log file, a pipe), a line of its own at most every ten seconds and at the end."""
 
     def __init__(self, total: int, label: str = "playing", stream: TextIO | None = None) -> None:
         self.total, self.label = total, label
@@ -27,15 +28,22 @@ class Progress:
         self._shown = 0.0
         self._closed = False
         self._lock = threading.Lock()
+        isatty = getattr(self.stream, "isatty", None)
+        self._tty = bool(isatty and isatty())
+        self._every = 0.1 if self._tty else 10.0
 
     def __call__(self, n: int) -> None:
         with self._lock:
             self.done += n
             now = time.perf_counter()
-            if now - self._shown >= 0.1 or self.done >= self.total:
+            if now - self._shown >= self._every or self.done >= self.total:
+                if not self._tty and self.done < self.total and not self._shown:
+                    self._shown = now  # (not a terminal: the first line after ten seconds, not at once)
+                    return
                 self._shown = now
                 rate = self.done / max(now - self.started, 1e-9)
-                self.stream.write(f"\r{self.label}: {self.done}/{self.total} games ({rate:.1f} games/s)")
+                line = f"{self.label}: {self.done}/{self.total} games ({rate:.1f} games/s)"
+                self.stream.write(f"\r{line}" if self._tty else f"{line}\n")
                 self.stream.flush()
 
     def close(self) -> None:
@@ -43,6 +51,8 @@ class Progress:
         if self._closed or not self.done:
             return
         self._closed = True
+        if not self._tty:
+            return  # (each line ended itself)
         self.stream.write("\n")
         self.stream.flush()
 

@@ -16,9 +16,8 @@ from typing import Any
 import attrs
 
 from rulelang.agents.spec import AgentSpec
-from rulelang.sim.compare import paired
 from rulelang.sim.runner import GameRecord, SimJob
-from rulelang.sim.stats import Moments
+from rulelang.sim.stats import Moments, paired
 from rulelang.sim.summary import moments_json, rate_json, seat
 
 POINTS_SHOWN = 8  # decision points listed in the text, those with the most decisions first

@@ -100,3 +100,10 @@ def welch(a: Moments, b: Moments, confidence: float = 0.95) -> tuple[float, floa
     df = (va + vb) ** 2 / ((va**2 / (a.n - 1) if va else 0.0) + (vb**2 / (b.n - 1) if vb else 0.0))
     half = t_quantile(0.5 + confidence / 2, df) * se
     return (d, d - half, d + half)
+
+
+def paired(values_a: list[float], values_b: list[float]) -> tuple[float, float, float]:
+    """The mean of the differences ``b_i - a_i`` and its 95% t interval."""
+    d = Moments.of([b - a for a, b in zip(values_a, values_b, strict=True)])
+    lo, hi = d.interval()
+    return (d.mean, lo, hi)

@@ -11,8 +11,8 @@ import operator
 import weakref
 from typing import Any, Protocol
 
-from rulelang.compile.compiler import player_label
 from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.state import State
 from rulelang.rng import Rng

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.engine.position import COUNTED
 from rulelang.errors import RulelangError

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from rulelang.check.model import PLAYER
-from rulelang.compile.compiler import player_label
+from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.narrate import Narrator, reading_names, standings_lines

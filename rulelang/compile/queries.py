@@ -1,0 +1,482 @@
+"""Queries of the checked model as Python source: zones, filters, selections, aggregates, ranges
+and generators (the query half of ``ExprWriter``, mixed into it; see exprs.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.check import model as m
+from rulelang.compile import piles, runtime
+from rulelang.compile.analysis import (
+    NotStatic,
+    added_as_they_come,
+    answer_counted,
+    is_count,
+    never_negative,
+    plain_value,
+    reads_no_component,
+)
+from rulelang.compile.source_text import cannot_fail, inline_single_piles, masked_zone, owned_piles, same_by_face
+from rulelang.errors import RulelangError
+from rulelang.syntax.span import Span
+
+
+class QueryWriter:
+    """Zones, filters, selections, aggregates, ranges and generators, as Python source."""
+
+    # what ExprWriter defines, which these methods use
+    model: m.Model
+    comp: Any
+    kind_of: list[int]
+    consts: dict[str, Any]
+
+    # ------------------------------------------------------------------ queries
+    def zone(self, sel: m.ZoneSel) -> str:
+        """Source of the component list of a zone."""
+        z = sel.zone
+        zone = self.model.zones[z]
+        if sel.owner is None:
+            return f"Z[{z}]"
+        if zone.per_class is not None:
+            return piles.class_zone(self, sel)
+        if zone.per_kind is not None:
+            base = self.comp.first_of_kind.get(zone.per_kind, 0)  # no components of the kind: no zone
+            o = self.ex(sel.owner)
+            slow = f"zone_of_kind(Z[{z}], {o}, {base}, {zone.per_kind}, KO, LB, {self.const(zone.name)}, " \
+                   f"{self.const(self.model.kinds[zone.per_kind].name)}, {self.const(zone.span)})"
+            if isinstance(sel.owner, m.Local):
+                return f"(Z[{z}][{o} - {base}] if KO[{o}] == {zone.per_kind} else {slow})"
+            return slow
+        if isinstance(sel.owner, m.CurrentPlayer):
+            return f"Z[{z}][st.current]"
+        if isinstance(sel.owner, m.After):  # a seat by its construction: no check
+            return f"Z[{z}][{self.ex(sel.owner)}]"
+        o = self.ex(sel.owner)
+        if isinstance(sel.owner, m.Local):
+            if o in self.cse_ids:
+                return f"Z[{z}][{o}]"
+            return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
+        return f"zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)})"
+
+    def zone_name(self, sel: m.ZoneSel) -> str:
+        """Source of (narration name, place) of a zone."""
+        zone = self.model.zones[sel.zone]
+        if sel.owner is None:
+            return self.const((zone.display, [sel.zone, -1]))
+        if zone.per_kind is not None or zone.per_class is not None:  # named by the component that owns it
+            o = self.ex(sel.owner)
+            base = 0 if zone.per_class is not None else self.comp.first_of_kind.get(zone.per_kind, 0)
+            index = f"{o} - {base}" if base else o
+            return f"({self.const(zone.display + ' ')} + LB[{o}], [{sel.zone}, {index}])"
+        return f"place_name({self.const(zone.display)}, {sel.zone}, {self.ex(sel.owner)})"
+
+    def filter(self, q: m.QueryIR, c: str) -> tuple[str, str | None]:
+        """(how, source) of a query's filter on component ``c``: ("all", None), ("mask", name) (a list
+        by component), or ("pred", source)."""
+        if q.kinds is None and q.where is None and not q.kind_locals:
+            return "all", None
+        tbl = self.comp.pred_table(q)
+        if tbl is not None:
+            return self._table_filter(tbl, c)
+        parts = []
+        if q.kind_locals:
+            slots = [self.local(s) for s in q.kind_locals]
+            if q.kinds is None and len(slots) == 1:
+                parts.append(f"(KO[{c}] {'!=' if q.exclude else '=='} {slots[0]})")
+            else:
+                static = self.const(frozenset(q.kinds or ()))
+                test = f"(KO[{c}] in {static} or KO[{c}] in ({', '.join(slots)},))"
+                parts.append(f"(not {test})" if q.exclude else test)
+            if q.where is not None:
+                wt = self.comp.table(q.where, None)
+                if wt is not None:
+                    how, src = self._table_filter(wt, c)
+                    parts.append(f"{src}[{c}]" if how == "mask" else src)
+                else:
+                    parts.append(self.ex(q.where, c))
+        else:
+            if q.kinds is not None:
+                parts.append(f"(KO[{c}] {'not in' if q.exclude else 'in'} {self.const(frozenset(q.kinds))})")
+            parts.append(self.ex(q.where, c))
+        return "pred", " and ".join(parts)
+
+    def _table_filter(self, tbl: list[list[Any]], c: str) -> tuple[str, str]:
+        rows = [[bool(v) for v in tbl[k]] for k in self.kind_of]
+        faces = self.model.kinds
+        if all(len({row[0]} | {row[f + 1] for f in faces[k].faces}) == 1 for row, k in zip(rows, self.kind_of)):
+            return "mask", self.table([row[0] for row in rows], "mk")
+        by_face = same_by_face(rows)
+        if by_face is not None:
+            return "pred", f"{self.table(by_face, 'mf')}[F[{c}]]"
+        return "pred", f"{self.table(rows, 'mr')}[{c}][F[{c}] + 1]"
+
+    def selection(self, q: m.QueryIR, copy: bool = True) -> str:
+        """Source of the list of ids a (non-random) query selects, in zone order (without ``copy``,
+        possibly a zone's own list)."""
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        parts = []
+        for sel in q.zones:
+            z = self.zone(sel)
+            if how == "all":
+                parts.append(f"{z}[:]" if len(q.zones) == 1 and copy else z)
+            elif how == "mask":
+                parts.append(f"[{c} for {c} in {z} if {src}[{c}]]")
+            else:
+                parts.append(f"[{c} for {c} in {z} if {src}]")
+        out = parts[0] if len(parts) == 1 else f"[*{', *'.join(parts)}]"
+        if q.quantity == "count" and (q.count is not None or q.count_expr is not None):
+            n = repr(q.count) if q.count_expr is None else \
+                f"whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many')})"
+            return f"last_n({out}, {n})"
+        return out
+
+    def sum_rows(self, attr: str) -> list[list[Any]]:
+        """Per component, every value an attribute can have (by face, and unrolled)."""
+        kv, fv = self.comp.kind_values[attr], self.comp.face_values[attr]
+        return [[kv[k]] + [v for v in fv if v is not None] for k in self.kind_of]
+
+    def plain_zone(self, sel: m.ZoneSel) -> bool:
+        """Whether a zone's list is found without a check that may fail (no owner, or a seat sure to be one)."""
+        zone = self.model.zones[sel.zone]
+        if sel.owner is None:
+            return True
+        if zone.per_class is not None or zone.per_kind is not None:
+            return False
+        o = sel.owner
+        if type(o) is m.After:
+            o = o.player
+        return o is None or type(o) is m.CurrentPlayer
+
+    def hoisted_sum(self, e: m.Agg) -> str | None:
+        """A total over zones added up in loops before the statement (see ``ex_pre``); None: not here."""
+        q = e.query
+        pre = self.pre
+        if pre is None or e.func != "sum" or e.attr is None or not all(self.plain_zone(z) for z in q.zones):
+            return None
+        if q.where is not None and self.comp.pred_table(q) is None:
+            return None  # a test that might fail is left where it was (errors come in the same order)
+        c, total = self.var("c"), self.var("tot")
+        how, src = self.filter(q, c)
+        if self.face_dependent(e.attr):
+            value = self.face_value(e.attr, c)
+        else:
+            value = f"{self.attr_values(e.attr)}[{c}]"
+        ind = self.pre_ind
+        pre.append((ind, f"{total} = 0", q.span))
+        for sel in q.zones:
+            pre.append((ind, f"for {c} in {self.zone(sel)}:", q.span))
+            if how == "all":
+                pre.append((ind + 1, f"{total} += {value}", q.span))
+            else:
+                pre.append((ind + 1, f"if {src if how == 'pred' else f'{src}[{c}]'}:", q.span))
+                pre.append((ind + 2, f"{total} += {value}", q.span))
+        return total
+
+    def aggregate(self, e: m.Agg) -> str:
+        hoisted = self.hoisted_sum(e)
+        if hoisted is not None:
+            return hoisted
+        q = e.query
+        c = self.var("c")
+        if e.func in ("count", "any") and q.kinds is not None and not q.exclude and q.where is None \
+                and not q.kind_locals:
+            ids = [i for i, k in enumerate(self.kind_of) if k in q.kinds]
+            if len(ids) == 1:  # a kind of one component (a marker): look for it
+                each = [f"({ids[0]} in {self.zone(sel)})" if e.func == "any" else f"{self.zone(sel)}.count({ids[0]})"
+                        for sel in q.zones]
+                return each[0] if len(each) == 1 else "(" + (" or " if e.func == "any" else " + ").join(each) + ")"
+        if e.func == "any" and q.count is None and q.count_expr is None and q.quantity != "random" \
+                and all(self.plain_zone(sel) for sel in q.zones):
+            few = self.few_passing(q)
+            if few is not None:  # a test by face that few components can pass: look for those
+                terms = [f"({test}{x} in {self.zone(sel)})" for x, test in few for sel in q.zones]
+                return "False" if not terms else terms[0] if len(terms) == 1 else "(" + " or ".join(terms) + ")"
+        if e.func == "any" and q.where is not None and q.kinds is None and not q.kind_locals and not q.exclude \
+                and self.comp.pred_table(q) is None:
+            sought = self.attr_equals(q.where)
+            if sought is not None:  # any(Z where attr == x), x the same for every component: x among the values
+                attr, x = sought
+                values = self.attr_values(attr)
+                each = [f"({x} in map({values}.__getitem__, {self.zone(sel)}))" for sel in q.zones]
+                return each[0] if len(each) == 1 else "(" + " or ".join(each) + ")"
+        if e.func == "count" and q.kinds is None and not q.kind_locals and not q.exclude \
+                and q.count is None and q.count_expr is None and q.quantity != "random":
+            counted = self.count_where_equal(q)
+            if counted is not None:
+                return counted
+        how, src = self.filter(q, c)
+        zones = [self.zone(sel) for sel in q.zones]
+        if e.func in ("count", "any"):
+            is_any = e.func == "any"
+            if how == "all":
+                each = [f"bool({z})" if is_any else f"len({z})" for z in zones]
+            elif how == "mask":
+                ids = self.const(frozenset(i for i, v in enumerate(self.consts[src]) if v))
+                if is_any:  # the components the mask takes, as a set: any of them in the zone?
+                    each = [f"(not {ids}.isdisjoint({z}))" for z in zones]
+                else:  # how many of them are in the zone (a component is in one place, once)
+                    each = [f"len({ids}.intersection({z}))" for z in zones]
+            elif len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
+                kind = self.local(q.kind_locals[0])  # any/count(k in Z), k a local: Z against the components of k
+                if "KI" not in self.consts:  # the components of each kind
+                    self.consts["KI"] = [frozenset(i for i, k in enumerate(self.kind_of) if k == j)
+                                         for j in range(len(self.model.kinds))]
+                # (a component is in one place, once: how many of k's are in Z is the size of the intersection)
+                each = [f"(not KI[{kind}].isdisjoint({z}))" if is_any else f"len(KI[{kind}].intersection({z}))"
+                        for z in zones]
+            else:
+                each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
+                        for z in zones]
+            return each[0] if len(each) == 1 else "(" + (" or " if is_any else " + ").join(each) + ")"
+        assert e.attr is not None
+        if how == "mask" and not self.face_dependent(e.attr):
+            kv = self.comp.kind_values[e.attr]
+            mask = self.consts[src]
+            taken = [kv[k] if v else 0 for k, v in zip(self.kind_of, mask)]
+            if all(type(v) is int for v in taken):  # whole numbers: 0 for the components the mask leaves out
+                vals = self.table(taken, "am")
+                each = [f"sum(map({vals}.__getitem__, {z}))" for z in zones]
+                return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+        if self.face_dependent(e.attr):
+            value = self.face_value(e.attr, c)
+        else:
+            value = f"{self.attr_values(e.attr)}[{c}]"
+        if how == "all":
+            each = [f"sum([{value} for {c} in {z}])" for z in zones]
+        elif how == "mask":
+            each = [f"sum([{value} for {c} in {z} if {src}[{c}]])" for z in zones]
+        else:
+            each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
+        return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def few_passing(self, q: m.QueryIR) -> list[tuple[int, str]] | None:
+        """For a filter that depends on the faces and nothing else (a table), which at most 4 components can
+        pass: each with the source of its face test (followed by ``and``; empty if every face passes).
+        None: another filter, or more components."""
+        tbl = self.comp.pred_table(q)
+        if tbl is None:
+            return None
+        kinds = self.model.kinds
+        if all(len({tbl[k][0]} | {tbl[k][f + 1] for f in kinds[k].faces}) == 1 for k in self.kind_of):
+            return None  # the same whatever the face: a mask (see ``filter``)
+        few = []
+        for x, k in enumerate(self.kind_of):
+            faces = [-1, *kinds[k].faces]
+            passing = [f for f in faces if tbl[k][f + 1]]
+            if not passing:
+                continue
+            if len(few) == 4:
+                return None
+            if len(passing) == len(faces):
+                few.append((x, ""))
+            elif len(passing) == 1:
+                few.append((x, f"F[{x}] == {passing[0]} and "))
+            else:
+                few.append((x, f"F[{x}] in {self.const(frozenset(passing))} and "))
+        return few
+
+    def count_where_equal(self, q: m.QueryIR) -> str | None:
+        """``count(Z where A and attr == x)``, ``A`` a test of the component alone (the same on every face)
+        and ``x`` reading no component: 0 when no component of Z passes ``A``, else how many of Z's
+        values of ``attr`` equal ``x`` (a component ``A`` refuses has the value None, which equals no
+        value), counted at C speed. ``x`` is computed once, and only when some component passes ``A``:
+        where the filter computes it (None: not this form)."""
+        w = q.where
+        if type(w) is not m.BinOp or w.op != "and" or type(w.right) is not m.BinOp or w.right.op != "==":
+            return None
+        eq = w.right
+        for elem, x in ((eq.left, eq.right), (eq.right, eq.left)):
+            if type(elem) is m.ElemAttr and not self.face_dependent(elem.attr) and reads_no_component(x):
+                break
+        else:
+            return None
+        tbl = self.comp.table(w.left, None)
+        if tbl is None:
+            return None
+        how, mask = self._table_filter(tbl, "c")
+        if how != "mask":
+            return None
+        kv = self.comp.kind_values[elem.attr]
+        passing = self.consts[mask]
+        values = [kv[k] if ok else None for k, ok in zip(self.kind_of, passing)]
+        if not all(type(v) in (int, str, bool) for v, ok in zip(values, passing) if ok):
+            return None
+        ids = self.const(frozenset(i for i, ok in enumerate(passing) if ok))
+        tables = self.__dict__.setdefault("_equal_tables", {})  # one table per attribute and mask
+        vals = tables.get((elem.attr, tuple(passing)))
+        if vals is None:
+            vals = tables[(elem.attr, tuple(passing))] = self.table(values, "ae")
+        x_src = self.ex(x)
+        each = []
+        for sel in q.zones:
+            z = self.zone(sel)
+            each.append(f"(0 if {ids}.isdisjoint({z}) else list(map({vals}.__getitem__, {z})).count({x_src}))")
+        return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def attr_equals(self, where: Any) -> tuple[str, str] | None:
+        """For a filter ``attr == x`` (either way round): the attribute (the same on every face) and the
+        source of ``x``, when ``x`` reads no component and nothing in it can fail (None: not this form)."""
+        if type(where) is not m.BinOp or where.op != "==":
+            return None
+        for elem, other in ((where.left, where.right), (where.right, where.left)):
+            if type(elem) is m.ElemAttr and not self.face_dependent(elem.attr) and plain_value(other):
+                return elem.attr, self.ex(other)
+        return None
+
+    def kind_spans(self) -> None:
+        """Constants KLO and KHI: per kind, its first and last component id (components are numbered
+        kind by kind; a kind of none has KHI = KLO - 1)."""
+        counts = [0] * len(self.model.kinds)
+        for k in self.kind_of:
+            counts[k] += 1
+        first = [self.comp.first_of_kind.get(k, 0) for k in range(len(counts))]
+        self.consts["KLO"] = first
+        self.consts["KHI"] = [f + n - 1 for f, n in zip(first, counts)]
+
+    def iterable(self, it: m.IterIR, copy: bool = True) -> str:
+        """Source of the list of values a ``for`` ranges over (without ``copy``, possibly a zone's own
+        list: only where nothing can change it while it is gone through)."""
+        if it.kind == "players":
+            return "list(range(st.players))" if copy else "range(st.players)"
+        if it.kind == "players_in":
+            seats = "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"  # a tuple kept by the values of st.out
+            return seats if not copy else f"[*{seats}]"
+        if it.kind == "others_in":
+            i = self.var("i")
+            return f"[(st.current + {i}) % st.players for {i} in range(1, st.players) " \
+                   f"if not st.out[(st.current + {i}) % st.players]]"
+        if it.kind == "others":
+            i = self.var("i")
+            listed = f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"
+            # the table of the others of each seat, for each number of players the game takes (a copy of
+            # its row where the list is kept and may be changed)
+            most = self.model.max_players
+            if "OTHERS" not in self.consts:
+                self.consts["OTHERS"] = [[[(c + j) % n for j in range(1, n)] for c in range(n)]
+                                         for n in range(most + 1)]
+            row = "OTHERS[st.players][st.current]" + ("[:]" if copy else "")
+            return f"({row} if st.players <= {most} else {listed})"
+        if it.kind == "kinds_where":
+            try:
+                chosen = [k.index for k in self.model.kinds if self.comp.static_value(it.cond, k.index, -1)]
+            except NotStatic:
+                raise RulelangError("'kinds where' may only test the kinds' own attributes and names",
+                                    None) from None
+            return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
+        if it.kind == "range":
+            rng = self.number_range(it, self.ex(it.low), self.ex(it.high))
+            return f"list({rng})" if copy else rng
+        assert it.query is not None
+        q = it.query
+        if it.kind == "kinds" and len(q.zones) == 1 and not (q.quantity == "count" and (
+                q.count is not None or q.count_expr is not None)):
+            c = self.var("c")
+            how, src = self.filter(q, c)
+            z = self.zone(q.zones[0])
+            test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+            if self.kinds_are_ids:  # each component is its kind: the zone's list, copied (or filtered)
+                listed = f"{z}[:]" if not test else f"[{c} for {c} in {z}{test}]"
+                return f"sorted({listed})" if self.model.zones[q.zones[0].zone].ordered else listed
+            if self.unique_kinds:  # no two components of one kind: the kinds are distinct already
+                if self.model.zones[q.zones[0].zone].ordered:
+                    return f"sorted([KO[{c}] for {c} in {z}{test}])"
+                return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
+            if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
+                self.kind_spans()
+                self.consts["kinds_in_order"] = runtime.kinds_in_order
+                return f"kinds_in_order({z}, KO, KHI)"
+            if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
+                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
+                return f"kinds_in_order_where({z}, KO, {src})"
+            return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
+        sel = self.selection(q)
+        if it.kind == "kinds":
+            c = self.var("c")
+            return f"sorted({{KO[{c}] for {c} in {sel}}})"
+        if not copy and sel.endswith("[:]"):
+            return sel[:-3]
+        return sel
+
+    def number_range(self, it: m.IterIR, low: str, high: str) -> str:
+        """Source of the numbers ``low to high`` of a range (given the sources of both ends)."""
+        if type(it.low) is m.Const and type(it.low.value) is int and it.low.value >= 1 and is_count(it.high):
+            # 'N to count(...)': a count is a whole number of at most MAX_COMPONENTS (< MAX_RANGE + N)
+            return f"range({it.low.value}, {high} + 1)"
+        return f"number_range({low}, {high}, {self.const(it.span)})"
+
+    def gen(self, e: m.Gen) -> str:
+        """A max/min/total over values: a module-level function (its variable lives in ``loc`` when
+        something reads it there)."""
+        name = f"g{next(self.names)}"
+        lines: list[tuple[int, str, Span | None]] = []
+        var = e.var + self.off
+        v = self.var("v")
+        # total(N for ...) with N a number written there: a running sum instead of a list
+        exists = e.func == "exists"  # total(N for ...) > 0, N > 0: whether any value passes the test
+        count = e.func in ("total", "exists") and type(e.expr) is m.Const and type(e.expr.value) is int
+        if count and not exists and e.cond is None \
+                and e.iterable.kind in ("players", "players_in", "others", "others_in"):
+            seats = f"len({self.iterable(e.iterable, copy=False)})"  # N times the number of players in it
+            return seats if e.expr.value == 1 else f"({e.expr.value} * {seats})"
+        total = self.var("n")
+        outer_reads, self.loc_reads = self.loc_reads, set()
+        with self.own_scope():
+            summed = added_as_they_come(e, count)
+            lines.append((1, f"{total} = 0" if count or summed else "out = []", None))
+            source = self.iterable(e.iterable, copy=False)
+            self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
+            if never_negative(e.iterable):
+                self.cse_ids.add(v)
+            value = self.ex(e.expr)
+            cond = self.ex(e.cond) if e.cond is not None else None
+            all_piles = list(self.cse_piles.values())
+        reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
+        keep_var = e.var in reads or -1 in reads  # a helper, a memo's key or a closure reads it from ``loc``
+        answered = answer_counted(e) if count and not exists and not keep_var else None
+        if answered is not None:  # how many players gave one answer (st.answers has one per player)
+            n = f"st.answers.count({self.const(answered)})"
+            return n if e.expr.value == 1 else f"({e.expr.value} * {n})"
+
+        def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
+            texts, piles = inline_single_piles(texts, piles)
+            add = f"{total} += {texts[0]}" if count or summed else f"out.append({texts[0]})"
+            if exists and not keep_var and all(map(cannot_fail, texts)):
+                add = "return True"  # nothing the other values would compute can fail: no need to go on
+            if keep_var:
+                lines.append((ind, f"loc[{var}] = {v}", None))
+            lines.extend((ind, f"{name} = {src}", None) for name, src in piles)
+            if e.cond is not None:
+                lines.append((ind, f"if {texts[1]}:", None))
+                lines.append((ind + 1, add, None))
+            else:
+                lines.append((ind, add, None))
+
+        plain = owned_piles([value, cond or ""], all_piles, v, self.consts)
+        masked = masked_zone(source) if count and not keep_var and plain is None else None
+        if masked is not None:  # a count over a zone's components passing a mask: tested in the loop
+            zone, mask = masked
+            lines.append((1, f"for {v} in {zone}:", None))
+            lines.append((2, f"if {mask}[{v}]:", None))
+            body([value, cond or ""], all_piles, 3)
+        elif plain is None:
+            lines.append((1, f"for {v} in {source}:", None))
+            body([value, cond or ""], all_piles, 2)
+        else:  # when every value owns its piles (as a rule), they are read with no check
+            texts, piles, masks = plain
+            values = self.var("vs")
+            lines.append((1, f"{values} = {source}", None))
+            lines.append((1, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", None))
+            lines.append((2, f"for {v} in {values}:", None))
+            body(texts, piles, 3)
+            lines.append((1, "else:", None))
+            lines.append((2, f"for {v} in {values}:", None))
+            body([value, cond or ""], all_piles, 3)
+        if count or summed:
+            lines.append((1, f"return {total} > 0" if exists else f"return {total}", None))
+        else:
+            func = {"max": "max", "min": "min", "total": "sum"}[e.func]
+            lines.append((1, f"return {func}(out) if out else 0", None))
+        self.helper(name, "st, loc", lines)
+        return f"{name}(st, loc)"
+

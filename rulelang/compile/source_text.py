@@ -1,0 +1,134 @@
+"""Small functions on the Python source the generator writes (and the tables it writes with it):
+rewrites of a test's text, what a text may call, a helper's prologue.
+
+They read and rewrite generated text only, never a rules file's; see exprs.py and codegen.py for
+what writes that text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def owned_piles(texts: list[str], piles: list[tuple[str, str]], v: str,
+                consts: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], list[str]] | None:
+    """``texts`` reading the piles (``name = src``, see ``piles.class_zone``) on the value ``v`` with no
+    check, for when ``v`` owns them all: (texts, piles, the sets of owners to check); None: no such piles."""
+    masks: dict[str, str] = {}  # a table's contents -> its name
+    plain = []
+    for name, src in piles:
+        head, sep, owns = src.partition(" if ")
+        mask = owns.removesuffix(" else None").removesuffix(f"[{v}]")
+        if not sep or owns != f"{mask}[{v}] else None" or mask not in consts:
+            return None
+        if f"{mask}s" not in consts:  # the components that own such a pile
+            consts[f"{mask}s"] = frozenset(i for i, owns in enumerate(consts[mask]) if owns)
+        masks.setdefault(repr(consts[mask]), f"{mask}s")
+        texts = [unguarded(t, name) for t in texts]
+        if sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 1:  # read once: looked up there
+            texts = [re.sub(rf"\b{name}\b", lambda _m, head=head: head, t) for t in texts]
+        else:
+            plain.append((name, head))
+    return (texts, plain, list(masks.values())) if masks else None
+
+
+def unguarded(text: str, name: str) -> str:
+    """``text`` with each ``(name if name is not None else SLOW)`` read as ``name``."""
+    head = f"({name} if {name} is not None else "
+    out = []
+    at = 0
+    while (i := text.find(head, at)) >= 0:
+        depth, j = 1, i + 1
+        while depth:
+            if text[j] == "(":
+                depth += 1
+            elif text[j] == ")":
+                depth -= 1
+            j += 1
+        out.append(text[at:i] + name)
+        at = j
+    return "".join(out) + text[at:]
+
+
+_SAFE_CALLS = frozenset({"isdisjoint", "issuperset", "len", "bool", "sum", "map", "any", "all", "sorted", "set",
+                         "frozenset", "min", "max", "abs", "range", "count", "intersection"})
+
+
+def cannot_fail(text: str) -> bool:
+    """Whether generated source calls nothing but builtins and methods that cannot raise a rules error
+    (no helper, no check of a seat or a pile, no division): computing it or not changes nothing but time."""
+    return all(name in _SAFE_CALLS for name in re.findall(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(", text))
+
+
+def one_group(text: str) -> bool:
+    """Whether ``text`` is one parenthesized group: its first '(' closes at its last character."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
+def inline_single_piles(texts: list[str], piles: list[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """Of the piles looked up before a test (``name = src``, see ``piles.class_zone``), those read only
+    once in ``texts`` are looked up where they are read instead (so never when an earlier part of the test
+    is false); returns the texts and the piles still looked up before."""
+    kept = []
+    for name, src in piles:
+        use = f"({name} if {name} is not None else "
+        if src.endswith(" else None") and sum(t.count(use) for t in texts) == 1 \
+                and sum(len(re.findall(rf"\b{name}\b", t)) for t in texts) == 2:
+            texts = [t.replace(use, f"({src[:-len(' else None')]} else ") for t in texts]
+        else:
+            kept.append((name, src))
+    return texts, kept
+
+
+def same_by_face(rows: list[list[Any]]) -> list[Any] | None:
+    """Rows of values by face + 1 (index 0: no face) that are the same for every component: one row
+    by face (index -1, the last: no face, as the faces list has -1 for it); None if they differ."""
+    if not rows or any(row != rows[0] for row in rows):
+        return None
+    return rows[0][1:] + rows[0][:1]
+
+
+_MASKED = re.compile(r"\[(_c\d+) for \1 in (.+) if (mk\d+)\[\1\]\]")
+
+
+def masked_zone(source: str) -> tuple[str, str] | None:
+    """(zone, mask) of the source ``[c for c in ZONE if MASK[c]]`` of one zone's components passing a
+    mask (as ``selection`` writes it), or None for any other source."""
+    found = _MASKED.fullmatch(source)
+    if found is None or found.group(2).count("[") - found.group(2).count("]") != 0:
+        return None
+    return found.group(2), found.group(3)
+
+
+def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, str]) -> None:
+    """A helper function must not read a loop variable of the block being written (it would not see it)."""
+    names = set(loop_vars.values())
+    for _ind, text, _span in lines:
+        if names.intersection(re.findall(r"_v[0-9]+", text)):
+            raise AssertionError(f"a helper function reads a loop variable of its caller: {text}")
+
+
+def prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
+    """Local names for the state's tables, for those the body uses."""
+    text = "\n".join(t for _i, t, _s in lines)
+    out = []
+    if "Z[" in text:
+        out.append((ind, "Z = st.zones", None))
+    if "C[" in text:
+        out.append((ind, "C = st.counters", None))
+    if "F[" in text:
+        out.append((ind, "F = st.faces", None))
+    return out
+
+
+def last_n(out: list[int], n: int) -> list[int]:
+    """The last ``n`` of a selection (none for n <= 0)."""
+    return out[-n:] if n > 0 else []
