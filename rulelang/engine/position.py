@@ -29,7 +29,7 @@ from rulelang.numbers import MAX_NUMBER, normal, too_big
 from rulelang.syntax.span import Span
 
 _FRACTION = re.compile(r"^-?[0-9]{1,19}/[1-9][0-9]{0,18}$")
-_COUNTED = re.compile(r"^\s*([0-9]+)\s*[x×]?\s+(\S+)\s*$")  # ASCII digits: \d is any script's
+COUNTED = re.compile(r"^\s*([0-9]+)\s*[x×]?\s+(\S+)\s*$")  # "3 Red", "2x Blue" (ASCII digits: \d is any script's)
 
 
 class PositionError(RulelangError):
@@ -144,7 +144,7 @@ def apply_position(engine: Any, st: Any, position: Any, span: Span | None = None
         for item in items:
             if not isinstance(item, str):
                 raise PositionError(f"position: {item!r} in {key!r} is not a component", span)
-            m = _COUNTED.match(item)
+            m = COUNTED.match(item)
             count, name = (_count(m.group(1)), m.group(2)) if m else (1, item.strip())
             if name in by_label and not m:
                 c = by_label[name]

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulelang.agents.spec import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES, AgentSpecError, parse_agent
-from rulelang.cli import MAX_BATCH, MAX_GAMES, MAX_JOBS, MAX_STEPS, WholeNumber, main
+from rulelang.cli import main
+from rulelang.cli_common import MAX_BATCH, MAX_GAMES, MAX_JOBS, MAX_STEPS, WholeNumber
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.game import load_game

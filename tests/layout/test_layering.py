@@ -15,9 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "rulelang"
 
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
-KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = {  # (importer, module, name)
-    ("rulelang.trace.replay", "rulelang.engine.position", "_COUNTED"),
-}
+KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()  # (importer, module, name)
 
 
 def modules(root: Path = PACKAGE) -> dict[str, Path]:

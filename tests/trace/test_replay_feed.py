@@ -1,5 +1,5 @@
 """Replay's fast way (the engine takes the trace's rolls, draws, picks, choices and answers inside
-its own loop, ``rulelang.trace.replay._Feed``) gives exactly the careful way's verdict.
+its own loop, ``rulelang.trace.feed.Feed``) gives exactly the careful way's verdict.
 
 The careful way is ``Replayer.fast = False``: each event applied one at a time, as before the
 fast way existed. Recorded games must replay the fast way from start to end (``doubted``

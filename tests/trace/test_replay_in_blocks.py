@@ -1,11 +1,11 @@
 """Replay taking recorded choices and answers inside the generated blocks gives the careful verdicts.
 
-While replay's fast way is attached (``State.picking`` of three items, ``_Feed``), a generated
+While replay's fast way is attached (``State.picking`` of three items, ``Feed``), a generated
 block that reaches a ``choose`` takes the trace's recorded option there (``CodeGen.replay_take``:
-the option found by its membership test, ``_Feed.take``), and an ``ask`` takes every recorded
-answer there (``CodeGen.pause_answers``: each answer found among those listed, ``_Feed.pick``),
+the option found by its membership test, ``Feed.take``), and an ``ask`` takes every recorded
+answer there (``CodeGen.pause_answers``: each answer found among those listed, ``Feed.pick``),
 then runs on into the next block, without going back to the engine's loop. What a recorded
-label reads as is worked out once per choice and label (``_rows_for``).
+label reads as is worked out once per choice and label (``rows_for``).
 
 None of that may change a verdict. Every game's recorded traces, and many copies of them with
 one thing changed (another option, another answer, another player, a wrong or missing step, a
@@ -29,7 +29,7 @@ from step_support import engine_for, recorded_game
 
 from rulelang.engine.engine import Engine
 from rulelang.rng import Rng
-from rulelang.trace import replay as replay_module
+from rulelang.trace import feed as feed_module
 from rulelang.trace.replay import Replayer, Trace, Verdict
 
 GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
@@ -62,7 +62,7 @@ def counting_in_blocks() -> Iterator[dict[str, int]]:
     """How many recorded choices (``take``, found) and answers or listed choices (``pick``) replay took
     from inside a generated block, and how many from the engine's loop."""
     counts = {"take in block": 0, "take in loop": 0, "pick in block": 0, "pick in loop": 0}
-    take, pick = replay_module._Feed.take, replay_module._Feed.pick
+    take, pick = feed_module.Feed.take, feed_module.Feed.pick
 
     def where() -> str:
         caller = sys._getframe(2).f_code.co_filename
@@ -78,13 +78,13 @@ def counting_in_blocks() -> Iterator[dict[str, int]]:
         counts["pick " + where()] += 1
         return pick(self, seat, n)
 
-    replay_module._Feed.take = counted_take  # type: ignore[method-assign]
-    replay_module._Feed.pick = counted_pick  # type: ignore[method-assign]
+    feed_module.Feed.take = counted_take  # type: ignore[method-assign]
+    feed_module.Feed.pick = counted_pick  # type: ignore[method-assign]
     try:
         yield counts
     finally:
-        replay_module._Feed.take = take  # type: ignore[method-assign]
-        replay_module._Feed.pick = pick  # type: ignore[method-assign]
+        feed_module.Feed.take = take  # type: ignore[method-assign]
+        feed_module.Feed.pick = pick  # type: ignore[method-assign]
 
 
 def _replaced(trace: Trace, i: int, events: list[dict[str, Any]]) -> Trace:
@@ -194,7 +194,7 @@ def test_changed_traces_get_the_careful_verdict(game: str) -> None:
 def test_the_comparison_notices_a_broken_take(monkeypatch: pytest.MonkeyPatch) -> None:
     """Broken on purpose: a recorded option taken without checking who records it. The fast way then
     takes another player's action where the careful way finds a violation, and the comparison says so."""
-    original = replay_module._Feed.take
+    original = feed_module.Feed.take
 
     def careless(self: Any, st: Any, spec: Any, loc: list) -> Any:
         j = self.at + len(self.made)
@@ -216,7 +216,7 @@ def test_the_comparison_notices_a_broken_take(monkeypatch: pytest.MonkeyPatch) -
     other = next(p for p in (f"P{n + 1}" for n in range(trace.header["players"])) if p != event["player"])
     wrong = _replaced(trace, i, [{**event, "player": other}])
     assert both_ways(engine, wrong).status == "violation"
-    monkeypatch.setattr(replay_module._Feed, "take", careless)
+    monkeypatch.setattr(feed_module.Feed, "take", careless)
     with pytest.raises(AssertionError):
         both_ways(engine, wrong)
 

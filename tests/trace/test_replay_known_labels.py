@@ -2,7 +2,7 @@
 
 A label such as "hatch {k} from the Coop" over ``for k in kinds(...)`` is not read back
 into its kind when two kinds share a display name; replay then tries the range's values in
-the order listed (``_member``'s ``_KNOWN`` rows), keeping per choice and recorded action
+the order listed (``find_member``'s ``KNOWN`` rows), keeping per choice and recorded action
 whether each value's label reads as that action instead of rendering it at every
 decision. The verdicts must be those of listing every option and of the careful way, field
 for field: a recorded kind that is not in the range, a display shared by two kinds (one
@@ -19,7 +19,7 @@ from step_support import recorded
 
 from rulelang import load_game
 from rulelang.engine.engine import Engine
-from rulelang.trace import replay as replay_module
+from rulelang.trace import feed as feed_module
 from rulelang.trace.replay import Trace
 from tests.trace.test_replay_membership import choose_specs, counting_takes, engine_for, recorded_game, three_ways
 
@@ -65,8 +65,8 @@ def known_rows(engine: Engine) -> int:
         if spec.member is None:
             continue
         for prefix, _whole, _test, _values, _exact, _read_back, opt in spec.member[1]:
-            rows = replay_module._rows_for(spec, prefix + "Red", {}) if prefix else ()
-            found += any(row is not None and row[0] == replay_module._KNOWN and row[6] is opt for row in rows)
+            rows = feed_module.rows_for(spec, prefix + "Red", {}) if prefix else ()
+            found += any(row is not None and row[0] == feed_module.KNOWN and row[6] is opt for row in rows)
     return found
 
 
@@ -132,16 +132,16 @@ def test_changed_hatches_get_the_careful_verdict() -> None:
 def test_the_comparison_notices_wrong_kept_texts(shared: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """Kept texts that say every value reads as the action: replay takes the first kind listed, which
     the careful way does not (the check above is not vacuous)."""
-    original = replay_module._rows_for
+    original = feed_module.rows_for
 
     def rows_for(spec: Any, action: str, read: dict) -> tuple:
         rows = original(spec, action, read)
         for row in rows:
-            if row is not None and row[0] == replay_module._KNOWN:
+            if row is not None and row[0] == feed_module.KNOWN:
                 row[4].update({value: True for value in range(10)})
         return rows
 
-    monkeypatch.setattr(replay_module, "_rows_for", rows_for)
+    monkeypatch.setattr(feed_module, "rows_for", rows_for)
     differ = 0
     for seed in range(1, 7):
         trace = recorded(shared, "shared", 2, seed)[0]

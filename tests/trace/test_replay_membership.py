@@ -26,7 +26,7 @@ from rulelang import load_game
 from rulelang.compile.program import CHOOSE
 from rulelang.engine.engine import Engine
 from rulelang.rng import Rng
-from rulelang.trace import replay as replay_module
+from rulelang.trace import feed as feed_module
 from rulelang.trace.replay import Replayer, Trace, Verdict
 
 GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
@@ -56,18 +56,18 @@ def without_members(engine: Engine) -> Iterator[None]:
 def counting_takes() -> Iterator[list[int]]:
     """How many recorded choices replay took by their membership test (without listing the options)."""
     taken = [0]
-    original = replay_module._Feed.take
+    original = feed_module.Feed.take
 
     def take(self: Any, st: Any, spec: Any, loc: list) -> Any:
         opt = original(self, st, spec, loc)
         taken[0] += opt is not None
         return opt
 
-    replay_module._Feed.take = take  # type: ignore[method-assign]
+    feed_module.Feed.take = take  # type: ignore[method-assign]
     try:
         yield taken
     finally:
-        replay_module._Feed.take = original  # type: ignore[method-assign]
+        feed_module.Feed.take = original  # type: ignore[method-assign]
 
 
 def replay(engine: Engine, trace: Trace, fast: bool = True) -> tuple[Verdict, Replayer]:

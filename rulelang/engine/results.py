@@ -1,0 +1,133 @@
+"""The engine's results: the standings at the end of a game, its payoffs, and the end itself."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rulelang.check.model import Model, PayoffSpec, rank_payoff_spec
+from rulelang.compile.program import Program
+from rulelang.compile.runtime import player_label
+from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
+from rulelang.engine.state import State
+from rulelang.errors import RulelangError
+from rulelang.numbers import bounded, json_number
+
+
+class Results:
+    """The results of ``Engine`` (a mixin: the engine's attributes are set by ``Engine.__init__``)."""
+
+    program: Program
+    model: Model
+    run: Any
+
+    def _finish(self, st: State) -> None:
+        st.stack.clear()
+        st.over = True
+        no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
+        result = self.standings(st)
+        if no_winner:
+            result["winners"] = []
+        if self.run.pay_fn is not None:  # a declared payoff (one player: it says won, lost or drawn)
+            payoff = self.model.payoff
+            assert payoff is not None
+            add_payoffs(result, declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals))
+        st.result = result
+        if st.log is not None:
+            st.log.append({"type": "end", "result": st.result})
+
+    # ------------------------------------------------------------------ results
+    @property
+    def payoff_spec(self) -> PayoffSpec:
+        """The game's payoffs: declared (``payoff p = ...``), or the rank default for the default player count."""
+        if self.model.payoff is not None:
+            return self.model.payoff.spec
+        return rank_payoff_spec(self.model.default_players)
+
+    def payoff_spec_for(self, players: int) -> PayoffSpec:
+        """The game's payoffs with ``players`` players (the rank default is [0, 0] for one player)."""
+        return self.model.payoff.spec if self.model.payoff is not None else rank_payoff_spec(players)
+
+    def payoffs(self, st: State) -> tuple[Fraction, ...]:
+        """Each seat's payoff in a finished game: the declared expression, else
+        (players ranked below - players ranked above) / (players - 1); 0 for one player without a declaration."""
+        if not st.over or not isinstance(st.result, dict) or "standings" not in st.result:
+            raise RulelangError("the game is not over: payoffs are known only at its end", self.where_span(st))
+        return payoffs_of_result(st.result, st.players)
+
+    def payoffs_now(self, st: State) -> tuple[Fraction, ...] | None:
+        """The declared payoffs as if the game ended now, each held within its bounds (for a search cut short);
+        None when the game declares none or the payoff cannot be computed in this position."""
+        payoff, pay = self.model.payoff, self.run.pay_fn
+        if payoff is None or pay is None:
+            return None
+        spec = payoff.spec
+        self.run.reset_memo()
+        out = []
+        try:
+            for p in range(st.players):
+                loc: list[Any] = [None] * max(1, payoff.nlocals)
+                loc[0] = p
+                out.append(min(spec.high, max(spec.low, Fraction(bounded(pay(st, loc), spec.span)))))
+        except RulelangError:
+            return None
+        finally:
+            self.run.reset_memo()
+        return tuple(out)
+
+    def standings(self, st: State) -> dict[str, Any]:
+        """Rank the players by the game's ranking keys; rank 1 are the winners."""
+        program = self.program
+        keys = program.rank_keys
+        run = self.run
+        run.reset_memo()  # pure definitions are computed once per arguments within one standings
+        sheets: list[dict[str, dict[str, int]]] = []
+        tallied = [run.tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
+        for p in range(st.players):
+            mine: dict[str, dict[str, int]] = {}
+            for (name, lines, nlocals), fns, rows in zip(program.sheets, run.sheet_fns, tallied):
+                if rows is not None:
+                    mine[name] = {label: bounded(v, self.model.ranking.span) for (label, _), v in zip(lines, rows[p])}
+                    continue
+                loc = [None] * max(1, nlocals)
+                loc[0] = p
+                mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span)
+                              for (label, _), fn in zip(lines, fns)}
+            sheets.append(mine)
+        rows = []
+        span = self.model.ranking.span
+        nlocals = max(1, program.rank_nlocals)
+        rank_sheets = program.rank_sheets
+        by_key = [(fn, rank_sheets[k] if k < len(rank_sheets) else None) for k, fn in enumerate(run.rank_fns)]
+        for p in range(st.players):
+            loc = [None] * nlocals
+            loc[0] = p
+            values = []
+            for fn, sheet in by_key:
+                if sheet is not None:  # the key is a score sheet's total: already added up
+                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), span))
+                else:
+                    values.append(bounded(fn(st, loc), span))
+            rows.append((p, values))
+
+        highest = [d == "highest" for d, _ in keys]
+
+        def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
+            return tuple([-v if h else v for h, v in zip(highest, row[1])])
+
+        keyed = sorted([(sort_key(row), row[0], row) for row in rows])  # seats differ: rows never compared
+        ranking = []
+        rank = 0
+        prev = None
+        for i, (k, _p, row) in enumerate(keyed):
+            if k != prev:
+                rank = i + 1
+                prev = k
+            entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank,
+                                     "keys": [json_number(v) for v in row[1]]}
+            if sheets[row[0]]:
+                entry["sheets"] = {name: {label: json_number(v) for label, v in lines.items()}
+                                   for name, lines in sheets[row[0]].items()}
+            ranking.append(entry)
+        winners = [r["player"] for r in ranking if r["rank"] == 1]
+        return {"winners": winners, "standings": ranking}

@@ -1,0 +1,133 @@
+"""The engine's views: where a component is, who sees a zone, a counter or a chance outcome, and what a
+player (or a spectator) is shown of the table."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulelang.check.model import PLAYER, Model
+from rulelang.compile.program import DRAW, ROLL, SHUFFLE, Program
+from rulelang.compile.runtime import place_of, player_label
+from rulelang.engine.state import State
+from rulelang.numbers import json_number
+
+
+class Seeing:
+    """The views of ``Engine`` (a mixin: the engine's attributes are set by ``Engine.__init__``)."""
+
+    program: Program
+    model: Model
+    code: list
+    shown_name: dict[str, str]
+
+    def place_of(self, st: State, c: int) -> list[int]:
+        """Where component ``c`` is: [zone index, owner seat or -1]."""
+        return place_of(st, c)
+
+    def sees(self, place: list[int], player: int | None) -> bool:
+        """Whether ``player`` (None: a spectator) sees what is in a zone ([zone, owner])."""
+        zone = self.model.zones[place[0]]
+        if zone.visibility == "public":
+            return True
+        return zone.visibility == "owner" and player is not None and place[1] == player
+
+    def sees_counter(self, counter: Any, owner: int | None, player: int | None) -> bool:
+        """Whether ``player`` (None: a spectator) sees ``counter`` (of ``owner``, for a per-player one)."""
+        if counter.visibility == "public":
+            return True
+        return counter.visibility == "owner" and player is not None and owner == player
+
+    def chance_seen_by(self, st: State, player: int | None) -> bool:
+        """Whether ``player`` learns the outcome of the pending chance decision."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        loc = fr[2]
+        if ins[0] == ROLL:
+            return self.sees(self.place_of(st, loc[ins[1]][loc[ins[2]]]), player)
+        if ins[0] == DRAW:
+            spec = ins[1]
+            return self.sees(spec.dest_name(st, loc)[1], player) or self.sees(spec.source_name(st, loc)[1], player)
+        if ins[0] == SHUFFLE:
+            return self.model.zones[ins[2]].visibility == "public"
+        return True
+
+    # ------------------------------------------------------------------ views
+    def observe(self, st: State, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator who sees only public information)."""
+        model = self.model
+        program = self.program
+        labels = program.component_labels
+        faces = model.faces
+
+        shown_name = self.shown_name
+
+        def show(ids: list[int]) -> list[str]:
+            out = []
+            for c in ids:
+                f = st.faces[c]
+                name = shown_name[labels[c]]
+                out.append(f"{name}={faces[f].name}" if f >= 0 else name)
+            return out
+
+        zones: dict[str, Any] = {}
+        for z in model.zones:
+            if z.per_class is not None:  # the pile on each component of a class
+                for c, ids in enumerate(st.zones[z.index]):
+                    if self.program.kind_of[c] in z.per_class:
+                        key = f"{z.name} of {labels[c]}"
+                        zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+            elif z.per_kind is not None:
+                if not st.zones[z.index]:
+                    continue  # no component of the kind: no such zone
+                first = self.program.kind_of.index(z.per_kind)
+                for i, ids in enumerate(st.zones[z.index]):
+                    key = f"{z.name} of {labels[first + i]}"
+                    zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+            elif z.per_player:
+                for p in range(st.players):
+                    ids = st.zones[z.index][p]
+                    visible = z.visibility == "public" or (z.visibility == "owner" and p == player)
+                    key = f"{z.name} of {player_label(p)}"
+                    zones[key] = show(ids) if visible else {"hidden": len(ids)}
+            else:
+                ids = st.zones[z.index]
+                zones[z.name] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+        counters: dict[str, Any] = {}
+        bookkeeping: dict[str, Any] = {}
+        for c in model.counters:
+            value = st.counters[c.index]
+            as_text = player_label if c.type == PLAYER else json_number
+            if c.per_player:
+                shown = {player_label(p): as_text(v) if self.sees_counter(c, p, player) else {"hidden": True}
+                         for p, v in enumerate(value)}
+            else:
+                shown = as_text(value) if self.sees_counter(c, None, player) else {"hidden": True}
+            (counters if c.doc is not None else bookkeeping)[c.name] = shown
+        d = self.pending(st)
+        obs: dict[str, Any] = {
+            "you": player_label(player) if player is not None else None,
+            "players": st.players,
+            "turn": st.turn,
+            "current": player_label(st.current),
+            "counters": counters,
+            "bookkeeping": bookkeeping,
+            "zones": zones,
+            "over": st.over,
+        }
+        if self.model.rounds:  # nobody has the turn: the table plays a round
+            obs["current"] = None
+            obs["round"] = st.turn
+        if any(st.out):
+            obs["out"] = [player_label(p) for p in range(st.players) if st.out[p]]
+        if player is not None and st.seen[player]:
+            obs["seen"] = copy.deepcopy(st.seen[player])  # an independent value: agents may change it
+        if d is not None:
+            obs["waiting_for"] = player_label(d.player) if d.kind == "choice" and d.player is not None else "chance"
+            if d.kind == "choice" and player is not None and (d.player == player or player in (d.players or ())):
+                obs["legal_actions"] = self.legal_actions(st, player)
+                if d.players is not None:
+                    obs["ask"] = True
+        if st.result is not None:
+            obs["result"] = copy.deepcopy(st.result)
+        return obs
