@@ -74,12 +74,13 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     ('rulelang games' lists them). With --trace - the trace goes to standard output and the
     play-by-play to standard error.
     """
-    from rulelang.narrate import Narrator, players_text, reading_names, standings_lines
+    from rulelang.narrate import Narrator, reading_names, standings_lines
     from rulelang.play import play
     from rulelang.safeio import STDIN_NAME
     from rulelang.shipped import recorded_name
     from rulelang.trace.format import CHANCE_FROM_SEED, dumps_line, header, result_line
     from rulelang.views import redact_narration
+    from rulelang.wording import players_text
 
     drawn = seed is None
     seed = seed_or_random(seed)
@@ -199,8 +200,8 @@ def check(game_files: tuple[str, ...], option_pairs: tuple[str, ...], list_optio
     A GAME_FILE is a .rules file, - (the rules on standard input) or a shipped game's name.
     """
     from rulelang.game import load_game
-    from rulelang.narrate import player_counts_text
     from rulelang.safeio import STDIN_NAME
+    from rulelang.wording import player_counts_text
 
     if game_files.count("-") > 1:
         raise click.BadParameter("standard input (-) can be read once", param_hint="GAME_FILES")

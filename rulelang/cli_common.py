@@ -133,7 +133,7 @@ def echo_err(text: str = "") -> None:
 
 def check_players(engine: Engine, n: int) -> None:
     """A player count the game does not take is a usage error (exit 2), as in every command."""
-    from rulelang.narrate import player_counts_text
+    from rulelang.wording import player_counts_text
 
     model = engine.model
     if not model.min_players <= n <= model.max_players:

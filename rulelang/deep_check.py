@@ -13,8 +13,8 @@ from rulelang.agents.base import RandomAgent
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
-from rulelang.narrate import players_text
 from rulelang.play import play
+from rulelang.wording import players_text
 
 
 def deep_check(engine: Engine, games: int = 20, seed: int = 1, max_steps: int = 100_000,

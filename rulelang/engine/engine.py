@@ -26,8 +26,8 @@ from rulelang.engine.results import Results
 from rulelang.engine.seeing import Seeing
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
-from rulelang.narrate import player_counts_text
 from rulelang.numbers import bounded
+from rulelang.wording import player_counts_text
 
 __all__ = ["DEFAULT_BUDGET", "MAX_OPTIONS", "Engine", "IllegalAction", "bad_answer", "bad_option", "pick_option",
            "read_label"]

@@ -14,8 +14,8 @@ from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, build_action_space
 from rulelang.errors import RulelangError
 from rulelang.game import load_game
-from rulelang.narrate import player_counts_text
 from rulelang.rng import Rng
+from rulelang.wording import player_counts_text
 
 __all__ = ["ActionSpaceError", "GameSpec", "load_spec", "payoffs", "rank_payoffs", "seat_label", "settle"]
 

@@ -10,9 +10,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from rulelang.narrate import players_text
 from rulelang.sim.coverage import CoverageRow, html_table
 from rulelang.sim.runner import GameRecord
+from rulelang.wording import players_text
 
 REPORT_NEEDED = "--report needs matplotlib: pip install 'rulelang[report]'"
 

@@ -11,9 +11,9 @@ import io
 from typing import Any
 
 from rulelang.engine.engine import Engine
-from rulelang.narrate import players_text
 from rulelang.sim.runner import GameRecord, SimJob
 from rulelang.sim.stats import Moments, wilson
+from rulelang.wording import players_text
 
 
 def key_names(engine: Engine) -> list[str]:
