@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.replay import run_playouts as plain  # noqa: E402  (the same plain playouts as replay.py)
 from rulelang import ErrorList, RulelangError, load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -39,17 +40,6 @@ from rulelang.play import play  # noqa: E402
 def known_games() -> list[str]:
     """The games this can measure: every games/GAME.rules."""
     return sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
-
-
-def plain(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
-    """Play one random game per seed with nothing recorded; return (seconds, steps)."""
-    steps = 0
-    start = time.perf_counter()
-    for seed in seeds:
-        state = engine.new_state(players)
-        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed)
-        steps += state.step
-    return time.perf_counter() - start, steps
 
 
 def recording(engine: Engine, players: int, seeds: range) -> tuple[float, int, int]:
