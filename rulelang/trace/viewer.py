@@ -221,10 +221,32 @@ def viewer_page(engine: Engine, trace: Trace, frames: list[Frame], verdict: Verd
         "players": header.get("players"),
         "view": who,
         "frames": _packed(frames),
+        "names": table_names(engine, frames),
         "verdict": verdict_data(verdict, seat, viewing),
         "standings": standings_lines(result, key_names) if result else [],
     }
     return page_html(data)
+
+
+def table_names(engine: Engine, frames: list[Frame]) -> dict[str, str]:
+    """The names a player reads for each zone and counter the frames show: a zone by its display name
+    (``P1's Action Tokens``, ``the padlock on Barn 2``), a counter by its description; a key with no
+    other name is left out (the page shows it as it is)."""
+    zones = {z.name: z for z in engine.model.zones}
+    names: dict[str, str] = {c.name: c.doc for c in engine.model.counters if c.doc}
+    keys = {key for f in frames for key in f.table.get("zones", {})}
+    for key in sorted(keys):
+        name, sep, owner = key.partition(" of ")
+        z = zones.get(name)
+        if z is None or not z.display:
+            continue
+        if not sep:
+            names[key] = z.display
+        elif z.per_player:
+            names[key] = f"{owner}'s {z.display}"
+        else:
+            names[key] = f"{z.display} {engine.shown_name.get(owner, owner)}"
+    return names
 
 
 def _packed(frames: list[Frame]) -> list[dict[str, Any]]:
