@@ -122,37 +122,12 @@ def full_table(engine: Engine, st: State) -> dict[str, Any]:
     ``Engine.observe``'s shape; ``hidden`` lists the zones and counters not public."""
     obs = engine.observe(st, None)
     model = engine.model
-    program = engine.program
-    labels = program.component_labels
-    faces = model.faces
-
-    def show(ids: list[int]) -> list[str]:
-        out = []
-        for c in ids:
-            f = st.faces[c]
-            name = engine.shown_name[labels[c]]
-            out.append(f"{name}={faces[f].name}" if f >= 0 else name)
-        return out
-
     zones: dict[str, Any] = {}
     hidden: list[str] = []
-    for z in model.zones:
-        keyed: list[tuple[str, list[int]]] = []
-        if z.per_class is not None:
-            keyed = [(f"{z.name} of {labels[c]}", ids) for c, ids in enumerate(st.zones[z.index])
-                     if program.kind_of[c] in z.per_class]
-        elif z.per_kind is not None:
-            if st.zones[z.index]:
-                first = program.kind_of.index(z.per_kind)
-                keyed = [(f"{z.name} of {labels[first + i]}", ids) for i, ids in enumerate(st.zones[z.index])]
-        elif z.per_player:
-            keyed = [(f"{z.name} of P{p + 1}", st.zones[z.index][p]) for p in range(st.players)]
-        else:
-            keyed = [(z.name, st.zones[z.index])]
-        for key, ids in keyed:
-            zones[key] = show(ids)
-            if z.visibility != "public":
-                hidden.append(key)
+    for key, z, _owner, ids in engine.table_zones(st):
+        zones[key] = engine.shown(st, ids)
+        if z.visibility != "public":
+            hidden.append(key)
     counters: dict[str, Any] = {}
     bookkeeping: dict[str, Any] = {}
     for c in model.counters:
