@@ -133,7 +133,7 @@ class ValueChecks(Reporter):
         else:
             return None
         if other.type == STR:
-            if isinstance(other, m.Const):
+            if isinstance(other, m.Const) and other.value != "":  # ("": the answer of a player not asked)
                 self.answer_uses.append((tuple(other.value), repr(other.value), raw.span))
             elif isinstance(other, m.Format):
                 parts = tuple(p.expr if isinstance(p, m.SecretPart) else p for p in other.text.parts)
