@@ -155,7 +155,7 @@ class ValueChecks(Reporter):
             if isinstance(want, str):  # a value: some answer is a lone hole of its type
                 if not any(alone == want for _p, _l, alone in self.answer_patterns):
                     self.error(f"no answer of an 'ask' is a {want} alone, so this comparison is never true",
-                               span, hint=f"answer with the value alone (\"{{n}}\" for n in ...), or compare with "
+                               span, hint="answer with the value alone (\"{n}\" for n in ...), or compare with "
                                           "the answer's whole text")
                 elif want == KIND and len({k.display for k in self.kinds.values()}) != len(self.kinds):
                     self.error("two kinds are shown alike, so an answer cannot tell them apart", span,
