@@ -247,3 +247,29 @@ def test_say_a_name(tmp_path: Path) -> None:
         """)
     st = engine.new_state(2, narrate=True)
     assert _says(st) == ["hello", "0"]
+
+
+def test_an_ask_inside_a_block_leaves_the_later_players_their_answers(tmp_path: Path) -> None:
+    """P1's block asks again (which resets every answer); P2's block still runs with P2's own bid."""
+    engine = game(tmp_path, """\
+        counter bid per player = 0 "bid"
+        setup:
+          pass
+        turn:
+          ask p in players:
+            "bid {n}" for n in 1 to 3:
+              set bid of p to n
+              say "{p} bids {n}"
+              if p == P1:
+                ask q in other players:
+                  "agree"
+          end game
+        rank p by highest bid of p
+        """)
+    st = engine.new_state(2, narrate=True)
+    st.log = []
+    _answer_all(engine, st, {1: "bid 3", 0: "bid 2"})
+    assert not st.over
+    engine.apply(st, "agree", player=1)
+    assert st.over
+    assert _says(st) == ["P1 bids 2", "P2 bids 3"]
