@@ -7,7 +7,8 @@ problem the checker can find in one run, each with file:line:col and a hint.
 files and options (:mod:`~rulelang.check.declarations`), expressions (:mod:`~rulelang.check.expressions`),
 queries (:mod:`~rulelang.check.queries`), statements and decisions (:mod:`~rulelang.check.statements`),
 triggers (:mod:`~rulelang.check.triggers`), the ranking, payoff and sheets (:mod:`~rulelang.check.scoring`),
-rounds, elimination, sides and races (:mod:`~rulelang.check.rounds`); what they share is in
+rounds, elimination, sides and races (:mod:`~rulelang.check.rounds`), answers and definitions as
+values (:mod:`~rulelang.check.values`); what they share is in
 :mod:`~rulelang.check.common`. This module runs them in order over a whole game.
 """
 
@@ -24,6 +25,7 @@ from rulelang.check.rounds import RoundChecks
 from rulelang.check.scoring import ScoringChecks
 from rulelang.check.statements import StatementChecks
 from rulelang.check.triggers import TriggerChecks
+from rulelang.check.values import ValueChecks
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.syntax import ast
 from rulelang.syntax.loader import SourceFile
@@ -34,7 +36,7 @@ __all__ = ["BUILTINS", "MAX_COMPONENTS", "MAX_DEFINE_DEPTH", "MAX_EXPANDED_PARTS
 
 
 class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks, TriggerChecks,
-              ScoringChecks, RoundChecks):
+              ScoringChecks, RoundChecks, ValueChecks):
     """Checks one game (a file and the files it extends) into a :class:`Model`."""
 
     def __init__(self, sources: list[SourceFile], option_overrides: dict[str, str] | None = None) -> None:
@@ -66,6 +68,9 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
         self._expansions = 0  # definitions expanded so far (each use is expanded in place)
         self._expanded_parts = 0  # expression parts checked inside those expansions
         self._outer_use: Span | None = None  # the use outside any definition that is being expanded
+        self.answer_patterns: list = []  # what each answer of each 'ask' can read (check/values.py)
+        self.answer_uses: list = []  # comparisons with an answer, checked once every rule is
+        self.broken_defines: set[str] = set()  # deciding definitions whose block was refused
 
     def check(self) -> m.Model:
         """Run every check; raise ErrorList if anything is wrong, else return the model."""
@@ -119,6 +124,7 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
                 counter.init = init
             except Skip:
                 counter.init = m.Const(0, INT)
+        self.check_define_blocks()
         for name, (decl, _) in self.blocks.items():
             rule = rules[self.rule_index[name]]
             scope = RuleScope()
@@ -127,6 +133,7 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
             rule.body = self.block(decl.body, scope, {"kind": decl.kind})
             rule.nlocals = scope.nslots
         triggers = self.check_triggers(rules)
+        self.check_answer_uses()
         ranking = self.check_ranking()
         payoff = self.check_payoff()
         sheets = self.check_sheets()

@@ -269,6 +269,36 @@ class AnswerGet:
 
 
 @attrs.frozen
+class AnswerMatch:
+    """Right after an ``ask`` whose answers have blocks: for each seat, None (not asked) or which answer
+    it gave (its index in ``ask.options``) followed by that answer's ``for`` values (an internal list)."""
+
+    ask: Any  # the AskS
+    span: Span | None = None
+    type: str = "answers"
+
+
+@attrs.frozen
+class AnswerIs:
+    """Whether the player in ``player`` gave answer number ``option`` (as ``AnswerMatch`` found it)."""
+
+    match: Any  # Local holding the AnswerMatch
+    player: Any
+    option: int
+    type: str = BOOL
+
+
+@attrs.frozen
+class AnswerValue:
+    """The ``index``-th ``for`` value of the answer the player in ``player`` gave (as ``AnswerMatch`` found it)."""
+
+    match: Any
+    player: Any
+    index: int
+    type: str
+
+
+@attrs.frozen
 class Gen:
     """max/min/total of ``expr`` over an iterable, ``var`` bound to each value."""
 

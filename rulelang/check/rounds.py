@@ -152,12 +152,13 @@ class RoundChecks:
         return m.PickS(var, qvar, iterable, cond, list_slot, node.var, node.span)
 
     def ask_answer(self, opt: ast.AskOption, scope: Any, seen: set[str]) -> tuple[Any, Any]:
-        """An answer of an ``ask`` given once per value of its ``for``s: (condition, (label, bindings))."""
+        """An answer of an ``ask`` with holes, given once per value of its ``for``s (if any): (condition,
+        (label, bindings))."""
         bindings = []
         for name, raw in opt.bindings:
             iterable = self.iterable(raw, scope)  # type: ignore[attr-defined]
             bindings.append((scope.bind(name, iterable.type), iterable))
-        if all(isinstance(p, str) for p in opt.template.parts):
+        if opt.bindings and all(isinstance(p, str) for p in opt.template.parts):
             raise self.fail(f"answer {opt.label!r} ranges over values its label does not show", opt.span,  # type: ignore[attr-defined]
                             hint="put {" + opt.bindings[0][0] + "} in the label")
         label = self.template(opt.template, scope)  # type: ignore[attr-defined]

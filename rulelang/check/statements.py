@@ -147,7 +147,7 @@ class StatementChecks(Reporter):
         if isinstance(node, ast.Choose):
             return self._choose(node, scope, ctx)
         if isinstance(node, ast.Ask):
-            return self._ask(node, scope)
+            return self._ask(node, scope, ctx)
         if isinstance(node, ast.GiveTurn):
             self.no_current("'give turn to'", node.span)
             if ctx["kind"] == "setup":
@@ -169,6 +169,8 @@ class StatementChecks(Reporter):
             return self.drop_out(node, scope, ctx)
         if isinstance(node, ast.PickAt):
             return self.pick_at(node, scope)
+        if isinstance(node, ast.Return):
+            raise self.no_return(node)  # type: ignore[attr-defined]
         if isinstance(node, (ast.Spend, ast.MoveMarker, ast.Tally)):
             return budgets.stmt(self, node, scope, ctx)
         raise self.fail("unsupported statement", getattr(node, "span", None))  # pragma: no cover
@@ -210,13 +212,15 @@ class StatementChecks(Reporter):
                        "does not show", opt.span, hint="put {" + opt.bindings[0][0] + "} in the label")
         return bindings, self.template(opt.label, scope)
 
-    def _ask(self, node: ast.Ask, scope: RuleScope) -> m.AskS:
+    def _ask(self, node: ast.Ask, scope: RuleScope, ctx: dict) -> Any:
         iterable = self.iterable(node.iterable, scope)
         if iterable.type != PLAYER:
             raise self.fail("'ask' asks players: write 'ask q in players' or 'ask q in other players'", node.span)
         list_slot = scope.new_slot()
         scope.push()
         var = scope.bind(node.var, PLAYER)
+        bodies: list = []  # per answer: its block (checked), or None
+        bindings: list = []  # per answer: its ((slot, IterIR), ...)
         try:
             cond = None
             if node.cond is not None:
@@ -225,20 +229,19 @@ class StatementChecks(Reporter):
             dynamic: list = []
             seen: set[str] = set()
             for opt in node.options:
-                if opt.bindings:
+                if opt.template is not None:  # holes, or one answer per value
                     scope.push()
                     try:
                         ocond, spec = self.ask_answer(opt, scope, seen)
+                        bodies.append(None if opt.body is None else self.block(opt.body, scope, ctx))
                     finally:
                         scope.pop()
                     options.append((opt.label, ocond, opt.span))
                     dynamic.append(spec)
+                    bindings.append(spec[1])
                     continue
                 dynamic.append(None)
-                if "{" in opt.label or "}" in opt.label:
-                    raise self.fail("an answer of 'ask' is fixed text: '{...}' would not be filled in", opt.span,
-                                    hint="every asked player chooses among the same answers; "
-                                         "say what depends on the player before asking")
+                bindings.append(())
                 if opt.label in seen:
                     raise self.fail(f"two answers are both labelled {opt.label!r}", opt.span)
                 seen.add(opt.label)
@@ -246,10 +249,20 @@ class StatementChecks(Reporter):
                 if opt.cond is not None:
                     ocond = self.expect(opt.cond, scope, BOOL, False, "an answer's 'if' needs true/false")
                 options.append((opt.label, ocond, opt.span))
+                if opt.body is None:
+                    bodies.append(None)
+                else:
+                    scope.push()
+                    bodies.append(self.block(opt.body, scope, ctx))
+                    scope.pop()
         finally:
             scope.pop()
-        return m.AskS(var, iterable, cond, tuple(options), list_slot, node.span,
-                      tuple(dynamic) if any(d is not None for d in dynamic) else ())
+        ask = m.AskS(var, iterable, cond, tuple(options), list_slot, node.span,
+                     tuple(dynamic) if any(d is not None for d in dynamic) else ())
+        self.note_answers(ask)  # type: ignore[attr-defined]
+        if all(body is None for body in bodies):
+            return ask
+        return self.answer_blocks(ask, bodies, bindings, scope)  # type: ignore[attr-defined]
 
     def _choose(self, node: ast.Choose, scope: RuleScope, ctx: dict) -> m.ChooseS:
         player = None

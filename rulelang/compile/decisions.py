@@ -90,6 +90,18 @@ class DecisionEmitter:
             self.same_answers_at.add(pc)  # nothing the answers read changes while the players answer
         return self.pause_answers(L, pc, var, slot, asked, ind, sp)
 
+    def answer_match(self, e: m.AnswerMatch) -> str:
+        """Source of the list an ``ask``'s answer blocks read (``check/values.py``): for each seat, None
+        (not asked) or the index of the answer it gave and that answer's ``for`` values, found right after
+        the ask, before any block runs, by listing that player's answers again (the same state as when
+        they answered) and taking the one whose label is the answer."""
+        made = self.__dict__.setdefault("answer_matchers", {})  # (id of the ask, offset) -> its function
+        key = (id(e.ask), self.off)
+        if key not in made:
+            with self.own_scope():
+                made[key] = answer_matcher(self, e.ask)
+        return f"{made[key]}(st, loc)"
+
     def ask_listed_once(self, L: list, s: m.AskS, var: int, slot: int, asked: str, ind: int) -> None:
         """While the engine's pickers pick by position: list each asked player's answers once, where
         the ask finds who is asked, and take the answers at once from those lists (see
@@ -639,6 +651,53 @@ def ask_enumerator(gen: Any, s: m.AskS) -> str:
     return name
 
 
+def answer_matcher(gen: Any, s: m.AskS) -> str:
+    """A function finding, for each seat that answered the ask, which answer it gave and its values."""
+    name = f"am{next(gen.names)}"
+    gen.consts["answer_gone"] = answer_gone
+    var = s.var + gen.off
+    sp = s.span
+    lines: list = [(1, "out = [None] * st.players", sp), (1, "for p in range(st.players):", sp),
+                   (2, "a = st.answers[p]", sp), (2, "if not a:", sp), (3, "continue", sp),
+                   (2, f"loc[{var}] = p", sp), (2, "f = None", sp)]
+    dynamic = s.dynamic or (None,) * len(s.options)
+    for i, ((label, cond, span), dyn) in enumerate(zip(s.options, dynamic)):
+        if dyn is None:
+            test = f"a == {gen.const(label)}" + ("" if cond is None else f" and {gen.ex(cond)}")
+            lines.append((2, f"if f is None and {test}:", span))
+            lines.append((3, f"f = [{i}]", span))
+            continue
+        template, bindings = dyn
+        lines.append((2, "if f is None:", span))
+        ind, values = 3, []
+        for slot, it in bindings:
+            v = gen.var("v")
+            lines.append((ind, f"for {v} in {gen.iterable(it, copy=False)}:", span))
+            lines.append((ind + 1, f"loc[{slot + gen.off}] = {v}", span))
+            values.append(v)
+            ind += 1
+        test = f"{gen.template(template)} == a" + ("" if cond is None else f" and {gen.ex(cond)}")
+        lines.append((ind, f"if {test}:", span))
+        lines.append((ind + 1, f"f = [{', '.join([str(i), *values])}]", span))
+        if bindings:
+            lines.append((ind + 1, "break", span))
+        for level in range(ind - 1, 3, -1):  # out of the outer ranges too, once found
+            lines.append((level, "if f is not None:", span))
+            lines.append((level + 1, "break", span))
+    lines.append((2, "if f is None:", sp))
+    lines.append((3, f"answer_gone(p, a, {gen.const(sp)})", sp))
+    lines.append((2, "out[p] = f", sp))
+    lines.append((1, "return out", sp))
+    gen.helper(name, "st, loc", lines)
+    return name
+
+
+def answer_gone(p: int, answer: str, span: Any) -> None:
+    """A player's answer that is no longer among those they could give (something changed them meanwhile)."""
+    raise RulelangError(f"P{p + 1}'s answer {answer!r} is no longer one of the answers of this 'ask'", span,
+                        hint="an 'after each step' trigger changed what the answers read while the players answered")
+
+
 def always_answered(gen: Any, s: m.AskS) -> bool:
     """Whether listing an ask's answers always gives some and never fails: an answer offered without a
     condition, no other conditions, answers per component of zones found without a check, read apart."""
@@ -648,6 +707,8 @@ def always_answered(gen: Any, s: m.AskS) -> bool:
         return False
     for dyn in s.dynamic:
         if dyn is not None:
+            if len(dyn[1]) != 1:  # holes without a range, or several ranges
+                return False
             q = dyn[1][0][1].query
             if q.count is not None or q.count_expr is not None or q.quantity == "random" \
                     or not all(gen.plain_zone(sel) for sel in q.zones) \

@@ -252,6 +252,13 @@ class ExprWriter(QueryWriter, LabelWriter):
             return f"{self.table(values, 'ka')}[{self.ex(e.kind, c)}]"
         if t is m.AnswerGet:
             return f"st.answers[{self.seat_ex(e.player, 'an answer', None, c)}]"
+        if t is m.AnswerMatch:  # which answer each seat gave, with its values (compile/decisions.py)
+            return self.answer_match(e)  # type: ignore[attr-defined]
+        if t is m.AnswerIs:
+            found = f"{self.ex(e.match, c)}[{self.ex(e.player, c)}]"
+            return f"({found} is not None and {found}[0] == {e.option})"
+        if t is m.AnswerValue:
+            return f"{self.ex(e.match, c)}[{self.ex(e.player, c)}][{e.index + 1}]"
         if t is m.Builtin:
             if e.func == "players":
                 return "st.players"

@@ -271,6 +271,14 @@ class Reveal:
 
 
 @attrs.frozen
+class Return:
+    """``return VALUE``: the value a definition with a block decides (only there)."""
+
+    value: Expr
+    span: Span
+
+
+@attrs.frozen
 class CallRule:
     """``NAME`` or ``NAME(args)``: run a rule."""
 
@@ -344,7 +352,8 @@ class AskOption:
     cond: Expr | None
     span: Span
     bindings: tuple = ()  # ((name, Iterable), ...): one answer per value, the label showing it
-    template: Any = None  # the label with its holes (a Template) when it has bindings
+    template: Any = None  # the label with its holes (a Template) when it has bindings or holes
+    body: tuple | None = None  # the block run for each player who gave this answer, once all have answered
 
 
 @attrs.frozen
@@ -360,7 +369,7 @@ class Ask:
 
 Stmt = (
     GiveTurn | Reveal | Ask | Move | Roll | Shuffle | Assign | Let | Say | Simple | CallRule | If | While | Repeat
-    | For | Choose
+    | For | Choose | Return
 )
 
 # ------------------------------------------------------------------ declarations
@@ -471,12 +480,13 @@ class CounterDecl:
 
 @attrs.frozen
 class DefineDecl:
-    """``define NAME[(params)] = expr``."""
+    """``define NAME[(params)] = expr``, or ``define NAME[(params)]:`` and a block that returns a value."""
 
     name: str
     params: tuple[str, ...]
-    expr: Expr
+    expr: Expr | None
     span: Span
+    body: tuple | None = None  # ``define NAME(...):`` with a block of let, if and return: the value it decides
 
 
 @attrs.frozen

@@ -318,6 +318,14 @@ class _Builder(Transformer):
     def define_decl(self, meta, c):
         return ast.DefineDecl(str(c[0]), c[1] or (), c[2], self._span(meta))
 
+    @v_args(meta=True)
+    def define_block_decl(self, meta, c):
+        return ast.DefineDecl(str(c[0]), c[1] or (), None, self._span(meta), c[2])
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return ast.Return(c[0], self._span(meta))
+
     def block(self, c):
         return tuple(c)
 
@@ -421,6 +429,16 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def say_stmt(self, meta, c):
         return ast.Say(self._template(c[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def say_value_stmt(self, meta, c):
+        """``say t``: a value held in a name, shown as ``say "{t}"`` shows it."""
+        span = self._span(meta)
+        if c[1] is None:
+            value: ast.Expr = ast.Name(str(c[0]), span)
+        else:
+            value = ast.AnswerOf(c[1], span) if str(c[0]) == "answer" else ast.Of(str(c[0]), c[1], span)
+        return ast.Say(ast.Template((value,), span), span)
 
     @v_args(meta=True)
     def end_turn_stmt(self, meta, c):
@@ -535,12 +553,19 @@ class _Builder(Transformer):
         var, iterable, cond, *options = c
         return ast.Ask(str(var), iterable, cond, tuple(options), self._span(meta))
 
+    def _answer(self, meta, c, body):
+        label, *bindings, cond = c
+        if bindings or "{" in str(label):
+            return ast.AskOption(_unquote(label), cond, self._span(meta), tuple(bindings), self._template(label), body)
+        return ast.AskOption(_unquote(label), cond, self._span(meta), body=body)
+
     @v_args(meta=True)
     def ask_option(self, meta, c):
-        label, *bindings, cond = c
-        if bindings:
-            return ast.AskOption(_unquote(label), cond, self._span(meta), tuple(bindings), self._template(label))
-        return ast.AskOption(_unquote(label), cond, self._span(meta))
+        return self._answer(meta, c, None)
+
+    @v_args(meta=True)
+    def ask_option_block(self, meta, c):
+        return self._answer(meta, c[:-1], c[-1])
 
     # -------------------------------------------------------------- queries
     @v_args(meta=True)

@@ -159,6 +159,10 @@ def parse_text(text: str, path: str, start: str = "start", offset: tuple[int, in
         if start == "expr" and ("end of file" in err.message or "end of line" in err.message):
             err = RulelangError("the expression in {...} ends too early", err.span,
                                 hint="complete the expression between the braces")
+        elif start == "expr" and err.message.startswith("unexpected 'in'"):
+            err = RulelangError(err.message + " inside {...}", err.span,
+                                hint="a hole shows one value, not a query: a name, count(all in ZONE), "
+                                     "any(K in ZONE) or sum(ATTR of all in ZONE)")
         raise err from None
     except DedentError:
         line = _dedent_line(text)

@@ -82,6 +82,14 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "payoff_bound_not_constant.rules": (20, 38, "the high bound of a payoff must be a constant", None),
     "second_payoff.rules": (21, 1, "a second 'payoff' line (the first is at tests/bad_rules/second_payoff.rules:20:1)",
                             "one expression"),
+    # answers and definitions as values (issue 26, items 1 and 2)
+    "answer_misspelt.rules": (26, 27, "no answer of an 'ask' reads 'Double'", "did you mean 'double'?"),
+    "answer_not_a_value.rules": (25, 27, "no answer of an 'ask' is a number alone", "\"{n}\" for n in"),
+    "define_without_return.rules": (19, 3, "not every path of 'bonus' returns a value", "'else' that returns"),
+    "define_that_moves.rules": (20, 5, "'bonus' decides a value: its block holds only 'let', 'if' and 'return'",
+                                "write a rule"),
+    "return_in_rule.rules": (24, 5, "'return' gives the value of a definition", "define NAME(...):"),
+    "query_in_hole.rules": (23, 18, "unexpected 'in' inside {...}", "a hole shows one value, not a query"),
 }
 
 SNAPSHOTTED = sorted(EXPECTED)

@@ -508,8 +508,6 @@ def test_a_redacted_trace_hides_owner_counters_of_its_position(tmp_path: Path) -
 @pytest.mark.parametrize("text, message", [
     ('rule r "pays {n}":\n  pass\nturn:\n  end game\n', "a title is fixed text"),
     ('turn:\n  end game\nwhen score of current > 3 "{current} wins":\n  end game\n', "a title is fixed text"),
-    ('turn:\n  ask e in other players:\n    "I, {e}, object"\n    "fine"\n  end game\n',
-     "an answer of 'ask' is fixed text"),
 ])
 def test_holes_where_text_is_fixed_are_errors_not_literal_braces(tmp_path: Path, text: str, message: str) -> None:
     errors = check_errors(tmp_path, BASE + text)
