@@ -62,7 +62,7 @@ class ChanceEmitter:
             L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
         L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
-        which = self.comp.triggers_for({z.zone for z in s.query.zones})
+        which = self.comp.triggers_for(self.query_zones(s.query))
         self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
         self.check_fn(which)
         self.resume(pc + 1, after, sp)
