@@ -239,7 +239,8 @@ def reads_no_component(e: Any) -> bool:
     """Whether an expression reads nothing of the component a filter tests, nor holds a query or a
     generator of its own (conservatively: those are not looked into)."""
     t = type(e)
-    if t in (m.ElemAttr, m.ElemIsKind, m.ElemFace, m.ElemIs, m.Agg, m.Gen, m.PlacesIR, m.Format, m.TemplateIR, m.QueryIR):
+    if t in (m.ElemAttr, m.ElemIsKind, m.ElemFace, m.ElemIs, m.Agg, m.Gen, m.PlacesIR, m.Format, m.TemplateIR,
+             m.QueryIR):
         return False
     if isinstance(e, tuple):
         return all(reads_no_component(x) for x in e)

@@ -57,7 +57,8 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "owner_counter_shared.rules": (14, 28, "only a per-player counter can be seen by its owner only", None),
     "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),
     "numbered_unknown_value.rules": (12, 31, "unknown value 'm' for attribute 'pips'", "is 'n'"),
-    "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind, a face or one component, but this is a player", None),
+    "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind, a face or one component, but this is a player",
+                                       None),
     # rounds, sides and races (issue 8)
     "round_current.rules": (17, 33, "'current' has no meaning in a game played in rounds", "for p in players"),
     "pick_condition_without_name.rules": (17, 41, "the condition does not test 'q'", "say which players"),
