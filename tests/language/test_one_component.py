@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from textwrap import dedent
 from pathlib import Path
+from textwrap import dedent
 from typing import Any
 
 import pytest
