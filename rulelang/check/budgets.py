@@ -73,7 +73,7 @@ def finish_declarations(ck: Checker) -> None:
         zone = ck.zones.get(name)
         if zone is None:
             continue
-        kinds = frozenset(k.index for k in ck.kinds.values() if k.cls == cls)
+        kinds = frozenset(ck.kind_groups.get(cls, ()) or (k.index for k in ck.kinds.values() if k.cls == cls))
         if not kinds:
             ck.error(f"'per {cls}': the game has no {cls}s", zone.span,
                      hint=f"declare the {cls}s, or name a kind: per KIND")

@@ -330,3 +330,14 @@ def test_a_recorded_pick_of_one_die_replays_and_another_die_alike_is_caught(tmp_
     events[first]["action"] = f"keep {alike}"
     changed = verdict(events)
     assert changed["status"] != "compliant", changed  # the dice kept differ: the table's digest tells
+
+
+def test_a_pile_on_each_of_the_numbered_components(tmp_path: Path) -> None:
+    engine = game(tmp_path, BIDS.replace("zone deck\n", "zone deck\nzone under: per Bid\n").replace(
+        "  set bids to count(all in deck where Bid)\n",
+        "  for c in all Bid in deck:\n    move 1 Joker from deck to under of c\n"
+        "  set bids to total(count(all in under of c) for c in all in deck where Bid)\n"))
+    st = engine.new_state(2)
+    assert counter(engine, st, "bids") == 1  # one Joker, on the first bid card
+    assert [len(pile) for pile in st.zones[next(z.index for z in engine.model.zones if z.name == "under")]
+            if pile] == [1]
