@@ -341,3 +341,11 @@ def test_a_pile_on_each_of_the_numbered_components(tmp_path: Path) -> None:
     assert counter(engine, st, "bids") == 1  # one Joker, on the first bid card
     assert [len(pile) for pile in st.zones[next(z.index for z in engine.model.zones if z.name == "under")]
             if pile] == [1]
+
+
+def test_roll_c_of_a_card_is_an_error_at_run_time(tmp_path: Path) -> None:
+    engine = game(tmp_path, THE.replace("  set got to points of the card in turnup\n",
+                                        "  for c in all in turnup:\n    roll c\n").replace(
+        "2 Cow cards: points 3\n", "2 Cow cards: points 3\nface Six\n1 Die die: Six, Six\n"))
+    with pytest.raises(RulelangError, match="Cow#1 has no faces: it cannot roll"):
+        engine.new_state(2, position={"current": "P1", "zones": {"turnup": ["Cow#1"]}})
