@@ -133,7 +133,7 @@ class QueryChecks(Reporter):
             query = attrs.evolve(query, kinds=kinds)
             words = [node.cls]
         what = "the " + ("except " if node.query.exclude else "") + ", ".join(words) + " in " + \
-            ", ".join(_zone_text(z) for z in node.query.zones) + (" where ..." if node.query.where is not None else "")
+            ", ".join(_zone_text(z) for z in node.query.zones)
         return m.TheOne(query, what, node.span)
 
     def iterable(self, node: ast.Iterable, scope: RuleScope) -> m.IterIR:

@@ -205,7 +205,7 @@ def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[s
 
     A die (``remembered`` None) is remembered by its label and the face it shows (``Die#26=Two``, as an
     observation shows dice), and narrated with it (``Die#26 2``)."""
-    faces = st.faces
+    faces = st.faces if face_names is not None else None
     seen = [r if (r := remembered[c]) is not None else
             f"{labels[c]}={face_names[faces[c]]}" if face_names is not None and faces[c] >= 0 else labels[c]
             for c in picked]
@@ -217,7 +217,8 @@ def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[s
     if st.log is not None:
         event = {"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
                  "components": [labels[c] for c in picked]}
-        if face_shown is not None and any(remembered[c] is None and faces[c] >= 0 for c in picked):
+        if face_shown is not None and faces is not None and any(remembered[c] is None and faces[c] >= 0
+                                                                for c in picked):
             event["faces"] = [face_shown[faces[c]] if remembered[c] is None and faces[c] >= 0 else None
                               for c in picked]
         st.log.append(event)

@@ -843,13 +843,11 @@ def _reveal_one_all_stmt(self, meta, c):
 
 
 def _the_expr(self, meta, c):
-    sel, *rest = c
-    where = rest[-1]
-    zones = tuple(z for z in rest[:-1] if z is not None)
+    sel, zone = c
     cls = sel if isinstance(sel, str) else None
     exclude, kinds = (False, ()) if cls is not None else sel
     span = self._span(meta)
-    return ast.The(cls, ast.Query("default", None, None, kinds, exclude, zones, where, span), span)
+    return ast.The(cls, ast.Query("default", None, None, kinds, exclude, (zone,), None, span), span)
 
 
 def _the_class(self, c):

@@ -253,9 +253,9 @@ def test_the_card_in_a_zone_is_an_error_unless_exactly_one(tmp_path: Path, held:
 
 
 def test_the_kind_in_a_zone_selects_by_kind(tmp_path: Path) -> None:
-    engine = game(tmp_path, THE.replace("the card in turnup", "the Cow in turnup, pool where points > 1"))
-    st = engine.new_state(2, position={"current": "P1", "zones": {"turnup": ["Crown"], "pool": ["Cow#1"]}})
-    assert counter(engine, st, "got") == 3
+    engine = game(tmp_path, THE.replace("the card in turnup", "the Cow in turnup"))
+    st = engine.new_state(2, position={"current": "P1", "zones": {"turnup": ["Crown", "Cow#1"]}})
+    assert counter(engine, st, "got") == 3  # the Crown is not a Cow
 
 
 BIDS = '''
