@@ -78,7 +78,12 @@ class Narrator:
                 out.append(f"  (answered at once) {said}")
             elif kind == "reveal":
                 who = "everyone sees" if e["to"] == "all" else f"{e['to']} looks at"
-                out.append(f"  {who} {e['where']}: {self._named(e['components']) or 'nothing'}")
+                shown = self._named(e["components"])
+                faces = e.get("faces")
+                if faces and len(faces) == len(e["components"]):  # dice, with the faces they show
+                    shown = ", ".join(f"{self.names.get(c, c)} {f}" if f is not None else self.names.get(c, c)
+                                      for c, f in zip(e["components"], faces))
+                out.append(f"  {who} {e['where']}: {shown or 'nothing'}")
             elif kind == "trigger":
                 out.append(f"  ! {e['rule']}")
             elif kind == "sheet":

@@ -27,7 +27,8 @@ def redact_narration(engine: Engine, events: list[dict[str, Any]], player: int |
             e = {**e, "face": "(hidden)"}
         elif e["type"] == "reveal" and e["to"] != "all" and (player is None or e["to"] != f"P{player + 1}"):
             n = len(e["components"])
-            e = {**e, "components": [f"{n} component{'s' if n != 1 else ''} (seen by {e['to']} only)"]}
+            e = {k: v for k, v in e.items() if k != "faces"}  # what the dice show is the looker's only
+            e["components"] = [f"{n} component{'s' if n != 1 else ''} (seen by {e['to']} only)"]
         elif e["type"] == "counter" and e.get("visible") and not (
                 e["visible"] == "owner" and player is not None and e["player"] == f"P{player + 1}"):
             e = {**e, "old": "(hidden)", "new": "(hidden)"}  # that it changed is public; its value is not

@@ -73,7 +73,7 @@ def finish_declarations(ck: Checker) -> None:
         zone = ck.zones.get(name)
         if zone is None:
             continue
-        kinds = frozenset(k.index for k in ck.kinds.values() if k.cls == cls)
+        kinds = frozenset(ck.kind_groups.get(cls, ()) or (k.index for k in ck.kinds.values() if k.cls == cls))
         if not kinds:
             ck.error(f"'per {cls}': the game has no {cls}s", zone.span,
                      hint=f"declare the {cls}s, or name a kind: per KIND")
@@ -186,7 +186,11 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: RuleScope, ctx: dict
                       tuple(name for name, _ in opt.bindings))
 
 
-def _move_marker(ck: Checker, node: ast.MoveMarker, scope: RuleScope) -> m.MoveMarkerS:
+def _move_marker(ck: Checker, node: ast.MoveMarker, scope: RuleScope) -> m.MoveMarkerS | m.MoveS:
+    held = scope.lookup(node.kind)
+    if held is not None and getattr(held, "type", None) == m.COMPONENT:  # 'move c to Z': c from wherever it is
+        query = m.QueryIR("default", None, None, (), False, (), None, node.kind_span, None, held)
+        return m.MoveS(query, ck.zone_sel(node.dest, scope), None, node.span)
     kind = ck.kinds.get(node.kind)
     if kind is None:
         raise ck.fail(f"unknown component '{node.kind}'", node.kind_span,

@@ -239,6 +239,9 @@ class DeclarationChecks(Reporter):
                 if flag.name[4:] not in self.kinds and budgets.class_word(flag.name[4:]):
                     self.zone_classes[decl.name] = budgets.class_word(flag.name[4:])  # type: ignore[assignment]
                     continue
+                if flag.name[4:] in self.kind_groups:  # the shared name of numbered components: a pile on each
+                    self.zone_classes[decl.name] = flag.name[4:]
+                    continue
                 kind = self.kinds.get(flag.name[4:])
                 if kind is None:
                     self.error(f"'{flag.name}': unknown component '{flag.name[4:]}'", flag.span,

@@ -105,6 +105,8 @@ class ExpressionChecks(Reporter):
             return m.Agg(node.func, None, query, INT if node.func == "count" else BOOL)
         if isinstance(node, ast.Places):
             return budgets.places(self, node, scope, elem)
+        if isinstance(node, ast.The):
+            return self.the_one(node, scope)
         raise self.fail("this expression is not supported here", getattr(node, "span", None))  # pragma: no cover
 
     def _gen(self, node: ast.GenCall, scope: RuleScope, elem: bool) -> Any:
@@ -144,6 +146,10 @@ class ExpressionChecks(Reporter):
             return m.ElemAttr(name, self.attributes[name].type)
         if elem and name in self.kinds:
             return m.ElemIsKind(frozenset([self.kinds[name].index]))
+        if elem and name in self.kind_groups:  # the shared name of numbered components: any of them
+            return m.ElemIsKind(frozenset(self.kind_groups[name]))
+        if elem and name == "face":
+            return m.ElemFace()
         if name in self.kinds:
             return m.Const(self.kinds[name].index, KIND)
         if name in self.faces:
@@ -160,6 +166,14 @@ class ExpressionChecks(Reporter):
         if name in self.zones:
             raise self.fail(f"zone '{name}' is not a value", node.span,
                             hint=f"count its components: count(all in {name})")
+        if name in self.kind_groups:
+            group = [self.kinds_by_index[k].name for k in self.kind_groups[name]]
+            raise self.fail(f"'{name}' names {len(group)} kinds ({group[0]} to {group[-1]}), not one", node.span,
+                            hint=f"it stands for all of them in a query ('{name} in ZONE') and inside 'where' or "
+                                 f"'kinds where' ('where {name}'); for one kind, name it: {group[0]}")
+        if name == "face" and not elem:
+            raise self.fail("'face' alone is the face of the component a 'where' tests", node.span,
+                            hint="for one component, write 'face of c'")
         if name == "players":
             return m.Builtin("players", (), INT)
         seat = SEAT_LITERAL.match(name)
@@ -228,9 +242,11 @@ class ExpressionChecks(Reporter):
             target = self.expr(node.target, scope, elem)
             if target.type == COMPONENT:
                 return m.CompAttr(node.name, target, self.attributes[node.name].type)
+            if target.type == FACE:
+                return m.FaceAttr(node.name, target, self.attributes[node.name].type)
             if target.type not in (KIND, "any"):
-                raise self.fail(f"'{node.name} of' needs a kind or one component, but this is a {target.type}",
-                                node.target.span)
+                raise self.fail(f"'{node.name} of' needs a kind, a face or one component, but this is a "
+                                f"{target.type}", node.target.span)
             return m.KindAttr(node.name, target, self.attributes[node.name].type)
         if node.name in ("face", "kind"):
             target = self.expr(node.target, scope, elem)

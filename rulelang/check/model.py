@@ -225,6 +225,7 @@ class QueryIR:
     where: Any
     span: Span
     count_expr: Any = None
+    one: Any = None  # a component expression: the query of that one component (no zones: wherever it is)
 
 
 @attrs.frozen
@@ -334,6 +335,7 @@ class IterIR:
     type: str  # type of the loop variable
     cond: Any = None  # for "kinds where": a filter over kinds (an element expression)
     span: Span | None = None
+    values: tuple = ()  # for "faces of KIND": the face indices, each once, in the order listed
 
 
 # ------------------------------------------------------------------ IR statements
@@ -585,6 +587,43 @@ class Model:
     rounds: bool = False  # played in rounds by the whole table ('round:'), not in turns
     eliminates: bool = False  # players may drop out ('drop out')
     payoff: Payoff | None = None  # a declared 'payoff p = ...' (None: payoffs come from the ranking)
+
+
+# ------------------------------------------------------------------ one component, faces
+
+
+@attrs.frozen
+class ElemIs:
+    """True when the component being filtered is ``comp`` (a query of one component: ``c in hand``)."""
+
+    comp: Any
+    type: str = BOOL
+
+
+@attrs.frozen
+class ElemFace:
+    """The face the component being filtered shows (``where face == Six``; -1: none)."""
+
+    type: str = FACE
+
+
+@attrs.frozen
+class FaceAttr:
+    """An attribute of a face (``pips of f``): the value the face sets, else the attribute's default."""
+
+    attr: str
+    face: Any
+    type: str
+
+
+@attrs.frozen
+class TheOne:
+    """``the card in turnup``: the one component the query selects; an error at run time unless exactly one."""
+
+    query: QueryIR
+    what: str  # how the query reads, for the error ("the card in turnup")
+    span: Span
+    type: str = COMPONENT
 
 
 # ------------------------------------------------------------------ rounds, elimination, sides, races

@@ -76,6 +76,8 @@ class Analysis:
             return self.kind_values[e.attr][kind]
         if isinstance(e, m.ElemIsKind):
             return kind in e.kinds
+        if isinstance(e, m.ElemFace):
+            return face
         if isinstance(e, m.Const):
             return e.value
         if isinstance(e, m.UnOp):
@@ -237,7 +239,8 @@ def reads_no_component(e: Any) -> bool:
     """Whether an expression reads nothing of the component a filter tests, nor holds a query or a
     generator of its own (conservatively: those are not looked into)."""
     t = type(e)
-    if t in (m.ElemAttr, m.ElemIsKind, m.Agg, m.Gen, m.PlacesIR, m.Format, m.TemplateIR, m.QueryIR):
+    if t in (m.ElemAttr, m.ElemIsKind, m.ElemFace, m.ElemIs, m.Agg, m.Gen, m.PlacesIR, m.Format, m.TemplateIR,
+             m.QueryIR):
         return False
     if isinstance(e, tuple):
         return all(reads_no_component(x) for x in e)

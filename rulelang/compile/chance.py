@@ -56,13 +56,19 @@ class ChanceEmitter:
         sp = s.span
         lst = self.alloc((id(s), "roll"), 2)
         c = self.var("c")
+        if s.query.one is not None and not s.query.zones and not all(self.is_die):  # 'roll d': d must be a die
+            x = self.var("x")
+            L.append((ind, f"{x} = {self.ex(s.query.one)}", sp))
+            L.append((ind, f"if not ISDIE[{x}]:", sp))
+            L.append((ind + 1, f"fail_here(LB[{x}] + {self.const(f' has no faces: it cannot {s.verb}')}, "
+                               f"{self.const(sp)}, {self.const(f'{s.verb} a die (or a component with sides)')})", sp))
         if all(self.is_die):  # every component is a die: the selection is the dice (a list of their own)
             L.append((ind, f"loc[{lst}] = {self.selection(s.query)}", sp))
         else:
             L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
         L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
-        which = self.comp.triggers_for({z.zone for z in s.query.zones})
+        which = self.comp.triggers_for(self.query_zones(s.query))
         self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
         self.check_fn(which)
         self.resume(pc + 1, after, sp)

@@ -102,7 +102,7 @@ class ExprWriter(QueryWriter, LabelWriter):
             "format_number": format_number, "FS": [f.display for f in model.faces] + ["no face"],
             "row_at": runtime.row_at, "number_range": runtime.number_range,
             "MAXO": runtime.MAX_OPTIONS, "DIRTY": [], "keep": runtime.keep,
-            "too_many_options": runtime.too_many_options,
+            "too_many_options": runtime.too_many_options, "the_one": runtime.the_one,
             "SEATS_IN": None, "players_in": None,  # given at load, the program's own (runtime.seats_in)
         })
         piles.install(self)
@@ -279,12 +279,23 @@ class ExprWriter(QueryWriter, LabelWriter):
             return self.once(e, c) or self.memoized(e, lambda: self.gen(e), c)
         if t is m.PlacesIR:
             return self.memoized(e, lambda: piles.places(self, e), c)
+        if t is m.FaceAttr:  # the face's own value, else the attribute's default (index -1: no face)
+            default = self.model.attributes[e.attr].default
+            values = [v if v is not None else default for v in self.comp.face_values[e.attr]] + [default]
+            return f"{self.table(values, 'fa')}[{self.ex(e.face, c)}]"
+        if t is m.TheOne:
+            sel = self.selection(e.query, copy=False)
+            return f"the_one({sel}, {self.const(e.what)}, {self.const(e.span)})"
         if c is not None:
             if t is m.ElemAttr:
                 return self.face_value(e.attr, c) if self.face_dependent(e.attr) \
                     else f"{self.attr_values(e.attr)}[{c}]"
             if t is m.ElemIsKind:
                 return f"(KO[{c}] in {self.const(frozenset(e.kinds))})"
+            if t is m.ElemIs:  # a query of one component: the component tested is that one
+                return f"({c} == {self.ex(e.comp)})"
+            if t is m.ElemFace:
+                return f"F[{c}]"
         raise AssertionError(f"the generator does not translate {type(e).__name__} nodes: {e!r}")
 
     def local(self, slot: int) -> str:

@@ -37,6 +37,7 @@ def labels_distinct(model: m.Model, component_labels: Sequence[str], s: m.Choose
     texts: dict[str, list[str] | None] = {
         m.KIND: kinds if len(set(kinds)) == len(kinds) else None,
         m.COMPONENT: list(component_labels) if len(set(component_labels)) == len(component_labels) else None,
+        m.FACE: faces if len(set(faces := [f.display for f in model.faces])) == len(faces) else None,
     }
     shapes: list[list[Any]] = []
     for opt in s.options:
@@ -118,7 +119,7 @@ def _one_label_per_value(opt: m.OptionIR, parts: list[Any], texts: dict[str, lis
                 return False  # a hole showing something else of the values: its text is not known here
             continue  # a hole that reads none of them: the same text for all of this option's labels
         it = opt.bindings[slots.index(part.slot)][1]
-        if part.type != it.type or part.type not in (m.PLAYER, m.INT, m.KIND, m.COMPONENT) \
+        if part.type != it.type or part.type not in (m.PLAYER, m.INT, m.KIND, m.COMPONENT, m.FACE) \
                 or part.type in texts and texts[part.type] is None:
             return False  # (a kind's display, or a component's label, that is not its own)
         shown.add(part.slot)
@@ -134,7 +135,7 @@ def _one_label_per_value(opt: m.OptionIR, parts: list[Any], texts: dict[str, lis
 
 def _lists_once(it: m.IterIR) -> bool:
     """Whether a ``for`` range lists each of its values once, written one way each."""
-    if it.kind in _SEAT_RANGES or it.kind in ("kinds_where", "range", "kinds"):
+    if it.kind in _SEAT_RANGES or it.kind in ("kinds_where", "range", "kinds", "faces"):
         return True
     q = it.query
     if q is None or q.count_expr is not None or q.count is not None or q.quantity not in ("all", "default"):

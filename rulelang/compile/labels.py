@@ -162,7 +162,7 @@ class LabelWriter:
 
     def value_text_fn(self, type_: str) -> Pending:
         """``f(value)``: how a value of a ``for`` variable of this type is written (in labels and messages)."""
-        if type_ not in (m.PLAYER, m.KIND, m.COMPONENT, m.INT):
+        if type_ not in (m.PLAYER, m.KIND, m.COMPONENT, m.INT, m.FACE):
             type_ = m.STR
         return self.decision_fn("dt", "v", lambda: [(1, f"return {self.text_of(type_, 'v')}", None)])
 
@@ -242,6 +242,12 @@ def _reader(model: m.Model, labels: list[str], type_: str) -> Fn | None:
     if type_ == m.COMPONENT:
         by_label = {label: c for c, label in enumerate(labels)}
         return lambda text: by_label[text]
+    if type_ == m.FACE:  # (a face of 'faces of KIND': shown by its display name)
+        shown = [f.display for f in model.faces]
+        if len(set(shown)) != len(shown):
+            return None
+        by_display = {d: i for i, d in enumerate(shown)}
+        return lambda text: by_display[text]
     if type_ == m.STR:
         return str
     return None

@@ -185,7 +185,7 @@ class _Walk:
         if it.kind in _SEAT_RANGES:
             self.seats.add(slot)
             return
-        if it.kind == "kinds_where":
+        if it.kind in ("kinds_where", "faces"):
             self.ints.add(slot)
             return
         if it.kind == "range":
@@ -210,6 +210,8 @@ class _Walk:
             return model.max_players, "st.players"
         if it.kind == "kinds_where":
             return len(model.kinds), str(len(model.kinds))
+        if it.kind == "faces":
+            return len(it.values), str(len(it.values))
         q = it.query if it.kind != "range" else it.high.query
         assert q is not None
         ncomp = self.gen.ncomp

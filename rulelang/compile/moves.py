@@ -8,6 +8,7 @@ import bisect
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile import piles
 from rulelang.compile.analysis import same, whole_valued
 
 
@@ -30,6 +31,8 @@ class MoveEmitter:
         """A move of every matching component (or the top N of them) from zones to a zone."""
         sp = s.span
         q = s.query
+        if q.one is not None:
+            return self.emit_move_comp(L, s, ind)
         dz = self.model.zones[s.dest.zone]
         d, mv, lg, came = self.var("d"), self.var("mv"), self.var("lg"), self.var("came")
         c = self.var("c")
@@ -80,6 +83,50 @@ class MoveEmitter:
         self.put(L, dz, s.place, d, mv, ind + 1, sp)
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def emit_move_comp(self, L: list, s: m.MoveS, ind: int) -> None:
+        """``move c from Z, Y to D``: the one component ``c`` out of the first of those zones it is in (an error
+        naming where it is if it is in none); with no zone (``move c to D``), from wherever it is. A zone that
+        is the destination itself is left alone."""
+        sp = s.span
+        q = s.query
+        x, d, z, at = self.var("x"), self.var("d"), self.var("s"), self.var("at")
+        L.append((ind, f"{x} = {self.ex(q.one)}", sp))
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        if not q.zones:
+            places = piles.place_table(self)
+            L.append((ind, f"{at} = place_of(st, {x})", sp))
+            L.append((ind, f"{z} = Z[{at}[0]] if {at}[1] < 0 else Z[{at}[0]][{at}[1]]", sp))
+            L.append((ind, f"if {z} is not {d}:", sp))
+            self.move_comp_out(L, s, x, z, d, f"(place_text({places}, LB, *{at}), {at})", ind + 1)
+            return
+        for n, sel in enumerate(q.zones):
+            L.append((ind + n, f"{z} = {self.zone(sel)}", sp))
+            L.append((ind + n, f"if {x} in {z}:", sp))
+            L.append((ind + n + 1, f"if {z} is not {d}:", sp))
+            self.move_comp_out(L, s, x, z, d, self.zone_name(sel), ind + n + 2)
+            L.append((ind + n, "else:", sp))
+        names = [f"{self.zone_name(sel)}[0]" for sel in q.zones]
+        where = names[0] if len(names) == 1 else f"' or '.join(({', '.join(names)},))"
+        L.append((ind + len(q.zones), f"not_in(st, {x}, {where}, LB, {piles.place_table(self)}, {self.const(sp)})",
+                  sp))
+
+    def move_comp_out(self, L: list, s: m.MoveS, x: str, z: str, d: str, came: str, ind: int) -> None:
+        """Take component ``x`` out of the list ``z`` it is in, put it in the destination list ``d``, narrate it
+        (``came``: the source of where it came from, (name, place))."""
+        sp = s.span
+        dz = self.model.zones[s.dest.zone]
+        L.append((ind, f"{z}.remove({x})", sp))
+        if dz.unrolled:
+            L.append((ind, f"F[{x}] = -1", sp))
+        if not dz.ordered:
+            L.append((ind, f"insort({d}, {x})", sp))
+        elif s.place == "bottom":
+            L.append((ind, f"{d}.insert(0, {x})", sp))
+        else:
+            L.append((ind, f"{d}.append({x})", sp))
+        L.append((ind, "if st.log is not None:", sp))
+        L.append((ind + 1, f"log_move(st.log, LB, [{x}], [{came}], {self.zone_name(s.dest)})", sp))
 
     def fusible_moves(self, a: Any, b: Any) -> bool:
         """Whether two moves in a row can sort one zone's components in one pass: each takes every

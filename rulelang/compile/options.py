@@ -283,6 +283,8 @@ class OptionEmitter:
             return self.model.max_players
         if it.kind in ("kinds", "kinds_where"):
             return len(self.model.kinds)
+        if it.kind == "faces":
+            return len(it.values)
         if it.kind == "range":
             low, high = it.low, it.high
             if type(low) is m.Const and type(high) is m.Const and type(low.value) is int \

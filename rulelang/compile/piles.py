@@ -21,6 +21,7 @@ def install(gen: Any) -> None:
         "fail_here": piles_runtime.fail, "zone_of_class": piles_runtime.zone_of_class,
         "move_marker": None, "tally_rows": None,  # given at load, the program's own (piles_runtime.owned)
         "log_tally": piles_runtime.log_tally, "places_points": piles_runtime.places_points,
+        "place_text": piles_runtime.place_text, "not_in": piles_runtime.not_in,
     })
 
 

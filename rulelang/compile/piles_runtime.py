@@ -42,6 +42,14 @@ def place_text(places: list[tuple[str, str, int]], labels: list[str], z: int, ow
     return display
 
 
+def not_in(st: Any, c: int, where: str, labels: list[str], places: list[tuple[str, str, int]], span: Any) -> None:
+    """``move c from ZONE ...`` with ``c`` elsewhere: an error naming where it is."""
+    z, owner = place_of(st, c)
+    raise RulelangError(f"{labels[c]} is not in {where}: it is in {place_text(places, labels, z, owner)}", span,
+                        hint="move it from where it is ('move c to ZONE' takes it from anywhere), or test "
+                             "'if any(c in ZONE):' first")
+
+
 def _readable(st: Any, reads: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple:
     """A copy of what a sheet's lines may read of a state (of the zones and counters, those in ``reads``)."""
     zones, counters = st.zones, st.counters

@@ -110,9 +110,17 @@ class QueryWriter:
             return "pred", f"{self.table(by_face, 'mf')}[F[{c}]]"
         return "pred", f"{self.table(rows, 'mr')}[{c}][F[{c}] + 1]"
 
+    def query_zones(self, q: m.QueryIR) -> set[int]:
+        """The zones a query reads (a query of one component wherever it is: any zone)."""
+        if q.one is not None and not q.zones:
+            return set(range(len(self.model.zones)))
+        return {sel.zone for sel in q.zones}
+
     def selection(self, q: m.QueryIR, copy: bool = True) -> str:
         """Source of the list of ids a (non-random) query selects, in zone order (without ``copy``,
         possibly a zone's own list)."""
+        if q.one is not None and not q.zones:  # one component, wherever it is
+            return f"[{self.ex(q.one)}]"
         c = self.var("c")
         how, src = self.filter(q, c)
         parts = []
@@ -364,6 +372,8 @@ class QueryWriter:
                 raise RulelangError("'kinds where' may only test the kinds' own attributes and names",
                                     None) from None
             return f"list({self.const(tuple(chosen))})" if copy else self.const(tuple(chosen))
+        if it.kind == "faces":
+            return f"list({self.const(it.values)})" if copy else self.const(it.values)
         if it.kind == "range":
             rng = self.number_range(it, self.ex(it.low), self.ex(it.high))
             return f"list({rng})" if copy else rng

@@ -199,17 +199,38 @@ def fire(st: Any, fired: list[tuple[int, int | None]], rules: list[int], nlocals
     return True
 
 
-def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[str], remembered: list[str]) -> None:
-    """A look at components: ``p`` (None: every player) remembers the kinds, the narration names them."""
-    seen = list(map(remembered.__getitem__, picked))
+def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[str], remembered: list[str | None],
+           face_names: list[str] | None = None, face_shown: list[str] | None = None) -> None:
+    """A look at components: ``p`` (None: every player) remembers the kinds, the narration names them.
+
+    A die (``remembered`` None) is remembered by its label and the face it shows (``Die#26=Two``, as an
+    observation shows dice), and narrated with it (``Die#26 2``)."""
+    faces = st.faces if face_names is not None else None
+    seen = [r if (r := remembered[c]) is not None else
+            f"{labels[c]}={face_names[faces[c]]}" if face_names is not None and faces[c] >= 0 else labels[c]
+            for c in picked]
     if p is not None:  # one player: the list just made is hers
         st.seen[p].append({"turn": st.turn, "where": where, "components": seen})
     else:
         for who in range(st.players):
             st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
     if st.log is not None:
-        st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
-                       "components": [labels[c] for c in picked]})
+        event = {"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
+                 "components": [labels[c] for c in picked]}
+        if face_shown is not None and faces is not None and any(remembered[c] is None and faces[c] >= 0
+                                                                for c in picked):
+            event["faces"] = [face_shown[faces[c]] if remembered[c] is None and faces[c] >= 0 else None
+                              for c in picked]
+        st.log.append(event)
+
+
+def the_one(ids: list[int], what: str, span: Any) -> int:
+    """The one component of a selection (``the card in turnup``); an error unless there is exactly one."""
+    if len(ids) == 1:
+        return ids[0]
+    raise RulelangError(f"'{what}' selects {'no component' if not ids else f'{len(ids)} components'}, not one",
+                        span, hint="'the ...' names the only component of its kind there; test "
+                                   "'if count(...) == 1:' first, or range over them: 'for c in ...'")
 
 
 def place_of(st: Any, c: int) -> list[int]:

@@ -34,7 +34,8 @@ class StatementEmitter:
                 return self.emit_draw(L, s, after, ind)
             self.emit_move(L, s, ind)
             which = self.move_triggers(s)
-            owners = self.changed_owners(which, [*s.query.zones, s.dest])
+            wherever = s.query.one is not None and not s.query.zones  # from any player's zone: check them all
+            owners = None if wherever else self.changed_owners(which, [*s.query.zones, s.dest])
             return self.soft(L, which, after, sp, ind, owners) if which else False
         if t is m.AssignS:
             who = self.emit_assign(L, s, ind)
@@ -82,11 +83,13 @@ class StatementEmitter:
             L.append((ind, f"{p} = {who}", sp))
             L.append((ind, f"{picked} = {self.selection(s.query)}", sp))
             names = [self.reveal_where(z) for z in s.query.zones]
+            if not names:  # one component, wherever it is: the place it is in
+                names = [f"place_text({piles.place_table(self)}, LB, *place_of(st, {picked}[0]))"]
             where = names[0] if len(names) == 1 else f"', '.join(({', '.join(names)},))"
             kinds = self.model.kinds
-            remembered = self.table([self.comp.labels[c] if self.is_die[c] else kinds[k].name
+            remembered = self.table([None if self.is_die[c] else kinds[k].name  # a die: its label and face
                                      for c, k in enumerate(self.kind_of)], "rm")
-            L.append((ind, f"reveal(st, {p}, {picked}, {where}, LB, {remembered})", sp))
+            L.append((ind, f"reveal(st, {p}, {picked}, {where}, LB, {remembered}, FN, FD)", sp))
             return False
         if t is m.RollS:
             return self.emit_roll(L, s, after, ind)

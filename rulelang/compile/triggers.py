@@ -18,7 +18,7 @@ class TriggerEmitter:
     """Trigger checks and their guards (mixed into ``CodeGen``)."""
 
     def move_triggers(self, s: m.MoveS) -> tuple[int, ...]:
-        return self.comp.triggers_for({z.zone for z in s.query.zones} | {s.dest.zone})
+        return self.comp.triggers_for(self.query_zones(s.query) | {s.dest.zone})
 
     def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int,
              owners: list[str] | None = None) -> bool:

@@ -147,6 +147,7 @@ def determinize(engine: Engine, st: State, player: int, rng: Rng,
         for name in seen_names:
             if len(filled[place]) >= sizes[place]:
                 break
+            name = name.partition("=")[0]  # a die is seen with its face ("Die#26=Two"); it may be rolled since
             for i, c in enumerate(pool):
                 if kinds[kind_of[c]].name == name or label_of[c] == name:
                     filled[place].append(pool.pop(i))

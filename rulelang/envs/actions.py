@@ -286,6 +286,8 @@ class _Builder:
                 return tuple(k.index for k in self.model.kinds if self.kind_value(it.cond, k))
             except _NotStatic:
                 return tuple(k.index for k in self.model.kinds)
+        if it.kind == "faces":
+            return it.values
         if it.kind == "kinds":
             assert it.query is not None
             return tuple(self.query_kinds(it.query))
@@ -352,6 +354,9 @@ class _Builder:
             elif it.type == m.COMPONENT:
                 labels = self.component_labels
                 out.append(lambda v, labels=labels: labels[v])
+            elif it.type == m.FACE:
+                faces = self.model.faces
+                out.append(lambda v, faces=faces: faces[v].display)
             else:
                 out.append(format_number)
         return tuple(out)

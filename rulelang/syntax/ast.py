@@ -158,9 +158,18 @@ class Aggregate:
     span: Span
 
 
+@attrs.frozen
+class The:
+    """``the card in turnup``: the one component a query selects (``cls``: a class word, any kind of it)."""
+
+    cls: str | None
+    query: Query
+    span: Span
+
+
 Expr = (
     Lit | Name | Of | Call | Current | PlayerAfter | Unary | Binary | Aggregate | Nobody | AnswerOf | GenCall
-    | IfElse
+    | IfElse | The
 )
 
 
@@ -179,12 +188,13 @@ class Template:
 class Iterable:
     """What a ``for`` ranges over: players, other players, kinds, a range, components."""
 
-    kind: str  # "players", "others", "kinds", "kinds_where", "range", "query"
+    kind: str  # "players", "others", "kinds", "kinds_where", "range", "query", "faces"
     query: Query | None
     low: Expr | None
     high: Expr | None
     span: Span
     cond: Expr | None = None
+    of: Name | None = None  # "faces of Die": the kind named
 
 
 # ------------------------------------------------------------------ statements

@@ -845,6 +845,50 @@ def _places_expr(self, meta, c):
                       None if ties is None else self._tspan(ties))
 
 
+def _one(self, tok) -> ast.Query:
+    """A name holding one component, as a query of it wherever it is (no zone)."""
+    span = self._tspan(tok)
+    return ast.Query("default", None, None, (ast.Name(str(tok), span),), False, (), None, span)
+
+
+def _roll_one_stmt(self, meta, c):
+    return ast.Roll(_one(self, c[0]), self._span(meta))
+
+
+def _spin_one_stmt(self, meta, c):
+    return ast.Roll(_one(self, c[0]), self._span(meta), "spin")
+
+
+def _reveal_one_stmt(self, meta, c):
+    return ast.Reveal(_one(self, c[0]), c[1], self._span(meta))
+
+
+def _reveal_one_all_stmt(self, meta, c):
+    return ast.Reveal(_one(self, c[0]), None, self._span(meta))
+
+
+def _the_expr(self, meta, c):
+    sel, zone = c
+    cls = sel if isinstance(sel, str) else None
+    exclude, kinds = (False, ()) if cls is not None else sel
+    span = self._span(meta)
+    return ast.The(cls, ast.Query("default", None, None, kinds, exclude, (zone,), None, span), span)
+
+
+def _the_class(self, c):
+    return str(c[0])
+
+
+def _it_faces(self, meta, c):
+    return ast.Iterable("faces", None, None, None, self._span(meta), of=ast.Name(str(c[0]), self._tspan(c[0])))
+
+
+for _name, _fn in (("roll_one_stmt", _roll_one_stmt), ("spin_one_stmt", _spin_one_stmt),
+                   ("reveal_one_stmt", _reveal_one_stmt), ("reveal_one_all_stmt", _reveal_one_all_stmt),
+                   ("the_expr", _the_expr), ("it_faces", _it_faces)):
+    setattr(_Builder, _name, v_args(meta=True)(_fn))
+_Builder.the_class = _the_class  # type: ignore[attr-defined]
+
 _Builder.spend_stmt = v_args(meta=True)(_spend_stmt)  # type: ignore[attr-defined]
 _Builder.spend_option = v_args(meta=True)(_spend_option)  # type: ignore[attr-defined]
 _Builder.move_marker_stmt = v_args(meta=True)(_move_marker_stmt)  # type: ignore[attr-defined]

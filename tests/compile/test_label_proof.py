@@ -95,6 +95,7 @@ def _all_labels(choice: m.ChooseS, shapes: list, kinds: list[str], comps: list[s
 class _Model:
     def __init__(self, kinds: list[str]) -> None:
         self.kinds = [type("K", (), {"display": d})() for d in kinds]
+        self.faces: list[object] = []  # (no face values in these choices)
 
 
 def test_no_proved_choice_renders_two_labels_alike() -> None:

@@ -59,7 +59,8 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "owner_counter_shared.rules": (14, 28, "only a per-player counter can be seen by its owner only", None),
     "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),
     "numbered_unknown_value.rules": (12, 31, "unknown value 'm' for attribute 'pips'", "is 'n'"),
-    "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind or one component, but this is a player", None),
+    "component_attr_of_player.rules": (24, 7, "'pips of' needs a kind, a face or one component, but this is a player",
+                                       None),
     # rounds, sides and races (issue 8)
     "round_current.rules": (17, 33, "'current' has no meaning in a game played in rounds", "for p in players"),
     "pick_condition_without_name.rules": (17, 41, "the condition does not test 'q'", "say which players"),
@@ -72,8 +73,14 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "move_marker_not_marker.rules": (14, 8, "'Barn' is a card, not a marker: say where it comes from",
                                      "move 1 Barn from ZONE"),
     # slips found writing new games from the docs alone
-    "move_one_component.rules": (25, 10, "'d' is not a kind of component", "let k = kind of d"),
     "text_counter.rules": (14, 18, "a counter holds a number or a player, but this is a text", "number its values"),
+    # one component, the shared name of numbered components, faces (issue 26): their misuses
+    "move_one_component.rules": (25, 10, "'d' is one component: it takes no number and no 'random'", "write just 'd'"),
+    "one_component_where.rules": (25, 30, "a query of one component takes no 'where'", "if pips of d == 6"),
+    "shared_name_as_value.rules": (17, 21, "'Card' names 5 kinds (Card1 to Card5), not one", "where Card"),
+    "faces_of_card.rules": (17, 21, "'Cow' is a card without faces", "a kind of die"),
+    "face_in_kinds_where.rules": (17, 12, "a kind shows no face", "faces of KIND"),
+    "roll_kind_alone.rules": (22, 8, "'Red' is not one component", "all NAME in ZONE"),
     # payoffs (issue 22)
     "payoff_without_bounds.rules": (20, 12, "the checker cannot find the bounds of this payoff", "LOW and HIGH"),
     "payoff_not_a_number.rules": (20, 12, "a payoff is a number", "1 if p == winner else -1"),

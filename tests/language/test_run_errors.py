@@ -35,6 +35,8 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "seat_literal_absent.rules": (14, 12, "P3 is not in this game"),
     "payoff_not_zero_sum.rules": (20, 1, "the payoffs sum to 1, but the game is declared zero sum (P1 1, P2 0)"),
     "payoff_out_of_bounds.rules": (20, 1, "P1's payoff is 2, outside its bounds 0 to 1"),
+    "move_one_from_elsewhere.rules": (14, 5, "Cow#1 is not in P1's hand: it is in pool"),
+    "the_one_of_two.rules": (14, 33, "'the card in pool' selects 2 components, not one"),
 }
 
 pytestmark = pytest.mark.usefixtures("at_root")

@@ -155,6 +155,17 @@ def test_liars_dice_a_called_bid_costs_the_wrong_player_a_die(wild: str, loser: 
     assert st.current == loser and counter(engine, st, "bid_count") == 0  # the loser starts it
 
 
+def test_liars_dice_showdown_shows_every_die_with_its_face_and_bids_range_over_faces() -> None:
+    engine = rulelang.load_game(LIARS)
+    st = engine.new_state(2)
+    roll_cups(engine, st, CUPS)
+    assert labels(engine, st)[:5] == ["bid 1 x 2", "bid 1 x 3", "bid 1 x 4", "bid 1 x 5", "bid 1 x 6"]
+    play(engine, st, "bid 5 x 3", "call P1 a liar")
+    seen = [look["components"] for look in engine.observe(st, 1)["seen"]]  # what P2 saw of both cups
+    assert seen == [["Die#26=One", "Die#27=Three", "Die#28=Three", "Die#29=Five", "Die#30=Six"],
+                    ["Die#21=Three", "Die#22=Two", "Die#23=Two", "Die#24=Four", "Die#25=One"]]
+
+
 def test_liars_dice_losing_the_last_die_puts_a_player_out_and_ends_a_duel() -> None:
     engine = rulelang.load_game(LIARS)
     position = {"current": "P1", "zones": {"cup of P1": ["Die#26"], "cup of P2": ["Die#21"]},
