@@ -63,7 +63,8 @@ def _sim_options(f: Any, many_players: bool = False) -> Any:
         click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),
         click.option("--csv", "as_csv", is_flag=True, help="Print every statistic as CSV."),
         click.option("--report", "report_path", type=click.Path(dir_okay=False),
-                     help="Write a self-contained HTML report with plots here (pip install 'rulelang[report]')."),
+                     help="Write a self-contained HTML report with figures here (rule coverage too, unless "
+                          "--no-coverage)."),
         click.option("--quiet", "-q", is_flag=True, help="No progress on stderr."),
     ]):
         f = opt(f)
@@ -162,14 +163,16 @@ def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None,
 
 
 def _write_report(path: str, make: Any) -> None:
-    from rulelang.sim.report import ReportUnavailable
+    write_output(path, make())
 
-    try:
-        text = make()
-    except ReportUnavailable as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    write_output(path, text)
+
+def _coverage_rows(engine: Engine, counts: list[int] | None, games: int) -> Any:
+    """The coverage rows of a run that counted (None for one that did not)."""
+    from rulelang.sim import coverage as cov
+
+    if counts is None:
+        return None
+    return cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
 
 
 def _skill_spec(text: str | None, games: int, seed: int) -> Any:
@@ -207,7 +210,9 @@ def _metrics_of(stats: dict[str, Any], job: Any, records: list[Any], skill: Any,
 @click.argument("game_file", type=click.Path(dir_okay=False))
 @_sim_options
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
-@click.option("--coverage", is_flag=True, help="Count how often each rule, option, branch and trigger fired.")
+@click.option("--coverage/--no-coverage", default=None,
+              help="Count how often each rule, option, branch and trigger fired, and list it (the --report page "
+                   "counts unless --no-coverage).")
 @click.option("--metrics", "-m", "with_metrics", is_flag=True,
               help="Balance metrics: lead changes, drama, decisiveness, branching, draws (docs/simulate.md).")
 @click.option("--skill", "skill_text", metavar="KIND[:NAME=VALUE,...]",
@@ -217,7 +222,7 @@ def _metrics_of(stats: dict[str, Any], job: Any, records: list[Any], skill: Any,
 def simulate(game_file: str, games: int, players: int | None, seed: int, agent_texts: tuple[str, ...],
              jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int,
              as_json: bool, as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...],
-             coverage: bool, with_metrics: bool = False, skill_text: str | None = None,
+             coverage: bool | None, with_metrics: bool = False, skill_text: str | None = None,
              skill_games: int = 100) -> None:
     """Play many games and print win rates (95% intervals), scores, game length and first-player advantage.
 
@@ -230,7 +235,8 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     check_output_path(report_path, "--report", [game_file])
     skill = _skill_spec(skill_text, skill_games, seed)
-    engine, job = _sim_job(game_file, parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage,
+    counting = bool(coverage) or (report_path is not None and coverage is None)  # the report counts by default
+    engine, job = _sim_job(game_file, parse_options(option_pairs), players, agent_texts, seed, max_steps, counting,
                            games)
     if with_metrics or skill is not None:
         import attrs
@@ -242,10 +248,9 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
     records, counts = _run_sim(job, games, workers, backend, address, batch_size, show_progress=show)
     elapsed = time.perf_counter() - started
     stats = summarize(engine, job, records)
-    rows = None
-    if coverage:
-        assert counts is not None
-        rows = cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
+    counted = _coverage_rows(engine, counts, games) if counting else None
+    rows = counted if coverage else None  # the text, --json and --csv list coverage with --coverage only
+    if rows is not None:
         stats["coverage"] = cov.to_json(rows)
     if job.metrics:
         stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
@@ -253,7 +258,7 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
     if report_path:
         from rulelang.sim.report import simulation_report
 
-        _write_report(report_path, lambda: simulation_report(stats, records, rows))
+        _write_report(report_path, lambda: simulation_report(stats, records, counted))
     if as_json:
         click.echo(json.dumps({**stats, "timing": {"seconds": round(elapsed, 3),
                                                    "games_per_second": round(games / elapsed, 1)}}, indent=2))
@@ -297,11 +302,12 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
               help="Set a rules option of A (the base).")
 @click.option("--metrics", "-m", "with_metrics", is_flag=True,
               help="Compare the balance metrics too: lead changes, drama, decisiveness, branching, draws.")
+@click.option("--no-coverage", is_flag=True, help="Leave rule coverage out of the --report page (it costs time).")
 def compare(base_file: str, variant_file: str | None, games: int, players: int | None, seed: int,
             agent_texts: tuple[str, ...], jobs: int | None, backend: str, address: str | None,
             batch_size: int | None, max_steps: int, as_json: bool, as_csv: bool, report_path: str | None,
             quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...],
-            with_metrics: bool = False) -> None:
+            with_metrics: bool = False, no_coverage: bool = False) -> None:
     """Play the same seeds with the same agents on A and B, and say which statistics differ.
 
     A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
@@ -326,12 +332,14 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     check_output_path(report_path, "--report", [base_file, b_file], engine_a)
     check_output_path(report_path, "--report", [base_file, b_file], engine_b)
     show = not (quiet or as_json or as_csv)
-    if with_metrics:
+    counting = report_path is not None and not no_coverage
+    if with_metrics or counting:
         import attrs
 
-        job_a, job_b = attrs.evolve(job_a, metrics=True), attrs.evolve(job_b, metrics=True)
-    records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
-    records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
+        job_a = attrs.evolve(job_a, metrics=with_metrics, coverage=counting)
+        job_b = attrs.evolve(job_b, metrics=with_metrics, coverage=counting)
+    records_a, counts_a = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
+    records_b, counts_b = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
     sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
     if with_metrics:
         from rulelang.sim import metrics
@@ -346,7 +354,9 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     if report_path:
         from rulelang.sim.report import comparison_report
 
-        _write_report(report_path, lambda: comparison_report(sa, sb, rows, a_name, b_name, records_a, records_b))
+        cover = (_coverage_rows(engine_a, counts_a, games), _coverage_rows(engine_b, counts_b, games))
+        _write_report(report_path, lambda: comparison_report(sa, sb, rows, a_name, b_name, records_a, records_b,
+                                                             cover))
     if as_json:
         click.echo(json.dumps({"a": {"name": a_name, **sa}, "b": {"name": b_name, **sb}, "differences": rows},
                               indent=2))
@@ -369,10 +379,11 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
               help="Restricted play at each value: this agent in one seat, random in the others.")
 @click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
               help=f"Games per seat for --skill (1 to {MAX_GAMES:,}).")
+@click.option("--no-coverage", is_flag=True, help="Leave rule coverage out of the --report page (it costs time).")
 def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, agent_texts: tuple[str, ...],
           jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int, as_json: bool,
           as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...], skill_text: str | None,
-          skill_games: int) -> None:
+          skill_games: int, no_coverage: bool = False) -> None:
     """Play the same seeds and agents at each value of an option (or player count) and tabulate every statistic.
 
     `rulelang sweep GAME.rules -o NAME=3,4,5` (or `-o NAME=3..5`, or `-p 2..5`): win rates,
@@ -412,25 +423,26 @@ def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, 
     for pt in pts:  # every value is checked before any game is played
         engine, job = _sim_job(game_file, dict(pt.options), pt.players, agent_texts, seed, max_steps, games=games)
         check_output_path(report_path, "--report", [game_file], engine)
-        loaded.append((engine, attrs.evolve(job, metrics=True)))
+        loaded.append((engine, attrs.evolve(job, metrics=True, coverage=report_path is not None and not no_coverage)))
     labels = [pt.label for pt in pts]
     show = not (quiet or as_json or as_csv)
-    summaries, all_records = [], []
+    summaries, all_records, covered = [], [], []
     for i, ((engine, job), label) in enumerate(zip(loaded, labels), 1):
-        records, _ = _run_sim(job, games, workers, backend, address, batch_size, show, f"{label} ({i}/{len(pts)})",
-                              where=label)
+        records, counts = _run_sim(job, games, workers, backend, address, batch_size, show,
+                                   f"{label} ({i}/{len(pts)})", where=label)
         stats = summarize(engine, job, records)
         stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
                                        batch_size, show)
         summaries.append(stats)
         all_records.append(records)
+        covered.append(_coverage_rows(engine, counts, games))
     rows = sw.table(summaries)
     verdict = sw.verdict(labels, summaries)
     title = f"{summaries[0]['game']} ({game_file})"
     if report_path:
-        from rulelang.sim.report import sweep_report
+        from rulelang.sim.report_sweep import sweep_report
 
-        _write_report(report_path, lambda: sweep_report(title, labels, rows, verdict))
+        _write_report(report_path, lambda: sweep_report(title, labels, rows, verdict, summaries, all_records, covered))
     if as_json:
         click.echo(json.dumps({"game": summaries[0]["game"], "file": game_file, "swept": list(swept),
                                "players": counts, "games": games, "seed": seed, "rows": rows, "verdict": verdict,
