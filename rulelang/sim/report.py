@@ -33,7 +33,7 @@ svg .tick{fill:#444;font-size:12px}svg .axis{fill:#222}svg .panel{font-weight:60
 div.scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.5em 0;font-size:.92em}
 td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td:first-child{white-space:nowrap}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.dead td{color:#a00}tr.sig td,li.sig,.sig{color:#064;font-weight:600}
 @media print{body{max-width:none;margin:0;padding:0}section{break-inside:avoid}p.headline{background:none}
 div.scroll{overflow:visible}}

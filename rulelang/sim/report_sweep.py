@@ -76,7 +76,7 @@ def players_section(summaries: Sequence[dict[str, Any]]) -> str:
     seats = [f"P{p + 1}" for p in range(max(counts))]
     panels, trows = [], []
     for opts, by_count in groups.items():
-        name = " ".join(f"{k}={v}" for k, v in opts) or "win rate by seat"
+        name = " ".join(f"{k}={v}" for k, v in opts)
         series = []
         for p in seats:
             cells: list[svg.Interval] = []
@@ -84,11 +84,11 @@ def players_section(summaries: Sequence[dict[str, Any]]) -> str:
                 s = by_count.get(n)
                 cells.append(svg_rate(s, p) if s is not None and p in s["win_rate"] else None)
             series.append((p, cells))
-        panels.append((f"{name} (%)", series, [100 / n for n in counts]))
+        panels.append((f"{name or 'win rate by seat'} (%)", series, [100 / n for n in counts]))
         for n in counts:
             s = by_count.get(n)
             if s is not None:
-                trows.append([name, n, *(f"{pct(s['win_rate'][p])} [{pct(s['win_ci'][p][0])} .. "
+                trows.append([name or "-", n, *(f"{pct(s['win_rate'][p])} [{pct(s['win_ci'][p][0])} .. "
                                          f"{pct(s['win_ci'][p][1])}]" if p in s["win_rate"] else "-"
                                          for p in seats), pct(1 / n)])
     chart = svg.lines(panels, [f"{n} players" for n in counts], "Win rate by player count",

@@ -249,7 +249,7 @@ def stacked(rows: Sequence[str], parts: Sequence[str], shares: Sequence[Sequence
     """Horizontal bars of shares that add up to 1 (one bar per row, one segment per part, in order), a legend
     strip above them, each segment's percentage written in it where it fits."""
     label_w = max((text_width(r) for r in rows), default=0) + 16
-    left, right = 10 + label_w, WIDTH - 16
+    left, right = 10 + label_w, WIDTH - 24
     items = [(p, ramp(i, len(parts)), "box") for i, p in enumerate(parts)]
     leg, lh = legend(items, left, 6, right - left)
     top = 6 + lh + 10
@@ -355,7 +355,11 @@ def lines(panels: Sequence[tuple[str, Sequence[tuple[str, Sequence[Interval]]], 
     for k, (name, series, ref) in enumerate(panels):
         r, q = divmod(k, cols)
         x0, y0 = 10 + q * pw, y_base + r * (ph + PANEL_GAP)
-        left, right, top, bottom = x0 + 58, x0 + pw - 16, y0 + 24, y0 + 24 + 170
+        pad = 58.0
+        if tilt:  # the first label, slanted down to the left of its point, stays inside the figure
+            widest = max(text_width(x) for x in x_labels) * math.cos(math.radians(35)) + 8
+            pad = max(pad, widest - (pw - pad - 16) / max(1, len(x_labels)) / 2)
+        left, right, top, bottom = x0 + pad, x0 + pw - 16, y0 + 24, y0 + 24 + 170
         body.append(_text(x0 + 4, y0 + 14, name, "start", "panel"))
         vals = [v for _, cells in series for c in cells if c is not None for v in c]
         vals += [v for v in ref if v is not None]

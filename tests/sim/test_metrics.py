@@ -161,7 +161,6 @@ def test_bad_skill_options(args: list[str], message: str) -> None:
 
 
 def test_metrics_reach_the_report(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib", reason="needs the report extra")
     out = tmp_path / "sim.html"
     result = CliRunner().invoke(main, ["simulate", SEESAW, "-n", "3", "-a", "first", "-j", "1", "-q", "--metrics",
                                        "--report", str(out)])

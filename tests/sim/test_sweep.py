@@ -140,7 +140,6 @@ def test_sweep_errors(args: list[str], code: int, message: str) -> None:
 
 
 def test_sweep_report(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib", reason="needs the report extra")
     out = tmp_path / "sweep.html"
     result = invoke("sweep", SEESAW, "-o", "gain=1..5", "-n", "4", "-a", "first", "-j", "1", "-q", "--report",
                     str(out))
