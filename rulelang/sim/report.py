@@ -25,6 +25,7 @@ CSS = """
 :root{color-scheme:light}
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:75rem;padding:0 1.5rem;color:#222;line-height:1.4}
 h1{font-size:1.6em;margin-bottom:.3em}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ccc}
+h2.count{font-size:1.4em;margin-top:2.4em;border-bottom:3px solid #0072B2}h3{font-size:1.1em;margin-top:1.6em}
 p.headline{font-size:1.15em;font-weight:600;border-left:.35em solid #0072B2;padding:.4em .8em;background:#f2f7fb}
 p.meta{color:#444}
 figure{margin:.6em 0}svg.chart{display:block;width:100%;height:auto}
@@ -140,6 +141,40 @@ def rank_section(runs: Sequence[tuple[str, Sequence[GameRecord]]], players: int,
     caption = ("Share of games each seat finished 1st, 2nd, ...; a place shared by a tie counts for each seat "
                "in it. The table gives each share with its 95% Wilson interval." + (" " + note if note else ""))
     return section("Rank distribution", chart, caption, table(["seat", *parts], trows, range(1, players + 1)))
+
+
+def players_section(groups: Sequence[tuple[str, dict[int, dict[str, Any]]]], what: str = "run") -> str:
+    """Win rate by player count when several counts ran: one panel per group (a run, or a setting of the options),
+    each seat's win rate against the count, the fair share 1 / players dashed; '' for a single count."""
+    counts = sorted({n for _, by in groups for n in by})
+    if len(counts) < 2:
+        return ""
+    seats = [f"P{p + 1}" for p in range(max(counts))]
+    panels, trows = [], []
+    for name, by_count in groups:
+        series = []
+        for p in seats:
+            cells: list[svg.Interval] = []
+            for n in counts:
+                s = by_count.get(n)
+                cells.append(rate_interval(s["win_rate"][p], s["win_ci"][p]) if s and p in s["win_rate"] else None)
+            series.append((p, cells))
+        panels.append((f"{name or 'win rate by seat'} (%)", series, [100 / n for n in counts]))
+        for n in counts:
+            s = by_count.get(n)
+            if s is not None:
+                trows.append([name or "-", n, *(f"{pct(s['win_rate'][p])} [{pct(s['win_ci'][p][0])} .. "
+                                                f"{pct(s['win_ci'][p][1])}]" if p in s["win_rate"] else "-"
+                                                for p in seats), pct(1 / n)])
+    chart = svg.lines(panels, [f"{n} players" for n in counts], "Win rate by player count",
+                      "Each seat's win rate at each player count with its 95% interval; dashed: the fair share.",
+                      cols=min(2, len(panels)), suffix="%", ref_label="fair share")
+    head = [what, "players", *seats, "fair share"]
+    if len(groups) == 1 and not groups[0][0]:  # one run: no column to name it
+        head, trows = head[1:], [row[1:] for row in trows]
+    numeric = range(len(head) - len(seats) - 2, len(head))
+    return section("Win rate by player count", chart, "Each seat's win rate at each player count, with its 95% "
+                   "Wilson interval; the dashed line is the fair share 1 / players.", table(head, trows, numeric))
 
 
 def win_rows(s: dict[str, Any]) -> list[list[object]]:
@@ -352,12 +387,17 @@ def win_section(s: dict[str, Any]) -> str:
 def simulation_report(s: dict[str, Any], records: list[GameRecord],
                       coverage: Sequence[CoverageRow] | None = None) -> str:
     """The HTML page of one simulation."""
+    return page(f"{s['game']}: simulation", headline.simulation(s), run_meta(s), simulation_body(s, records, coverage))
+
+
+def simulation_body(s: dict[str, Any], records: list[GameRecord], coverage: Sequence[CoverageRow] | None) -> str:
+    """The sections of one simulation's page."""
     runs = [("", s, records)]
     body = win_section(s) + rank_section([("", records)], s["players"]) + payoff_section(runs)
     body += sheet_sections([("", s)]) + key_section(runs) + length_section(runs)
     body += metrics_section(s.get("metrics"), how="run simulate with -m (--metrics) to watch the games.")
     body += coverage_block(coverage, s["games"], how="coverage was left out (--no-coverage).")
-    return page(f"{s['game']}: simulation", headline.simulation(s), run_meta(s), body)
+    return body
 
 
 def diff_table(rows: list[dict[str, Any]]) -> str:
@@ -379,12 +419,24 @@ def comparison_report(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str,
                       coverage: tuple[Sequence[CoverageRow] | None, Sequence[CoverageRow] | None] = (None, None),
                       ) -> str:
     """The HTML page of a comparison of two runs (same seeds and agents)."""
+    return page(f"{a['game']}: A against B", headline.comparison(rows), comparison_meta(a, rows, a_name, b_name),
+                comparison_body(a, b, rows, records_a, records_b, coverage))
+
+
+def comparison_meta(a: dict[str, Any], rows: list[dict[str, Any]], a_name: str, b_name: str) -> str:
+    """What was compared: A, B, games, players, agents, seeds, and how B - A is measured."""
     paired = bool(rows and rows[0].get("paired"))
-    meta = (f"A: <code>{esc(a_name)}</code><br>B: <code>{esc(b_name)}</code><br>{a['games']} games each, "
+    return (f"A: <code>{esc(a_name)}</code><br>B: <code>{esc(b_name)}</code><br>{a['games']} games each, "
             f"{players_text(a['players'])}, {esc(agents_line(a['agents']))}, same seeds ({a['seed']}.."
             f"{a['seed'] + a['games'] - 1}); "
             + ("B - A is the mean of the games' differences (paired), with its 95% t interval."
                if paired else "B - A compares the runs as independent samples."))
+
+
+def comparison_body(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]], records_a: list[GameRecord],
+                    records_b: list[GameRecord],
+                    coverage: tuple[Sequence[CoverageRow] | None, Sequence[CoverageRow] | None]) -> str:
+    """The sections of a comparison's page."""
     seats = [p for p in a["win_rate"] if p in b["win_rate"]]
     chart = svg.bars(seats, [(name, [rate_interval(s["win_rate"][p], s["win_ci"][p]) for p in seats])
                              for name, s in (("A", a), ("B", b))], "win rate (%)", "Win rate by seat, A and B",
@@ -407,4 +459,36 @@ def comparison_report(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str,
     left_out = "coverage was left out (--no-coverage)."
     body += coverage_block(coverage[0], a["games"], "A", left_out) + coverage_block(coverage[1], b["games"], "B",
                                                                                   left_out)
-    return page(f"{a['game']}: A against B", headline.comparison(rows), meta, body)
+    return body
+
+
+def simulations_report(runs: Sequence[tuple[dict[str, Any], list[GameRecord], Sequence[CoverageRow] | None]]) -> str:
+    """The HTML page of ``simulate -p 3 -p 4``: the verdict at each count, win rate by player count, then the
+    sections of each count's run under its own heading."""
+    first = runs[0][0]
+    lead = " ".join(f"{players_text(s['players'])}: {headline.simulation(s)}" for s, _, _ in runs)
+    body = players_section([("", {s["players"]: s for s, _, _ in runs})])
+    for s, records, coverage in runs:
+        inner = simulation_body(s, records, coverage).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+        body += f"<h2 class=count>{esc(players_text(s['players']))}</h2><p>{esc(headline.simulation(s))}</p>{inner}"
+    meta = run_meta(first).replace(f", {players_text(first['players'])},",
+                                   ", " + ", ".join(players_text(s["players"]) for s, _, _ in runs) + " (a run each),")
+    return page(f"{first['game']}: simulation", lead, meta, body)
+
+
+def comparisons_report(runs: Sequence[dict[str, Any]], a_name: str, b_name: str) -> str:
+    """The HTML page of ``compare -p 3 -p 4``: whether B changes who wins at each count, win rate by player count
+    in A and in B, then each count's comparison under its own heading (``runs``: the command's, one per count)."""
+    first = runs[0]["a"]
+    lead = " ".join(f"{players_text(r['a']['players'])}: {headline.comparison(r['rows'])}" for r in runs)
+    body = players_section([(name, {r[key]["players"]: r[key] for r in runs}) for name, key in (("A", "a"),
+                                                                                               ("B", "b"))])
+    for r in runs:
+        inner = comparison_body(r["a"], r["b"], r["rows"], r["records_a"], r["records_b"], r["cover"])
+        inner = inner.replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+        body += (f"<h2 class=count>{esc(players_text(r['a']['players']))}</h2>"
+                 f"<p>{esc(headline.comparison(r['rows']))}</p>{inner}")
+    meta = comparison_meta(first, runs[0]["rows"], a_name, b_name).replace(
+        f", {players_text(first['players'])},",
+        ", " + ", ".join(players_text(r["a"]["players"]) for r in runs) + " (a comparison each),")
+    return page(f"{first['game']}: A against B", lead, meta, body)

@@ -12,7 +12,7 @@ from typing import Any
 
 from rulelang.sim import headline, svg
 from rulelang.sim.coverage import KIND_WORDS, CoverageRow
-from rulelang.sim.report import esc, interval, page, pct, rank_section, section, table
+from rulelang.sim.report import esc, interval, page, players_section, rank_section, section, table
 from rulelang.sim.runner import GameRecord
 
 PANEL_COLUMNS = 2
@@ -65,44 +65,12 @@ def win_section(labels: Sequence[str], rows: Sequence[dict[str, Any]], summaries
                    "square distance of the seats' win rates from it.", rows_table(labels, fair))
 
 
-def players_section(summaries: Sequence[dict[str, Any]]) -> str:
-    """Win rate by player count, one panel per setting of the options, when several counts ran."""
-    counts = sorted({s["players"] for s in summaries})
-    if len(counts) < 2:
-        return ""
+def players_groups(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, dict[int, dict[str, Any]]]]:
+    """The values grouped by the setting of the options, each group's summaries by player count."""
     groups: dict[tuple[tuple[str, str], ...], dict[int, dict[str, Any]]] = {}
     for s in summaries:
         groups.setdefault(tuple(sorted(s["options"].items())), {})[s["players"]] = s
-    seats = [f"P{p + 1}" for p in range(max(counts))]
-    panels, trows = [], []
-    for opts, by_count in groups.items():
-        name = " ".join(f"{k}={v}" for k, v in opts)
-        series = []
-        for p in seats:
-            cells: list[svg.Interval] = []
-            for n in counts:
-                s = by_count.get(n)
-                cells.append(svg_rate(s, p) if s is not None and p in s["win_rate"] else None)
-            series.append((p, cells))
-        panels.append((f"{name or 'win rate by seat'} (%)", series, [100 / n for n in counts]))
-        for n in counts:
-            s = by_count.get(n)
-            if s is not None:
-                trows.append([name or "-", n, *(f"{pct(s['win_rate'][p])} [{pct(s['win_ci'][p][0])} .. "
-                                         f"{pct(s['win_ci'][p][1])}]" if p in s["win_rate"] else "-"
-                                         for p in seats), pct(1 / n)])
-    chart = svg.lines(panels, [f"{n} players" for n in counts], "Win rate by player count",
-                      "Each seat's win rate at each player count with its 95% interval; dashed: the fair share.",
-                      cols=min(PANEL_COLUMNS, len(panels)), suffix="%", ref_label="fair share")
-    return section("Win rate by player count", chart, "Each seat's win rate at each player count, with its 95% "
-                   "Wilson interval; the dashed line is the fair share 1 / players.",
-                   table(["options", "players", *seats, "fair share"], trows, range(1, len(seats) + 3)))
-
-
-def svg_rate(s: dict[str, Any], p: str) -> svg.Interval:
-    """Seat ``p``'s win rate in summary ``s``, in percent with its interval."""
-    lo, hi = s["win_ci"][p]
-    return (100 * s["win_rate"][p], 100 * lo, 100 * hi)
+    return [(" ".join(f"{k}={v}" for k, v in opts), by) for opts, by in groups.items()]
 
 
 def statistics_section(labels: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
@@ -197,7 +165,7 @@ def sweep_body(labels: list[str], rows: list[dict[str, Any]], summaries: Sequenc
     meta = (f"{s0['games']} games at each of {len(labels)} values of <code>{esc(s0['file'])}</code>, the same "
             f"seeds ({s0['seed']}..{s0['seed'] + s0['games'] - 1}) and agents. Intervals are 95%: Wilson for "
             "shares, Student t for means.")
-    body = win_section(labels, rows, summaries) + players_section(summaries)
+    body = win_section(labels, rows, summaries) + players_section(players_groups(summaries), "options")
     body += statistics_section(labels, rows) + per_seat_sections(labels, summaries)
     by_count: dict[int, list[tuple[str, Sequence[GameRecord]]]] = {}
     for label, s, recs in zip(labels, summaries, records):

@@ -166,7 +166,7 @@ def test_metrics_reach_the_report(tmp_path: Path) -> None:
                                        "--report", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text()
-    assert "<h2>Metrics</h2>" in page and "lead changes per game   3.00" in page
+    assert "<h2>Metrics</h2>" in page and "<td>lead changes per game</td><td class=num>3.00</td>" in page
 
 
 def test_compare_pairs_the_metrics() -> None:
