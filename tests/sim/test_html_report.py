@@ -249,3 +249,37 @@ def test_report_written_atomically_to_a_bad_place_is_an_error(tmp_path: Path) ->
                                        "--report", str(tmp_path / "no" / "such" / "dir" / "r.html")])
     assert result.exit_code == 1
     assert "cannot write" in result.stderr and "Traceback" not in result.output
+
+
+def test_simulate_at_several_player_counts(tmp_path: Path) -> None:
+    page = report(tmp_path, "simulate", CHICKEN, "-p", "2", "-p", "3", "-n", "12", "--no-coverage")
+    doc = json.loads(invoke("simulate", CHICKEN, "-p", "2", "-p", "3", "-n", "12", "-j", "1", "--json").stdout)
+    two, three = doc["runs"]
+    assert (two["players"], three["players"]) == (2, 3)
+    assert headline(page).startswith("2 players: ") and " 3 players: " in headline(page)
+    assert sections(page)[0] == "Win rate by player count"
+    fig = page.split("<h2>Win rate by player count</h2>")[1].split("</section>")[0]
+    lo, hi = three["win_ci"]["P3"]
+    assert f"{100 * three['win_rate']['P3']:.1f}% [{100 * lo:.1f}% .. {100 * hi:.1f}%]" in fig
+    assert '<h2 class=count>2 players</h2>' in page and '<h2 class=count>3 players</h2>' in page
+    text = invoke("simulate", CHICKEN, "-p", "2", "-p", "3", "-n", "12", "-j", "1", "-q").stdout
+    assert "Win rate by player count (95% Wilson interval):" in text and "  3 players: P1 " in text
+    csv = invoke("simulate", CHICKEN, "-p", "2", "-p", "3", "-n", "12", "-j", "1", "--csv").stdout.splitlines()
+    assert csv[0].startswith("players,section,") and csv[1].startswith("2,") and csv[-1].startswith("3,")
+    one = json.loads(invoke("simulate", CHICKEN, "-p", "3", "-n", "12", "-j", "1", "--json").stdout)
+    assert one["win_rate"] == three["win_rate"]  # the same seeds: a count alone gives the same numbers
+    twice = CliRunner().invoke(main, ["simulate", CHICKEN, "-p", "2", "-p", "2", "-n", "2"])
+    assert twice.exit_code == 2 and "a player count is given twice" in twice.output
+
+
+def test_compare_at_several_player_counts(tmp_path: Path) -> None:
+    args = ("compare", CHICKEN, "-o", "random_first_player=false", "-p", "2", "-p", "3", "-n", "12")
+    page = report(tmp_path, *args, "--no-coverage")
+    doc = json.loads(invoke(*args, "-j", "1", "--json").stdout)
+    assert [r["players"] for r in doc["runs"]] == [2, 3]
+    for r in doc["runs"]:
+        assert f"{r['players']} players: B " in headline(page)
+    fig = page.split("<h2>Win rate by player count</h2>")[1].split("</section>")[0]
+    assert 'class="panel">A (%)</text>' in fig and 'class="panel">B (%)</text>' in fig
+    text = invoke(*args, "-j", "1", "-q").stdout
+    assert text.startswith("At 2 players:\nA: ") and "\nAt 3 players:\nA: " in text

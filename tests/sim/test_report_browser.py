@@ -34,6 +34,9 @@ PAGES = {
                 "-n", "30"],
     "sweep": ["sweep", "games/chicken.rules", "-o", "random_first_player=true,false", "-p", "2..4", "-n", "20"],
     "sweep-values": ["sweep", "tests/sim/data/seesaw.rules", "-o", "gain=1..9", "-n", "10"],
+    "simulate-counts": ["simulate", "games/chicken.rules", "-p", "2", "-p", "5", "-n", "20"],
+    "compare-counts": ["compare", "games/chicken.rules", "-o", "random_first_player=false", "-p", "2", "-p", "3",
+                       "-n", "20", "--no-coverage"],
 }
 
 MEASURE = """() => {
