@@ -35,7 +35,11 @@ def simulation(s: dict[str, Any]) -> str:
     rates = ", ".join(f"{p} {pct(r)}" for p, r in s["win_rate"].items())
     if s["players"] == 1:
         lo, hi = s["win_ci"]["P1"]
-        return f"P1 wins {pct(s['win_rate']['P1'])} [{pct(lo)} .. {pct(hi)}] of {s['games']} games."
+        text = f"P1 wins {pct(s['win_rate']['P1'])} [{pct(lo)} .. {pct(hi)}] of {s['games']} games"
+        if s.get("payoff_kind", "").startswith("declared"):  # one player against the game, as the text says it
+            loss = s["loss_rate"]["P1"]
+            text += f", loses {pct(loss)}, draws {pct(1 - loss - s['win_rate']['P1'])}"
+        return text + " (one player: no fair share to hold it to)."
     fair = 1 / s["players"]
     unfair = unfair_seats(s)
     if not unfair:

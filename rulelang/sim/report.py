@@ -377,7 +377,8 @@ def win_section(s: dict[str, Any]) -> str:
     chart = svg.bars(seats, [("win rate", [rate_interval(s["win_rate"][p], s["win_ci"][p]) for p in seats])],
                      "win rate (%)", "Win rate by seat",
                      "Bars: each seat's win rate with its 95% interval; dashed line: the fair share.",
-                     ref=(f"fair share {pct(1 / s['players'])}", 100 / s["players"]), suffix="%")
+                     ref=(f"fair share {pct(1 / s['players'])}", 100 / s["players"]) if s["players"] > 1 else None,
+                     suffix="%")
     return section("Win rate by seat", chart, "Share of games each seat won (a shared win counts 1/k for each of "
                    "the k winners), with its 95% Wilson interval; the dashed line is the fair share.",
                    table(["seat", "agent", "wins", "win rate", "95% interval"], win_rows(s), (2, 3, 4))
@@ -393,7 +394,8 @@ def simulation_report(s: dict[str, Any], records: list[GameRecord],
 def simulation_body(s: dict[str, Any], records: list[GameRecord], coverage: Sequence[CoverageRow] | None) -> str:
     """The sections of one simulation's page."""
     runs = [("", s, records)]
-    body = win_section(s) + rank_section([("", records)], s["players"]) + payoff_section(runs)
+    body = win_section(s) + (rank_section([("", records)], s["players"]) if s["players"] > 1 else "")
+    body += payoff_section(runs)
     body += sheet_sections([("", s)]) + key_section(runs) + length_section(runs)
     body += metrics_section(s.get("metrics"), how="run simulate with -m (--metrics) to watch the games.")
     body += coverage_block(coverage, s["games"], how="coverage was left out (--no-coverage).")
@@ -441,7 +443,8 @@ def comparison_body(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, A
     chart = svg.bars(seats, [(name, [rate_interval(s["win_rate"][p], s["win_ci"][p]) for p in seats])
                              for name, s in (("A", a), ("B", b))], "win rate (%)", "Win rate by seat, A and B",
                      "Bars: each seat's win rate in A and in B with 95% intervals; dashed line: the fair share.",
-                     ref=(f"fair share {pct(1 / a['players'])}", 100 / a["players"]), suffix="%")
+                     ref=(f"fair share {pct(1 / a['players'])}", 100 / a["players"]) if a["players"] > 1 else None,
+                     suffix="%")
     win = [r for r in rows if r["section"] in ("win_rate", "first_player")]
     body = section("Win rate by seat", chart, "Each seat's win rate in A and in B, with its 95% Wilson interval; "
                    "the table gives B - A with its interval.", diff_table(win))
@@ -452,7 +455,9 @@ def comparison_body(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, A
                     + "<p>Win rates in percent; about one statistic in twenty is marked by chance when nothing "
                       "changed.</p>")
     runs = [("A", a, records_a), ("B", b, records_b)]
-    body += rank_section([("A", records_a), ("B", records_b)], a["players"]) + payoff_section(runs)
+    if a["players"] > 1:
+        body += rank_section([("A", records_a), ("B", records_b)], a["players"])
+    body += payoff_section(runs)
     body += sheet_sections([("A", a), ("B", b)]) + key_section(runs) + length_section(runs)
     how = "run compare with -m (--metrics) to watch the games."
     body += metrics_section(a.get("metrics"), "A", how) + metrics_section(b.get("metrics"), "B", how)

@@ -171,6 +171,8 @@ def sweep_body(labels: list[str], rows: list[dict[str, Any]], summaries: Sequenc
     for label, s, recs in zip(labels, summaries, records):
         by_count.setdefault(s["players"], []).append((label, recs))
     for n, runs in by_count.items():
+        if n == 1:  # one player always finishes first
+            continue
         note = f"({n} players.)" if len(by_count) > 1 else ""
         body += rank_section(runs, n, note)
     body += coverage_section(labels, coverage)

@@ -283,3 +283,13 @@ def test_compare_at_several_player_counts(tmp_path: Path) -> None:
     assert 'class="panel">A (%)</text>' in fig and 'class="panel">B (%)</text>' in fig
     text = invoke(*args, "-j", "1", "-q").stdout
     assert text.startswith("At 2 players:\nA: ") and "\nAt 3 players:\nA: " in text
+
+
+def test_one_player_headline_says_losses_and_draws(tmp_path: Path) -> None:
+    rules = str(ROOT / "examples/blackjack/blackjack.rules")
+    page = report(tmp_path, "simulate", rules, "-n", "20", "--no-coverage")
+    s = json.loads(invoke("simulate", rules, "-n", "20", "-j", "1", "--json").stdout)
+    win, loss = s["win_rate"]["P1"], s["loss_rate"]["P1"]
+    assert headline(page).startswith(f"P1 wins {100 * win:.1f}% [")
+    assert f"loses {100 * loss:.1f}%, draws {100 * (1 - win - loss):.1f}%" in headline(page)
+    assert "Rank distribution" not in sections(page) and "fair share 100.0%" not in page
