@@ -79,8 +79,9 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
             self.errors = [RulelangError("the file is empty", where,
                                          hint="a game starts with: game \"Name\", players, setup: and turn:")]
             raise ErrorList(self.errors)
-        if "setup" not in self.blocks:
-            self.error("the game has no 'setup:' block", where, hint="add one, even if it only says: pass")
+        if "setup" not in self.blocks:  # nothing to set up: every component starts in the box
+            setup = ast.BlockDecl("setup", "setup", (), None, False, (), where)
+            self.blocks = {"setup": (setup, None), **self.blocks}
         if "turn" not in self.blocks:
             self.error("the game has no 'turn:' block", where, hint="add 'turn:' with what a player does on a turn "
                        "(or 'round:' for a game played in rounds by the whole table)")

@@ -53,46 +53,45 @@ class Seeing:
         return True
 
     # ------------------------------------------------------------------ views
+    def table_zones(self, st: State) -> list[tuple[str, Any, int | None, list[int]]]:
+        """Every zone on the table as (its key in an observation, its declaration, the seat owning it for
+        a zone of each player else None, its components): ``hand of P2``, ``under of Barn#1``, ``deck``."""
+        labels = self.program.component_labels
+        kind_of = self.program.kind_of
+        out: list[tuple[str, Any, int | None, list[int]]] = []
+        for z in self.model.zones:
+            if z.per_class is not None:  # the pile on each component of a class
+                out.extend((f"{z.name} of {labels[c]}", z, None, ids) for c, ids in enumerate(st.zones[z.index])
+                           if kind_of[c] in z.per_class)
+            elif z.per_kind is not None:
+                if st.zones[z.index]:  # (no component of the kind: no such zone)
+                    first = kind_of.index(z.per_kind)
+                    out.extend((f"{z.name} of {labels[first + i]}", z, None, ids)
+                               for i, ids in enumerate(st.zones[z.index]))
+            elif z.per_player:
+                out.extend((f"{z.name} of {player_label(p)}", z, p, st.zones[z.index][p]) for p in range(st.players))
+            else:
+                out.append((z.name, z, None, st.zones[z.index]))
+        return out
+
+    def shown(self, st: State, ids: list[int]) -> list[str]:
+        """Components as a player reads them: each by its shown name, a rolled die with its face (``Red=Fox``)."""
+        labels = self.program.component_labels
+        faces = self.model.faces
+        out = []
+        for c in ids:
+            f = st.faces[c]
+            name = self.shown_name[labels[c]]
+            out.append(f"{name}={faces[f].name}" if f >= 0 else name)
+        return out
+
     def observe(self, st: State, player: int | None) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator who sees only public information)."""
         model = self.model
-        program = self.program
-        labels = program.component_labels
-        faces = model.faces
-
-        shown_name = self.shown_name
-
-        def show(ids: list[int]) -> list[str]:
-            out = []
-            for c in ids:
-                f = st.faces[c]
-                name = shown_name[labels[c]]
-                out.append(f"{name}={faces[f].name}" if f >= 0 else name)
-            return out
-
         zones: dict[str, Any] = {}
-        for z in model.zones:
-            if z.per_class is not None:  # the pile on each component of a class
-                for c, ids in enumerate(st.zones[z.index]):
-                    if self.program.kind_of[c] in z.per_class:
-                        key = f"{z.name} of {labels[c]}"
-                        zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
-            elif z.per_kind is not None:
-                if not st.zones[z.index]:
-                    continue  # no component of the kind: no such zone
-                first = self.program.kind_of.index(z.per_kind)
-                for i, ids in enumerate(st.zones[z.index]):
-                    key = f"{z.name} of {labels[first + i]}"
-                    zones[key] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
-            elif z.per_player:
-                for p in range(st.players):
-                    ids = st.zones[z.index][p]
-                    visible = z.visibility == "public" or (z.visibility == "owner" and p == player)
-                    key = f"{z.name} of {player_label(p)}"
-                    zones[key] = show(ids) if visible else {"hidden": len(ids)}
-            else:
-                ids = st.zones[z.index]
-                zones[z.name] = show(ids) if z.visibility == "public" else {"hidden": len(ids)}
+        for key, z, owner, ids in self.table_zones(st):
+            visible = z.visibility == "public" or (z.visibility == "owner" and owner is not None and owner == player)
+            zones[key] = self.shown(st, ids) if visible else {"hidden": len(ids)}
         counters: dict[str, Any] = {}
         bookkeeping: dict[str, Any] = {}
         for c in model.counters:

@@ -206,6 +206,8 @@ def check_nesting(tree: Tree, path: str, offset: tuple[int, int] = (0, 0)) -> No
 _ELSE_IF = re.compile(r"^\s*else\s+if\b")
 _ASSIGN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)(\s+of\s+[A-Za-z_][A-Za-z0-9_]*)?\s*=[^=]")
 _STRING_IN_HOLE = re.compile(r'\{[^{}"]*"[^{}]*\}')
+_ADD_TO = re.compile(r"^\s*(add|subtract)\s+(.+?)\s+(to|from)\s+(.+?)\s*(#.*)?$")
+_RANKING_BLOCK = re.compile(r"^(ranking|rank|winner|scoring|score)\s*:")
 # Words that start a statement since rounds and races were added: a rule or counter of that name now fails.
 _NEW_KEYWORD = re.compile(r"^\s*(spin|drop)\s*($|\(|\+=|-=|#)")
 
@@ -235,6 +237,14 @@ def _newcomer_slip(err: RulelangError, text: str) -> RulelangError | None:
         return RulelangError(f"'{word}' starts a statement ('{'spin QUERY' if word == 'spin' else 'drop out PLAYER'}')",
                              here, hint=f"a rule or counter named '{word}' needs another name: rename it "
                                         f"(e.g. '{word}_it') where it is declared and used")
+    found = _ADD_TO.match(line)
+    if found and (found.group(1), found.group(3)) in (("add", "to"), ("subtract", "from")):
+        op = "+=" if found.group(1) == "add" else "-="
+        return RulelangError(f"'{found.group(1)} ... {found.group(3)} ...' is not a statement", here,
+                             hint=f"write: {found.group(4)} {op} {found.group(2)}")
+    if _RANKING_BLOCK.match(line) and err.span.line == here.line:
+        return RulelangError("who wins is said by one 'rank' line", here,
+                             hint="write: rank p by highest score of p (keys joined with ', then')")
     if _STRING_IN_HOLE.search(line):
         return RulelangError("a string cannot go inside {...}", here,
                              hint="put the text outside the braces, or name the value with 'let' first")

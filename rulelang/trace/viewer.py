@@ -122,37 +122,12 @@ def full_table(engine: Engine, st: State) -> dict[str, Any]:
     ``Engine.observe``'s shape; ``hidden`` lists the zones and counters not public."""
     obs = engine.observe(st, None)
     model = engine.model
-    program = engine.program
-    labels = program.component_labels
-    faces = model.faces
-
-    def show(ids: list[int]) -> list[str]:
-        out = []
-        for c in ids:
-            f = st.faces[c]
-            name = engine.shown_name[labels[c]]
-            out.append(f"{name}={faces[f].name}" if f >= 0 else name)
-        return out
-
     zones: dict[str, Any] = {}
     hidden: list[str] = []
-    for z in model.zones:
-        keyed: list[tuple[str, list[int]]] = []
-        if z.per_class is not None:
-            keyed = [(f"{z.name} of {labels[c]}", ids) for c, ids in enumerate(st.zones[z.index])
-                     if program.kind_of[c] in z.per_class]
-        elif z.per_kind is not None:
-            if st.zones[z.index]:
-                first = program.kind_of.index(z.per_kind)
-                keyed = [(f"{z.name} of {labels[first + i]}", ids) for i, ids in enumerate(st.zones[z.index])]
-        elif z.per_player:
-            keyed = [(f"{z.name} of P{p + 1}", st.zones[z.index][p]) for p in range(st.players)]
-        else:
-            keyed = [(z.name, st.zones[z.index])]
-        for key, ids in keyed:
-            zones[key] = show(ids)
-            if z.visibility != "public":
-                hidden.append(key)
+    for key, z, _owner, ids in engine.table_zones(st):
+        zones[key] = engine.shown(st, ids)
+        if z.visibility != "public":
+            hidden.append(key)
     counters: dict[str, Any] = {}
     bookkeeping: dict[str, Any] = {}
     for c in model.counters:
@@ -221,10 +196,32 @@ def viewer_page(engine: Engine, trace: Trace, frames: list[Frame], verdict: Verd
         "players": header.get("players"),
         "view": who,
         "frames": _packed(frames),
+        "names": table_names(engine, frames),
         "verdict": verdict_data(verdict, seat, viewing),
         "standings": standings_lines(result, key_names) if result else [],
     }
     return page_html(data)
+
+
+def table_names(engine: Engine, frames: list[Frame]) -> dict[str, str]:
+    """The names a player reads for each zone and counter the frames show: a zone by its display name
+    (``P1's Action Tokens``, ``the padlock on Barn 2``), a counter by its description; a key with no
+    other name is left out (the page shows it as it is)."""
+    zones = {z.name: z for z in engine.model.zones}
+    names: dict[str, str] = {c.name: c.doc for c in engine.model.counters if c.doc}
+    keys = {key for f in frames for key in f.table.get("zones", {})}
+    for key in sorted(keys):
+        name, sep, owner = key.partition(" of ")
+        z = zones.get(name)
+        if z is None or not z.display:
+            continue
+        if not sep:
+            names[key] = z.display
+        elif z.per_player:
+            names[key] = f"{owner}'s {z.display}"
+        else:
+            names[key] = f"{z.display} {engine.shown_name.get(owner, owner)}"
+    return names
 
 
 def _packed(frames: list[Frame]) -> list[dict[str, Any]]:

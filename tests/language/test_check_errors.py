@@ -53,6 +53,8 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "else_if.rules": (26, 3, "'else if' is written 'elif'", "elif CONDITION"),
     "assign_with_equals.rules": (23, 3, "'score of current = ...' is not a statement", "set score of current to"),
     "string_in_hole.rules": (24, 3, "a string cannot go inside {...}", None),
+    "add_to.rules": (11, 3, "'add ... to ...' is not a statement", "write: score of current += 1"),
+    "ranking_block.rules": (15, 1, "who wins is said by one 'rank' line", "rank p by highest score of p"),
     "player_counter_add.rules": (25, 3, "counter 'leader' holds a player: it cannot be added to", "set leader to"),
     "owner_counter_shared.rules": (14, 28, "only a per-player counter can be seen by its owner only", None),
     "seat_literal_too_high.rules": (24, 17, "there is no P3: the game takes at most 2 players", None),

@@ -544,3 +544,21 @@ def test_a_text_that_doubles_in_a_loop_is_stopped(tmp_path: Path) -> None:
     with pytest.raises(RulelangError, match="a text grew to") as info:
         engine.new_state(2)
     assert info.value.span.line == 11
+
+
+# ------------------------------------------------------------------ a game with nothing to set up
+
+def test_a_game_without_setup_plays_from_the_box(tmp_path: Path) -> None:
+    # a newcomer's first game: no components to deal, so no 'setup:' block (issue 26: it was a required one)
+    engine = game(tmp_path, "counter score per player = 0\n"
+                            "turn:\n  score of current += 1\n  if score of current >= 3:\n    end game\n"
+                            "rank p by highest score of p\n")
+    st = engine.new_state(2)
+    play(engine, st, [RandomAgent(1, 0), RandomAgent(1, 1)], 1)
+    assert st.over and [r["keys"] for r in st.result["standings"]] == [[3], [2]]
+    assert [r.name for r in engine.model.rules][:2] == ["setup", "turn"]
+
+
+def test_a_game_without_turn_still_says_what_is_missing(tmp_path: Path) -> None:
+    errors = check_errors(tmp_path, "counter score per player = 0\nrank p by highest score of p\n")
+    assert [e.message for e in errors] == ["the game has no 'turn:' block"]

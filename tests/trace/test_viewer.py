@@ -91,6 +91,21 @@ def test_a_frame_per_step_with_the_table_the_engine_left(tmp_path: Path) -> None
     assert "http" not in html.replace("http-equiv", "")  # nothing loaded from the network
 
 
+def test_zones_and_counters_are_shown_by_the_names_players_read(tmp_path: Path) -> None:
+    trace = record(tmp_path, "games/barnyard.rules", 2)
+    _res, html, data = page(tmp_path, trace)
+    names = data["names"]
+    # barnyard.rules: zone held "Action Tokens" (per player), pool "the Action Tokens in the middle",
+    # counter crow_tokens "multiples of 3 Crows rewarded"; a counter without a description keeps its name
+    assert names["held of P1"] == "P1's Action Tokens"
+    assert names["pool"] == "the Action Tokens in the middle"
+    assert names["crow_tokens"] == "multiples of 3 Crows rewarded"
+    assert "hand_limit" not in names
+    assert set(names) - {c for f in data["frames"] for c in f["table"].get("counters", {})} <= {
+        k for z in zones_at(data) for k in z}  # every name is of a zone or counter the page shows
+    assert "named(name)" in html  # the page heads each zone with its name for players
+
+
 def test_a_violation_marks_its_step_with_the_rule_and_the_legal_options(tmp_path: Path) -> None:
     trace = record(tmp_path, "games/chicken.rules", 3)
     text = trace.read_text().splitlines()
@@ -140,8 +155,8 @@ def _hidden_names(data_full: dict[str, Any], data_seen: dict[str, Any], names: d
 
 
 def _words(html: str, data: dict[str, Any]) -> set[str]:
-    """The words of the page: its text outside the data, and every text in the data but the names of zones
-    (every component's own pile is named after it, whoever holds it: the rules say it has one)."""
+    """The words of the page: its text outside the data, and every text in the data but the names of zones and
+    their display names (every component's own pile is named after it, whoever holds it: the rules say it has one)."""
     texts = [DATA.sub("", html)]
 
     def walk(value: Any) -> None:
@@ -152,7 +167,7 @@ def _words(html: str, data: dict[str, Any]) -> set[str]:
                 walk(v)
         elif isinstance(value, dict):
             for k, v in value.items():
-                if k != "gone":
+                if k not in ("gone", "names"):
                     walk(v)
 
     walk(data)
