@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from rulelang.engine.engine import Engine
 
 
-def _sim_options(f: Any, many_players: bool = False) -> Any:
+def _sim_options(f: Any, many_players: bool = False, counts: bool = False) -> Any:
     """The options simulate, compare and sweep share (sweep takes several player counts)."""
     from rulelang.agents.bounds import MAX_C, MAX_DEPTH, MAX_ITERS, MAX_SAMPLES
 
@@ -40,6 +40,9 @@ def _sim_options(f: Any, many_players: bool = False) -> Any:
         click.option("--players", "-p", "player_texts", multiple=True, metavar="P[,P...|A..B]",
                      help="Player counts, one point of the sweep each (default: the game's default).")
         if many_players else
+        click.option("--players", "-p", "players", type=WholeNumber(), multiple=True,
+                     help="Number of players (default: the game's default); several (-p 3 -p 4): a run each.")
+        if counts else
         click.option("--players", "-p", type=WholeNumber(), help="Number of players (default: the game's default)."),
         click.option("--seed", "-s", type=WholeNumber(), default=1, show_default=True,
                      help="Seed of the first game; game i uses seed+i (dice, shuffles and agents), so seed+games-1 "
@@ -63,7 +66,8 @@ def _sim_options(f: Any, many_players: bool = False) -> Any:
         click.option("--json", "as_json", is_flag=True, help="Print every statistic as JSON."),
         click.option("--csv", "as_csv", is_flag=True, help="Print every statistic as CSV."),
         click.option("--report", "report_path", type=click.Path(dir_okay=False),
-                     help="Write a self-contained HTML report with plots here (pip install 'rulelang[report]')."),
+                     help="Write a self-contained HTML report with figures here (rule coverage too, unless "
+                          "--no-coverage)."),
         click.option("--quiet", "-q", is_flag=True, help="No progress on stderr."),
     ]):
         f = opt(f)
@@ -162,14 +166,16 @@ def _run_sim(job: Any, games: int, jobs: int, backend: str, address: str | None,
 
 
 def _write_report(path: str, make: Any) -> None:
-    from rulelang.sim.report import ReportUnavailable
+    write_output(path, make())
 
-    try:
-        text = make()
-    except ReportUnavailable as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    write_output(path, text)
+
+def _coverage_rows(engine: Engine, counts: list[int] | None, games: int) -> Any:
+    """The coverage rows of a run that counted (None for one that did not)."""
+    from rulelang.sim import coverage as cov
+
+    if counts is None:
+        return None
+    return cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
 
 
 def _skill_spec(text: str | None, games: int, seed: int) -> Any:
@@ -203,85 +209,140 @@ def _metrics_of(stats: dict[str, Any], job: Any, records: list[Any], skill: Any,
     return out
 
 
+def _simulate_one(engine: Engine, job: Any, games: int, workers: int, backend: str, address: str | None,
+                  batch_size: int | None, show: bool, counting: bool, listing: bool, skill: Any, skill_games: int,
+                  several: bool) -> dict[str, Any]:
+    """One run of simulate: its summary, records, coverage (``counted``; listed in the output as ``rows`` when
+    ``listing``), metrics and time."""
+    from rulelang.sim import coverage as cov
+    from rulelang.sim.summary import summarize
+    from rulelang.wording import players_text
+
+    label = f"playing, {players_text(job.players)}" if several else "playing"
+    started = time.perf_counter()
+    records, counts = _run_sim(job, games, workers, backend, address, batch_size, show_progress=show, label=label)
+    elapsed = time.perf_counter() - started
+    stats = summarize(engine, job, records)
+    counted = _coverage_rows(engine, counts, games) if counting else None
+    rows = counted if listing else None  # the text, --json and --csv list coverage with --coverage only
+    if rows is not None:
+        stats["coverage"] = cov.to_json(rows)
+    if job.metrics:
+        stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
+                                       batch_size, show)
+    return {"stats": stats, "records": records, "counted": counted, "rows": rows, "elapsed": elapsed}
+
+
+def _csv_table(stats: dict[str, Any], rows: Any) -> list[list[Any]]:
+    """One run of simulate as CSV rows (with the header): the summary, the metrics, the coverage."""
+    from rulelang.sim import coverage as cov
+    from rulelang.sim.summary import csv_rows
+
+    table = csv_rows(stats)
+    if "metrics" in stats:
+        from rulelang.sim import metrics
+
+        table += metrics.csv_rows(stats["metrics"])
+    if rows is not None:  # one table: a construct's count is n, its count per game the mean
+        table += [["coverage", f"{r.where} {cov.KIND_WORDS.get(r.kind, r.kind)} {r.name}", "", r.count, r.per_game,
+                   "", "", "", "", ""] for r in rows]
+    return table
+
+
+def _text_lines(stats: dict[str, Any], rows: Any, games: int) -> list[str]:
+    """One run of simulate as text: the summary, the metrics, the coverage."""
+    from rulelang.sim import coverage as cov
+    from rulelang.sim.summary import render_text
+
+    out = render_text(stats)
+    if "metrics" in stats:
+        from rulelang.sim import metrics
+
+        out += ["", *metrics.render_text(stats["metrics"])]
+    if rows is not None:
+        out += ["", *cov.render_text(rows, games)]
+    return out
+
+
 @click.command()
 @click.argument("game_file", type=click.Path(dir_okay=False))
-@_sim_options
+@lambda f: _sim_options(f, counts=True)
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE", help="Set a rules option.")
-@click.option("--coverage", is_flag=True, help="Count how often each rule, option, branch and trigger fired.")
+@click.option("--coverage/--no-coverage", default=None,
+              help="Count how often each rule, option, branch and trigger fired, and list it (the --report page "
+                   "counts unless --no-coverage).")
 @click.option("--metrics", "-m", "with_metrics", is_flag=True,
               help="Balance metrics: lead changes, drama, decisiveness, branching, draws (docs/simulate.md).")
 @click.option("--skill", "skill_text", metavar="KIND[:NAME=VALUE,...]",
               help="Restricted play (implies --metrics): this agent in one seat, random in the others, each seat.")
 @click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
               help=f"Games per seat for --skill, and for its all-random baseline (1 to {MAX_GAMES:,}).")
-def simulate(game_file: str, games: int, players: int | None, seed: int, agent_texts: tuple[str, ...],
+def simulate(game_file: str, games: int, players: tuple[int, ...], seed: int, agent_texts: tuple[str, ...],
              jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int,
              as_json: bool, as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...],
-             coverage: bool, with_metrics: bool = False, skill_text: str | None = None,
+             coverage: bool | None, with_metrics: bool = False, skill_text: str | None = None,
              skill_games: int = 100) -> None:
     """Play many games and print win rates (95% intervals), scores, game length and first-player advantage.
 
     Game i is played with seed SEED+i, so the statistics are the same for any --jobs
-    and back end. Progress goes to stderr (not with --json, --csv or -q).
+    and back end. Progress goes to stderr (not with --json, --csv or -q). With several
+    -p (-p 3 -p 4), each player count is a run of its own, with the same seeds and agents.
     """
-    from rulelang.sim import coverage as cov
-    from rulelang.sim.summary import csv_rows, render_text, summarize, to_csv
+    import attrs
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     check_output_path(report_path, "--report", [game_file])
     skill = _skill_spec(skill_text, skill_games, seed)
-    engine, job = _sim_job(game_file, parse_options(option_pairs), players, agent_texts, seed, max_steps, coverage,
-                           games)
-    if with_metrics or skill is not None:
-        import attrs
-
-        job = attrs.evolve(job, metrics=True)
-    check_output_path(report_path, "--report", [game_file], engine)  # not over the rules (it overwrote them) or a FIFO
-    started = time.perf_counter()
+    if len(set(players)) != len(players):
+        raise click.BadParameter("a player count is given twice", param_hint="--players")
+    counting = bool(coverage) or (report_path is not None and coverage is None)  # the report counts by default
+    loaded = []
+    for n in players or (None,):  # every count is checked before any game is played
+        engine, job = _sim_job(game_file, parse_options(option_pairs), n, agent_texts, seed, max_steps, counting,
+                               games)
+        if with_metrics or skill is not None:
+            job = attrs.evolve(job, metrics=True)
+        check_output_path(report_path, "--report", [game_file], engine)  # not over the rules, nor a FIFO
+        loaded.append((engine, job))
     show = not (quiet or as_json or as_csv)
-    records, counts = _run_sim(job, games, workers, backend, address, batch_size, show_progress=show)
-    elapsed = time.perf_counter() - started
-    stats = summarize(engine, job, records)
-    rows = None
-    if coverage:
-        assert counts is not None
-        rows = cov.coverage_rows(engine.program.constructs, counts, games)  # type: ignore[attr-defined]
-        stats["coverage"] = cov.to_json(rows)
-    if job.metrics:
-        stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
-                                       batch_size, show)
+    runs = [_simulate_one(engine, job, games, workers, backend, address, batch_size, show, counting, bool(coverage),
+                          skill, skill_games, len(loaded) > 1) for engine, job in loaded]
     if report_path:
-        from rulelang.sim.report import simulation_report
+        from rulelang.sim.report import simulation_report, simulations_report
 
-        _write_report(report_path, lambda: simulation_report(stats, records, rows))
+        if len(runs) == 1:
+            _write_report(report_path, lambda: simulation_report(runs[0]["stats"], runs[0]["records"],
+                                                                 runs[0]["counted"]))
+        else:
+            _write_report(report_path, lambda: simulations_report([(r["stats"], r["records"], r["counted"])
+                                                                   for r in runs]))
     if as_json:
-        click.echo(json.dumps({**stats, "timing": {"seconds": round(elapsed, 3),
-                                                   "games_per_second": round(games / elapsed, 1)}}, indent=2))
+        docs = [{**r["stats"], "timing": {"seconds": round(r["elapsed"], 3),
+                                          "games_per_second": round(games / r["elapsed"], 1)}} for r in runs]
+        click.echo(json.dumps(docs[0] if len(docs) == 1 else {"runs": docs}, indent=2))
         return
     if as_csv:
-        table = csv_rows(stats)
-        if "metrics" in stats:
-            from rulelang.sim import metrics
+        from rulelang.sim.summary import to_csv
 
-            table += metrics.csv_rows(stats["metrics"])
-        if rows is not None:  # one table: a construct's count is n, its count per game the mean
-            table += [["coverage", f"{r.where} {cov.KIND_WORDS.get(r.kind, r.kind)} {r.name}", "", r.count, r.per_game,
-                       "", "", "", "", ""] for r in rows]
-        click.echo(to_csv(table), nl=False)
+        tables = [_csv_table(r["stats"], r["rows"]) for r in runs]
+        if len(tables) > 1:  # one table: a first column says which player count a row is of
+            tables = [[["players", *tables[0][0]]]] + [[[r["stats"]["players"], *row] for row in tab[1:]]
+                                                      for r, tab in zip(runs, tables)]
+        click.echo(to_csv([row for tab in tables for row in tab]), nl=False)
         return
-    for line in render_text(stats):
-        click.echo(line)
-    if "metrics" in stats:
-        from rulelang.sim import metrics
+    for i, r in enumerate(runs):
+        if i:
+            click.echo("")
+        for line in _text_lines(r["stats"], r["rows"], games):
+            click.echo(line)
+    if len(runs) > 1:
+        from rulelang.sim.summary import by_player_count
 
         click.echo("")
-        for line in metrics.render_text(stats["metrics"]):
+        for line in by_player_count([r["stats"] for r in runs]):
             click.echo(line)
-    if rows is not None:
-        click.echo("")
-        for line in cov.render_text(rows, games):
-            click.echo(line)
-    click.echo(f"\n{games / elapsed:.1f} games/s on {workers if backend == 'local' else 'Ray'} "
+    elapsed = sum(r["elapsed"] for r in runs)
+    click.echo(f"\n{games * len(runs) / elapsed:.1f} games/s on {workers if backend == 'local' else 'Ray'} "
                f"{'worker' if workers == 1 and backend == 'local' else 'workers'}")
     if report_path:
         click.echo(f"report written to {report_path}")
@@ -290,27 +351,32 @@ def simulate(game_file: str, games: int, players: int | None, seed: int, agent_t
 @click.command()
 @click.argument("base_file", type=click.Path(dir_okay=False))
 @click.argument("variant_file", type=click.Path(dir_okay=False), required=False)
-@_sim_options
+@lambda f: _sim_options(f, counts=True)
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option of B (the variant).")
 @click.option("--base-option", "-O", "base_pairs", multiple=True, metavar="NAME=VALUE",
               help="Set a rules option of A (the base).")
 @click.option("--metrics", "-m", "with_metrics", is_flag=True,
               help="Compare the balance metrics too: lead changes, drama, decisiveness, branching, draws.")
-def compare(base_file: str, variant_file: str | None, games: int, players: int | None, seed: int,
+@click.option("--no-coverage", is_flag=True, help="Leave rule coverage out of the --report page (it costs time).")
+def compare(base_file: str, variant_file: str | None, games: int, players: tuple[int, ...], seed: int,
             agent_texts: tuple[str, ...], jobs: int | None, backend: str, address: str | None,
             batch_size: int | None, max_steps: int, as_json: bool, as_csv: bool, report_path: str | None,
             quiet: bool, option_pairs: tuple[str, ...], base_pairs: tuple[str, ...],
-            with_metrics: bool = False) -> None:
+            with_metrics: bool = False, no_coverage: bool = False) -> None:
     """Play the same seeds with the same agents on A and B, and say which statistics differ.
 
     A is BASE_FILE (with -O options), B is VARIANT_FILE or BASE_FILE again (with -o
     options): `rulelang compare GAME.rules -o NAME=VALUE`. Game i of
     A and of B share a seed, so each difference B - A is the mean of the games'
-    differences, with its 95% interval; significant ones get a sentence.
+    differences, with its 95% interval; significant ones get a sentence. With several
+    -p (-p 3 -p 4), A and B are compared at each player count.
     """
-    from rulelang.sim.compare import compare_runs, csv_rows, render_text
-    from rulelang.sim.summary import summarize, to_csv
+    import attrs
+
+    from rulelang.sim.compare import csv_rows, render_text
+    from rulelang.sim.summary import to_csv
+    from rulelang.wording import players_text
 
     workers = _check_sim_args(games, jobs, batch_size, as_json, as_csv, backend, address, seed)
     a_opts, b_opts = parse_options(base_pairs), parse_options(option_pairs)
@@ -318,46 +384,78 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
     check_output_path(report_path, "--report", [base_file, b_file])
     if b_file == base_file and a_opts == b_opts:
         raise click.UsageError("A and B are the same rules: give a second file, or options for B with -o")
-    engine_a, job_a = _sim_job(base_file, a_opts, players, agent_texts, seed, max_steps, games=games)
-    engine_b, job_b = _sim_job(b_file, b_opts, players if players is not None else job_a.players, agent_texts, seed,
-                               max_steps, games=games)
-    if job_a.players != job_b.players:
-        raise click.BadParameter("A and B must be played by the same number of players", param_hint="--players")
-    check_output_path(report_path, "--report", [base_file, b_file], engine_a)
-    check_output_path(report_path, "--report", [base_file, b_file], engine_b)
+    if len(set(players)) != len(players):
+        raise click.BadParameter("a player count is given twice", param_hint="--players")
+    counting = report_path is not None and not no_coverage
+    loaded = []
+    for n in players or (None,):  # every count is checked before any game is played
+        engine_a, job_a = _sim_job(base_file, a_opts, n, agent_texts, seed, max_steps, games=games)
+        engine_b, job_b = _sim_job(b_file, b_opts, n if n is not None else job_a.players, agent_texts, seed,
+                                   max_steps, games=games)
+        if job_a.players != job_b.players:
+            raise click.BadParameter("A and B must be played by the same number of players", param_hint="--players")
+        check_output_path(report_path, "--report", [base_file, b_file], engine_a)
+        check_output_path(report_path, "--report", [base_file, b_file], engine_b)
+        loaded.append((engine_a, attrs.evolve(job_a, metrics=with_metrics, coverage=counting),
+                       engine_b, attrs.evolve(job_b, metrics=with_metrics, coverage=counting)))
     show = not (quiet or as_json or as_csv)
-    if with_metrics:
-        import attrs
-
-        job_a, job_b = attrs.evolve(job_a, metrics=True), attrs.evolve(job_b, metrics=True)
-    records_a, _ = _run_sim(job_a, games, workers, backend, address, batch_size, show, "playing A")
-    records_b, _ = _run_sim(job_b, games, workers, backend, address, batch_size, show, "playing B")
-    sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
-    if with_metrics:
-        from rulelang.sim import metrics
-
-        sa["metrics"], sb["metrics"] = metrics.compute(sa, records_a), metrics.compute(sb, records_b)
-    rows = compare_runs(sa, sb, records_a, records_b)
+    runs = [_compare_one(*pair, games, workers, backend, address, batch_size, show, with_metrics, len(loaded) > 1)
+            for pair in loaded]
 
     def name(path: str, opts: dict[str, str]) -> str:
         return path + "".join(f" -o {k}={v}" for k, v in opts.items())
 
     a_name, b_name = name(base_file, a_opts), name(b_file, b_opts)
     if report_path:
-        from rulelang.sim.report import comparison_report
+        from rulelang.sim.report import comparison_report, comparisons_report
 
-        _write_report(report_path, lambda: comparison_report(sa, sb, rows, a_name, b_name, records_a, records_b))
+        if len(runs) == 1:
+            r = runs[0]
+            _write_report(report_path, lambda: comparison_report(r["a"], r["b"], r["rows"], a_name, b_name,
+                                                                 r["records_a"], r["records_b"], r["cover"]))
+        else:
+            _write_report(report_path, lambda: comparisons_report(runs, a_name, b_name))
     if as_json:
-        click.echo(json.dumps({"a": {"name": a_name, **sa}, "b": {"name": b_name, **sb}, "differences": rows},
-                              indent=2))
+        docs = [{"a": {"name": a_name, **r["a"]}, "b": {"name": b_name, **r["b"]}, "differences": r["rows"]}
+                for r in runs]
+        click.echo(json.dumps(docs[0] if len(docs) == 1 else
+                              {"runs": [{"players": r["a"]["players"], **d} for r, d in zip(runs, docs)]}, indent=2))
         return
     if as_csv:
-        click.echo(to_csv(csv_rows(rows)), nl=False)
+        tables = [csv_rows(r["rows"]) for r in runs]
+        if len(tables) > 1:  # one table: a first column says which player count a row is of
+            tables = [[["players", *tables[0][0]]]] + [[[r["a"]["players"], *row] for row in tab[1:]]
+                                                      for r, tab in zip(runs, tables)]
+        click.echo(to_csv([row for tab in tables for row in tab]), nl=False)
         return
-    for line in render_text(sa, sb, rows, a_name, b_name):
-        click.echo(line)
+    for i, r in enumerate(runs):
+        if len(runs) > 1:
+            click.echo(("\n" if i else "") + f"At {players_text(r['a']['players'])}:")
+        for line in render_text(r["a"], r["b"], r["rows"], a_name, b_name):
+            click.echo(line)
     if report_path:
         click.echo(f"report written to {report_path}")
+
+
+def _compare_one(engine_a: Engine, job_a: Any, engine_b: Engine, job_b: Any, games: int, workers: int, backend: str,
+                 address: str | None, batch_size: int | None, show: bool, with_metrics: bool,
+                 several: bool) -> dict[str, Any]:
+    """A and B played at one player count: both summaries, the rows of differences, records and coverage."""
+    from rulelang.sim.compare import compare_runs
+    from rulelang.sim.summary import summarize
+    from rulelang.wording import players_text
+
+    at = f", {players_text(job_a.players)}" if several else ""
+    records_a, counts_a = _run_sim(job_a, games, workers, backend, address, batch_size, show, f"playing A{at}")
+    records_b, counts_b = _run_sim(job_b, games, workers, backend, address, batch_size, show, f"playing B{at}")
+    sa, sb = summarize(engine_a, job_a, records_a), summarize(engine_b, job_b, records_b)
+    if with_metrics:
+        from rulelang.sim import metrics
+
+        sa["metrics"], sb["metrics"] = metrics.compute(sa, records_a), metrics.compute(sb, records_b)
+    return {"a": sa, "b": sb, "rows": compare_runs(sa, sb, records_a, records_b), "records_a": records_a,
+            "records_b": records_b,
+            "cover": (_coverage_rows(engine_a, counts_a, games), _coverage_rows(engine_b, counts_b, games))}
 
 
 @click.command()
@@ -369,10 +467,11 @@ def compare(base_file: str, variant_file: str | None, games: int, players: int |
               help="Restricted play at each value: this agent in one seat, random in the others.")
 @click.option("--skill-games", type=WholeNumber(), default=100, show_default=True,
               help=f"Games per seat for --skill (1 to {MAX_GAMES:,}).")
+@click.option("--no-coverage", is_flag=True, help="Leave rule coverage out of the --report page (it costs time).")
 def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, agent_texts: tuple[str, ...],
           jobs: int | None, backend: str, address: str | None, batch_size: int | None, max_steps: int, as_json: bool,
           as_csv: bool, report_path: str | None, quiet: bool, option_pairs: tuple[str, ...], skill_text: str | None,
-          skill_games: int) -> None:
+          skill_games: int, no_coverage: bool = False) -> None:
     """Play the same seeds and agents at each value of an option (or player count) and tabulate every statistic.
 
     `rulelang sweep GAME.rules -o NAME=3,4,5` (or `-o NAME=3..5`, or `-p 2..5`): win rates,
@@ -412,25 +511,26 @@ def sweep(game_file: str, games: int, player_texts: tuple[str, ...], seed: int, 
     for pt in pts:  # every value is checked before any game is played
         engine, job = _sim_job(game_file, dict(pt.options), pt.players, agent_texts, seed, max_steps, games=games)
         check_output_path(report_path, "--report", [game_file], engine)
-        loaded.append((engine, attrs.evolve(job, metrics=True)))
+        loaded.append((engine, attrs.evolve(job, metrics=True, coverage=report_path is not None and not no_coverage)))
     labels = [pt.label for pt in pts]
     show = not (quiet or as_json or as_csv)
-    summaries, all_records = [], []
+    summaries, all_records, covered = [], [], []
     for i, ((engine, job), label) in enumerate(zip(loaded, labels), 1):
-        records, _ = _run_sim(job, games, workers, backend, address, batch_size, show, f"{label} ({i}/{len(pts)})",
-                              where=label)
+        records, counts = _run_sim(job, games, workers, backend, address, batch_size, show,
+                                   f"{label} ({i}/{len(pts)})", where=label)
         stats = summarize(engine, job, records)
         stats["metrics"] = _metrics_of(stats, job, records, skill, skill_games, workers, backend, address,
                                        batch_size, show)
         summaries.append(stats)
         all_records.append(records)
+        covered.append(_coverage_rows(engine, counts, games))
     rows = sw.table(summaries)
     verdict = sw.verdict(labels, summaries)
     title = f"{summaries[0]['game']} ({game_file})"
     if report_path:
-        from rulelang.sim.report import sweep_report
+        from rulelang.sim.report_sweep import sweep_report
 
-        _write_report(report_path, lambda: sweep_report(title, labels, rows, verdict))
+        _write_report(report_path, lambda: sweep_report(title, labels, rows, verdict, summaries, all_records, covered))
     if as_json:
         click.echo(json.dumps({"game": summaries[0]["game"], "file": game_file, "swept": list(swept),
                                "players": counts, "games": games, "seed": seed, "rows": rows, "verdict": verdict,

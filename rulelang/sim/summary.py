@@ -161,6 +161,16 @@ def render_text(s: dict[str, Any]) -> list[str]:
     return out
 
 
+def by_player_count(runs: list[dict[str, Any]]) -> list[str]:
+    """Each seat's win rate at each player count (the runs of ``simulate -p 3 -p 4``), with the fair share."""
+    out = ["Win rate by player count (95% Wilson interval):"]
+    for s in runs:
+        cells = ", ".join(f"{p} {_pct(r).strip()} [{_pct(s['win_ci'][p][0]).strip()} .. "
+                          f"{_pct(s['win_ci'][p][1]).strip()}]" for p, r in s["win_rate"].items())
+        out.append(f"  {players_text(s['players'])}: {cells} (fair share {_pct(1 / s['players']).strip()})")
+    return out
+
+
 def csv_rows(s: dict[str, Any]) -> list[list[Any]]:
     """The summary as a long table: section, name, seat, n, mean, sd, min, max, ci_low, ci_high."""
     rows: list[list[Any]] = [["section", "name", "seat", "n", "mean", "sd", "min", "max", "ci_low", "ci_high"]]

@@ -55,6 +55,6 @@ def test_collection_without_extras_skips_with_a_reason(tmp_path: Path) -> None:
     assert "ERROR " not in out and "Interrupted" not in out, out[-3000:]
     skipped = [line for line in out.splitlines() if line.startswith("SKIPPED")]
     expected = {"envs/test_openspiel.py": "openspiel extra", "envs/test_pettingzoo.py": "pettingzoo extra",
-                "sim/test_html_report.py": "report extra", "trace/test_viewer_browser.py": "viewer extra"}
+                "sim/test_report_browser.py": "viewer extra", "trace/test_viewer_browser.py": "viewer extra"}
     for module, reason in expected.items():
         assert any(module in line and reason in line for line in skipped), (module, skipped)
