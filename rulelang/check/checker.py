@@ -13,12 +13,11 @@ rounds, elimination, sides and races (:mod:`~rulelang.check.rounds`); what they 
 
 from __future__ import annotations
 
-from rulelang.check import budgets
+from rulelang.check import budgets, control
 from rulelang.check import model as m
 from rulelang.check.common import PARAM_TYPES, RuleScope, Skip, split_param
 from rulelang.check.declarations import MAX_COMPONENTS, DeclarationChecks
 from rulelang.check.expressions import BUILTINS, MAX_DEFINE_DEPTH, MAX_EXPANDED_PARTS, MAX_EXPANSIONS, ExpressionChecks
-from rulelang.check.model import INT, PLAYER
 from rulelang.check.queries import QueryChecks
 from rulelang.check.rounds import RoundChecks
 from rulelang.check.scoring import ScoringChecks
@@ -107,17 +106,7 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
             self.param_types[name] = tuple(types)
         counters = sorted(self.counters.values(), key=lambda c: c.index)
         for counter in counters:
-            try:
-                init = self.expr(counter.init, RuleScope())
-                if init.type not in (INT, PLAYER):
-                    raise self.fail(f"a counter holds a number or a player, but this is a {init.type}",
-                                    counter.init.span,
-                                    hint="to keep a text or a kind, number its values (an attribute "
-                                         "'suit = 1') and keep the number in the counter")
-                counter.type = init.type
-                counter.init = init
-            except Skip:
-                counter.init = m.Const(0, INT)
+            control.counter_type(self, counter)
         for name, (decl, _) in self.blocks.items():
             rule = rules[self.rule_index[name]]
             scope = RuleScope()

@@ -12,7 +12,7 @@ from lark.exceptions import VisitError
 
 from rulelang.errors import RulelangError
 from rulelang.safeio import long_number_place
-from rulelang.syntax import ast
+from rulelang.syntax import ast, control
 from rulelang.syntax.parser import parse_text
 from rulelang.syntax.span import Span
 
@@ -825,3 +825,6 @@ _Builder.spend_option = v_args(meta=True)(_spend_option)  # type: ignore[attr-de
 _Builder.move_marker_stmt = v_args(meta=True)(_move_marker_stmt)  # type: ignore[attr-defined]
 _Builder.tally_stmt = v_args(meta=True)(_tally_stmt)  # type: ignore[attr-defined]
 _Builder.places_expr = v_args(meta=True)(_places_expr)  # type: ignore[attr-defined]
+
+for _name in ("typed_counter_decl", "no_kind", "break_stmt", "continue_stmt", "best_expr"):
+    setattr(_Builder, _name, v_args(meta=True)(getattr(control, _name)))
