@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from rulelang.check import budgets, control
 from rulelang.check import model as m
-from rulelang.check.common import PARAM_TYPES, RuleScope, Skip, split_param
+from rulelang.check.common import PARAM_TYPES, RuleScope, split_param
 from rulelang.check.declarations import MAX_COMPONENTS, DeclarationChecks
 from rulelang.check.expressions import BUILTINS, MAX_DEFINE_DEPTH, MAX_EXPANDED_PARTS, MAX_EXPANSIONS, ExpressionChecks
 from rulelang.check.queries import QueryChecks
@@ -86,6 +86,7 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
         if self.players is None and not self.players_seen:
             self.error("the game does not say how many players it takes", where,
                        hint="add a line like: players 2 to 4")
+        control.reserved_rule_names(self)
         rules: list[m.Rule] = []
         for name, (decl, section) in self.blocks.items():
             self.rule_index[name] = len(rules)

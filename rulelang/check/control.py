@@ -8,7 +8,7 @@ These are module functions over the :class:`~rulelang.check.checker.Checker` (``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rulelang.check import model as m
 from rulelang.check.common import RuleScope, Skip
@@ -116,3 +116,13 @@ def best(ck: Checker, node: ast.Best, scope: RuleScope, elem: bool) -> m.Gen:
         scope.pop()
     func = " ".join(("best", node.direction) + ((node.ties,) if node.ties else ()))
     return m.Gen(func, key, var, iterable, cond, iterable.type, node.span)
+
+
+def reserved_rule_names(ck: Checker) -> None:
+    """A rule named ``break`` or ``continue`` could not be called (the words start statements): say so
+    at its declaration, with the mechanical change."""
+    for name, (decl, _section) in ck.blocks.items():
+        if name in ("break", "continue"):
+            what = "leaves a loop" if name == "break" else "goes on with a loop's next pass"
+            ck.error(f"a rule cannot be called '{name}': '{name}' is a statement (it {what})", decl.span,
+                     hint=f"rename the rule and its calls, for instance to '{name}_now'")

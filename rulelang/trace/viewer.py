@@ -16,7 +16,6 @@ from typing import Any
 import attrs
 
 from rulelang.compile.control import counter_shown
-from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.narrate import Narrator, reading_names, standings_lines
