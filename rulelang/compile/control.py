@@ -37,10 +37,12 @@ def install(gen: Any) -> None:
 
 
 def holds_no_kind(model: m.Model) -> bool:
-    """Whether a kind value of the game may be no kind: a kind counter, or ``no kind`` written."""
+    """Whether a kind value of the game may be no kind: a kind counter, ``no kind`` written, or a ``best``
+    among kinds (which gives no kind when there is none to choose)."""
     if any(c.type == m.KIND for c in model.counters):
         return True
-    return any(_has_no_kind(r.body) for r in model.rules)
+    return _has_no_kind([r.body for r in model.rules]) or _has_no_kind(model.triggers) \
+        or _has_no_kind(model.sheets) or _has_no_kind(model.ranking)
 
 
 def _has_no_kind(node: Any) -> bool:
@@ -48,6 +50,8 @@ def _has_no_kind(node: Any) -> bool:
         return any(_has_no_kind(x) for x in node)
     if type(node) is m.Const:
         return node.type == m.KIND and node.value == -1
+    if type(node) is m.Gen and node.func.startswith("best") and node.type == m.KIND:
+        return True
     if not attrs.has(type(node)):
         return False
     return any(_has_no_kind(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")

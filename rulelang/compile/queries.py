@@ -80,7 +80,7 @@ class QueryWriter:
             return self._table_filter(tbl, c)
         parts = []
         if q.kind_locals:
-            slots = [self.local(s) for s in q.kind_locals]
+            slots = [control.kind_index(self, m.Local(s, m.KIND), self.local(s)) for s in q.kind_locals]
             if q.kinds is None and len(slots) == 1:
                 parts.append(f"(KO[{c}] {'!=' if q.exclude else '=='} {slots[0]})")
             else:
