@@ -25,7 +25,7 @@ def _unquote(raw: str) -> str:
     return _unescape(raw[1:-1])
 
 
-class _Builder(Transformer):
+class _Builder(control.ControlBuilder, Transformer):
     """Turns each grammar rule into its AST node."""
 
     def __init__(self, path: str) -> None:
@@ -825,6 +825,3 @@ _Builder.spend_option = v_args(meta=True)(_spend_option)  # type: ignore[attr-de
 _Builder.move_marker_stmt = v_args(meta=True)(_move_marker_stmt)  # type: ignore[attr-defined]
 _Builder.tally_stmt = v_args(meta=True)(_tally_stmt)  # type: ignore[attr-defined]
 _Builder.places_expr = v_args(meta=True)(_places_expr)  # type: ignore[attr-defined]
-
-for _name in ("typed_counter_decl", "no_kind", "break_stmt", "continue_stmt", "best_expr"):
-    setattr(_Builder, _name, v_args(meta=True)(getattr(control, _name)))
