@@ -8,15 +8,10 @@ These are module functions over the :class:`~rulelang.check.checker.Checker` (``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulelang.check import model as m
 from rulelang.check.common import RuleScope, Skip
 from rulelang.check.model import BOOL, INT, KIND, PLAYER, STR
 from rulelang.syntax import ast
-
-if TYPE_CHECKING:
-    from rulelang.check.checker import Checker
 
 COUNTER_TYPES = {"number": INT, "text": STR, "kind": KIND, "player": PLAYER}
 """The types a counter may hold, by the word that states them (``counter trump: kind``)."""
@@ -32,7 +27,7 @@ LOOP_KEY = "loops"
 ``None`` where a loop cannot be left by ``break`` (a ``spend``'s options: the loop there is the engine's)."""
 
 
-def counter_type(ck: Checker, counter: m.Counter) -> None:
+def counter_type(ck: Any, counter: m.Counter) -> None:
     """Type a counter from its stated type and its starting value (checked), or report what is wrong.
 
     A counter whose declaration is wrong gets the type it states (else ``any``), so that the
@@ -70,7 +65,7 @@ def _empty_hint(word: str) -> str:
     return f"a {word} counter with no starting value starts as {start}"
 
 
-def in_loop(ck: Checker, node: ast.Simple, ctx: dict) -> m.SimpleS:
+def in_loop(ck: Any, node: ast.Simple, ctx: dict) -> m.SimpleS:
     """``break``/``continue``: an error outside a loop of the same rule (a called rule's loop is not it)."""
     loops = ctx.get(LOOP_KEY, 0)
     if loops is None:
@@ -90,7 +85,7 @@ def loop_body(ctx: dict) -> dict:
     return {**ctx, LOOP_KEY: 1 if loops is None else loops + 1}
 
 
-def best(ck: Checker, node: ast.Best, scope: RuleScope, elem: bool) -> m.Gen:
+def best(ck: Any, node: ast.Best, scope: RuleScope, elem: bool) -> m.Gen:
     """``best NAME in IT by highest|lowest KEY [if C] [ties first|none]``: a ``Gen`` of func
     ``best highest first`` and the like (a tie, when no ``ties`` is written: ``best highest``)."""
     iterable = ck.iterable(node.iterable, scope)
@@ -118,7 +113,7 @@ def best(ck: Checker, node: ast.Best, scope: RuleScope, elem: bool) -> m.Gen:
     return m.Gen(func, key, var, iterable, cond, iterable.type, node.span)
 
 
-def reserved_rule_names(ck: Checker) -> None:
+def reserved_rule_names(ck: Any) -> None:
     """A rule named ``break`` or ``continue`` could not be called (the words start statements): say so
     at its declaration, with the mechanical change."""
     for name, (decl, _section) in ck.blocks.items():
