@@ -8,6 +8,8 @@ These are module functions over the :class:`~rulelang.check.checker.Checker` (``
 
 from __future__ import annotations
 
+from typing import Any
+
 from rulelang.check import model as m
 from rulelang.check.common import RuleScope, Skip
 from rulelang.check.model import BOOL, INT, KIND, PLAYER, STR
