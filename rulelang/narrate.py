@@ -72,7 +72,10 @@ class Narrator:
                 out.append(f"  {e['text']}")
             elif kind == "counter":
                 who = f" of {e['player']}" if e["player"] else ""
-                out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']}{_delta(e['old'], e['new'])}")
+                if e.get("text"):  # a text counter: its values quoted (a text "3" is no number)
+                    out.append(f"  {e['counter']}{who}: {_quoted(e['old'])} -> {_quoted(e['new'])}")
+                else:
+                    out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']}{_delta(e['old'], e['new'])}")
             elif kind == "answers" and self.verbose:
                 said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
                 out.append(f"  (answered at once) {said}")
@@ -176,6 +179,11 @@ def _number(value: Any) -> Any:
         except ValueError:
             return None
     return None
+
+
+def _quoted(value: Any) -> str:
+    """A text counter's value as the narration shows it: quoted, unless a view hides it."""
+    return f'"{value}"' if isinstance(value, str) and value != "(hidden)" else str(value)
 
 
 def _delta(old: Any, new: Any) -> str:

@@ -172,7 +172,7 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: RuleScope, ctx: dict
         m.LetS(left.slot, m.BinOp("-", left, cost_slot, INT, sp), sp),
         m.SayS(m.TemplateIR(("(", who, " has ", left, " of ", total, f" {node.name} left)")), sp),
     )
-    body = ck.block(opt.body, scope, ctx)
+    body = ck.block(opt.body, scope, {**ctx, "loops": None})  # no 'break' out of the spend's own loop
     scope.pop()
     # An option not offered is shown from its cost to the end of its 'if': either may say no.
     cond_span = opt.cost_span

@@ -14,12 +14,11 @@ values (:mod:`~rulelang.check.values`); what they share is in
 
 from __future__ import annotations
 
-from rulelang.check import budgets
+from rulelang.check import budgets, control
 from rulelang.check import model as m
-from rulelang.check.common import PARAM_TYPES, RuleScope, Skip, split_param
+from rulelang.check.common import PARAM_TYPES, RuleScope, split_param
 from rulelang.check.declarations import MAX_COMPONENTS, DeclarationChecks
 from rulelang.check.expressions import BUILTINS, MAX_DEFINE_DEPTH, MAX_EXPANDED_PARTS, MAX_EXPANSIONS, ExpressionChecks
-from rulelang.check.model import INT, PLAYER
 from rulelang.check.queries import QueryChecks
 from rulelang.check.rounds import RoundChecks
 from rulelang.check.scoring import ScoringChecks
@@ -93,6 +92,7 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
         if self.players is None and not self.players_seen:
             self.error("the game does not say how many players it takes", where,
                        hint="add a line like: players 2 to 4")
+        control.reserved_rule_names(self)
         rules: list[m.Rule] = []
         for name, (decl, section) in self.blocks.items():
             self.rule_index[name] = len(rules)
@@ -113,17 +113,7 @@ class Checker(DeclarationChecks, ExpressionChecks, QueryChecks, StatementChecks,
             self.param_types[name] = tuple(types)
         counters = sorted(self.counters.values(), key=lambda c: c.index)
         for counter in counters:
-            try:
-                init = self.expr(counter.init, RuleScope())
-                if init.type not in (INT, PLAYER):
-                    raise self.fail(f"a counter holds a number or a player, but this is a {init.type}",
-                                    counter.init.span,
-                                    hint="to keep a text or a kind, number its values (an attribute "
-                                         "'suit = 1') and keep the number in the counter")
-                counter.type = init.type
-                counter.init = init
-            except Skip:
-                counter.init = m.Const(0, INT)
+            control.counter_type(self, counter)
         self.check_define_blocks()
         for name, (decl, _) in self.blocks.items():
             rule = rules[self.rule_index[name]]

@@ -73,7 +73,7 @@ class DeclarationChecks(Reporter):
                     self._zone(decl)
                 elif isinstance(decl, ast.CounterDecl):
                     counter = m.Counter(len(self.counters), decl.name, decl.per_player, decl.init, decl.doc, decl.span,
-                                        visibility=self._counter_visibility(decl))
+                                        visibility=self._counter_visibility(decl), stated=decl.type_name)
                     self._declare(self.counters, decl.name, counter, decl.span, "counter")
                 elif isinstance(decl, ast.DefineDecl):
                     self._declare(self.defines, decl.name, decl, decl.span, "definition")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulelang.check import budgets
+from rulelang.check import budgets, control
 from rulelang.check import model as m
 from rulelang.check.common import PARAM_TYPES, Reporter, RuleScope, Skip, split_param, suggest, type_of_value
 from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER
@@ -77,6 +77,10 @@ class ExpressionChecks(Reporter):
             return self._binary(node, scope, elem)
         if isinstance(node, ast.Nobody):
             return m.Const(-1, PLAYER)
+        if isinstance(node, ast.NoKind):
+            return m.Const(-1, KIND)
+        if isinstance(node, ast.Best):
+            return control.best(self, node, scope, elem)  # type: ignore[arg-type]
         if isinstance(node, ast.IfElse):
             cond = self.expect(node.cond, scope, BOOL, elem, "'if' needs a true/false condition")
             then = self.expr(node.then, scope, elem)

@@ -81,8 +81,9 @@ class Counter:
     init: Any  # IR expression
     doc: str | None
     span: Span
-    type: str = INT  # a number or a player (the type of its starting value)
+    type: str = INT  # a number, a text, a kind or a player (stated, else the type of its starting value)
     visibility: str = "public"  # "public", "owner" (each player sees only their own) or "hidden"
+    stated: Any = None  # the type its declaration states (``counter trump: kind``), an ast.Name, or None
 
 
 @attrs.define
@@ -309,6 +310,7 @@ class Gen:
     iterable: Any
     cond: Any
     type: str = INT
+    span: Span | None = None  # where a ``best`` is written (its run-time errors point there)
 
 
 @attrs.frozen

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.check import budgets
+from rulelang.check import budgets, control
 from rulelang.check import model as m
 from rulelang.check.common import Reporter, RuleScope, Skip, suggest
 from rulelang.check.model import BOOL, INT, PLAYER
@@ -78,6 +78,8 @@ class StatementChecks(Reporter):
             owner = None
             if node.owner is not None:
                 owner = self.seat(node.owner, scope, False, f"'{node.name} of' needs a player")
+            if counter.type == "any":  # its declaration is wrong (reported there): the value alone is checked
+                return m.AssignS(node.op, counter.index, owner, self.expr(node.value, scope), node.span)
             if counter.type != INT and node.op != "=":
                 raise self.fail(f"counter '{node.name}' holds a {counter.type}: it cannot be added to", node.span,
                                 hint=f"write 'set {node.name} to ...'")
@@ -96,6 +98,8 @@ class StatementChecks(Reporter):
                                 hint="say only what every player may know, or put it in a choice label")
             return m.SayS(self.template(node.text, scope), node.span)
         if isinstance(node, ast.Simple):
+            if node.what in ("break", "continue"):
+                return control.in_loop(self, node, ctx)
             if node.what in ("end turn", "another turn") and ctx["kind"] == "setup":
                 raise self.fail(f"'{node.what}' has no meaning during setup", node.span)
             if node.what in ("end turn", "another turn", "pick first player at random"):
@@ -126,14 +130,14 @@ class StatementChecks(Reporter):
         if isinstance(node, ast.While):
             cond = self.expect(node.cond, scope, BOOL, False, "'while' needs a true/false condition")
             scope.push()
-            body = self.block(node.body, scope, ctx)
+            body = self.block(node.body, scope, control.loop_body(ctx))
             scope.pop()
             return m.WhileS(cond, body, node.span)
         if isinstance(node, ast.Repeat):
             count = self.expect(node.count, scope, INT, False, "'repeat N times' needs a number")
             slot = scope.new_slot()
             scope.push()
-            body = self.block(node.body, scope, ctx)
+            body = self.block(node.body, scope, control.loop_body(ctx))
             scope.pop()
             return m.RepeatS(count, body, slot, node.span)
         if isinstance(node, ast.For):
@@ -141,7 +145,7 @@ class StatementChecks(Reporter):
             list_slot, idx_slot = scope.new_slot(), scope.new_slot()
             scope.push()
             var = scope.bind(node.var, iterable.type)
-            body = self.block(node.body, scope, ctx)
+            body = self.block(node.body, scope, control.loop_body(ctx))
             scope.pop()
             return m.ForS(var, iterable, body, list_slot, idx_slot, node.span)
         if isinstance(node, ast.Choose):
@@ -149,10 +153,7 @@ class StatementChecks(Reporter):
         if isinstance(node, ast.Ask):
             return self._ask(node, scope, ctx)
         if isinstance(node, ast.GiveTurn):
-            self.no_current("'give turn to'", node.span)
-            if ctx["kind"] == "setup":
-                raise self.fail("'give turn to' has no meaning during setup", node.span,
-                                hint="use 'pick first player at random' or let P1 start")
+            self.no_current("'give turn to'", node.span)  # (in setup: who plays the first turn)
             return m.GiveTurnS(self.seat(node.player, scope, False, "'give turn to' needs a player"),
                                node.span)
         if isinstance(node, ast.Reveal):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import expansion, rounds
+from rulelang.compile import control, expansion, rounds
 from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
@@ -193,7 +193,7 @@ class BlockEmitter:
             (1, f"st.stack.append([{model.setup_rule}, 0, [None] * NL[{model.setup_rule}]])", None),
             (1, "return left", None)])
         start = self.turn_start(model)
-        self.function(f"r{d}_1", "st, loc, fr, left", start)
+        self.function(f"r{d}_1", "st, loc, fr, left", control.first_turn() + start)
         lines = [
             (1, "if st.extra_turn:", None), (2, "st.extra_turn = False", None),
             (1, "elif st.next_player >= 0:", None), (2, "st.current = st.next_player", None),

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import piles, runtime
+from rulelang.compile import control, piles, runtime
 from rulelang.compile.analysis import Analysis, canonical, fold, strict, whole_valued
 from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
@@ -106,6 +106,9 @@ class ExprWriter(QueryWriter, LabelWriter):
             "SEATS_IN": None, "players_in": None,  # given at load, the program's own (runtime.seats_in)
         })
         piles.install(self)
+        self.no_kind = control.holds_no_kind(model)  # kind values may be no kind: guarded as indices
+        control.install(self)
+        self.py_loops: list[Any] = []  # the rulelang loops written as Python loops around what is written now
 
     # ------------------------------------------------------------------ constants
     def const(self, value: Any) -> str:
@@ -249,7 +252,7 @@ class ExprWriter(QueryWriter, LabelWriter):
             return f"({self.ex(e.then, c)} if {self.ex(e.cond, c)} else {self.ex(e.orelse, c)})"
         if t is m.KindAttr:
             values = self.comp.kind_values[e.attr]
-            return f"{self.table(values, 'ka')}[{self.ex(e.kind, c)}]"
+            return f"{self.table(values, 'ka')}[{control.kind_index(self, e.kind, self.ex(e.kind, c))}]"
         if t is m.AnswerGet:
             return f"st.answers[{self.seat_ex(e.player, 'an answer', None, c)}]"
         if t is m.AnswerMatch:  # which answer each seat gave, with its values (compile/decisions.py)

@@ -88,6 +88,8 @@ class LabelWriter:
         if len(holes) == 1 and holes[0].type == m.KIND:  # fixed text around one kind: a string per kind
             texts = ["".join(kind.display if part is holes[0] else part for part in exprs)
                      for kind in self.model.kinds]
+            if getattr(self, "no_kind", False):  # index -1: no kind
+                texts.append("".join("no kind" if part is holes[0] else part for part in exprs))
             return f"{self.table(texts, 'tk')}[{self.ex(holes[0], c)}]"
         parts = []
         for part in t.parts:

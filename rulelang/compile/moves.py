@@ -8,7 +8,7 @@ import bisect
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import piles
+from rulelang.compile import control, piles
 from rulelang.compile.analysis import same, whole_valued
 
 
@@ -190,7 +190,7 @@ class MoveEmitter:
             if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
                 return None
             self.kind_spans()
-            kind = self.local(q.kind_locals[0])
+            kind = control.kind_index(self, m.Local(q.kind_locals[0], m.KIND), self.local(q.kind_locals[0]))
             return f"KLO[{kind}]", f"KHI[{kind}]"
         tbl = self.comp.pred_table(q)
         if tbl is None:

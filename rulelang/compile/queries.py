@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import piles, runtime
+from rulelang.compile import control, piles, runtime
 from rulelang.compile.analysis import (
     NotStatic,
     added_as_they_come,
@@ -80,7 +80,7 @@ class QueryWriter:
             return self._table_filter(tbl, c)
         parts = []
         if q.kind_locals:
-            slots = [self.local(s) for s in q.kind_locals]
+            slots = [control.kind_index(self, m.Local(s, m.KIND), self.local(s)) for s in q.kind_locals]
             if q.kinds is None and len(slots) == 1:
                 parts.append(f"(KO[{c}] {'!=' if q.exclude else '=='} {slots[0]})")
             else:
@@ -227,6 +227,7 @@ class QueryWriter:
                     each = [f"len({ids}.intersection({z}))" for z in zones]
             elif len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
                 kind = self.local(q.kind_locals[0])  # any/count(k in Z), k a local: Z against the components of k
+                kind = control.kind_index(self, m.Local(q.kind_locals[0], m.KIND), kind)
                 if "KI" not in self.consts:  # the components of each kind
                     self.consts["KI"] = [frozenset(i for i, k in enumerate(self.kind_of) if k == j)
                                          for j in range(len(self.model.kinds))]
@@ -439,6 +440,8 @@ class QueryWriter:
             if never_negative(e.iterable):
                 self.cse_ids.add(v)
             value = self.ex(e.expr)
+            if e.func.startswith("best"):  # (key, value) pairs: best_of picks
+                value = f"({value}, {v})"
             cond = self.ex(e.cond) if e.cond is not None else None
             all_piles = list(self.cse_piles.values())
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
@@ -484,6 +487,8 @@ class QueryWriter:
             body([value, cond or ""], all_piles, 3)
         if count or summed:
             lines.append((1, f"return {total} > 0" if exists else f"return {total}", None))
+        elif e.func.startswith("best"):
+            lines.append((1, control.best_return(self, e), None))
         else:
             func = {"max": "max", "min": "min", "total": "sum"}[e.func]
             lines.append((1, f"return {func}(out) if out else 0", None))

@@ -163,12 +163,19 @@ def log_move(log: list, labels: list[str], moved: list[int], came_from: list, to
                 "places": [p for _, p in came_from] + [to[1]]})
 
 
-def log_counter(log: list, name: str, who: int | None, old: Any, new: Any, players: bool = False,
+def log_counter(log: list, name: str, who: int | None, old: Any, new: Any, players: Any = False,
                 visible: str | None = None) -> None:
-    """Narrate a counter's change (values of a player counter by label, fractions as text)."""
-    shown = player_label if players else json_number
-    event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
-             "old": shown(old), "new": shown(new)}
+    """Narrate a counter's change (values of a player counter by label, fractions as text; ``players`` a
+    list of kind names: a kind counter's values by name, ``"no kind"`` for -1; ``"text"``: a text counter)."""
+    if type(players) is list:
+        event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
+                 "old": players[old] if old >= 0 else "no kind", "new": players[new] if new >= 0 else "no kind"}
+    else:
+        shown = player_label if players is True else json_number
+        event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
+                 "old": shown(old), "new": shown(new)}
+        if players == "text":
+            event["text"] = True  # the narration quotes the values (a text "3" is no number)
     if visible is not None:
         event["visible"] = visible  # views hide the values from those who may not see
     log.append(event)

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import chance, emit, piles, rounds, triggers
+from rulelang.compile import chance, control, emit, piles, rounds, triggers
 from rulelang.compile.analysis import never_negative
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
@@ -68,6 +68,8 @@ class StatementEmitter:
                 L.append((ind, "st.result = {'no_winner': True}", sp))
                 L.append((ind, f"return {END}", sp))
                 return True
+            if s.what in ("break", "continue"):
+                return control.emit_leave(self, L, s, after, ind)
             if s.what == "another turn":
                 L.append((ind, "st.extra_turn = True", sp))
                 return False
@@ -183,6 +185,14 @@ class StatementEmitter:
 
     def emit_loop(self, L: list, s: Any, after: tuple, ind: int, init: bool) -> None:
         """A loop, from its start (``init``) or resumed in the middle of its iterations."""
+        self.py_loops.append(s)  # its body is written inside its Python loop ('break' is Python's)
+        try:
+            self.write_loop(L, s, after, ind, init)
+        finally:
+            self.py_loops.pop()
+
+    def write_loop(self, L: list, s: Any, after: tuple, ind: int, init: bool) -> None:
+        """The Python loop of ``emit_loop``."""
         sp = s.span
         end = ("loop", s, None, self.off, self.ikey, after)
         paused = self.can_pause(s.body)
@@ -292,8 +302,9 @@ class StatementEmitter:
         if counter.doc is not None:
             secret = self.const(counter.visibility) if counter.visibility != "public" else "None"
             L.append((ind, f"if st.log is not None and {new} != {old}:", sp))
+            shown = {m.PLAYER: "True", m.KIND: "KN", m.STR: "'text'"}.get(counter.type, "False")
             L.append((ind + 1, f"log_counter(st.log, {self.const(counter.name)}, {who}, {old}, {new}, "
-                               f"{counter.type == m.PLAYER}, {secret})", sp))
+                               f"{shown}, {secret})", sp))
         return None if s.owner is None else who
 
 

@@ -22,10 +22,10 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from rulelang.check.model import PLAYER
+from rulelang.check.model import KIND, PLAYER, STR
 from rulelang.compile.runtime import player_label
 from rulelang.errors import RulelangError
-from rulelang.numbers import MAX_NUMBER, normal, too_big
+from rulelang.numbers import MAX_NUMBER, bounded_text, normal, too_big
 from rulelang.syntax.span import Span
 
 _FRACTION = re.compile(r"^-?[0-9]{1,19}/[1-9][0-9]{0,18}$")
@@ -55,6 +55,8 @@ def _counter_value(engine: Any, st: Any, counter: Any, value: Any, what: str, sp
         if value == "nobody":
             return -1
         return _player(engine, st, value, span)
+    if counter.type in (KIND, STR):
+        return _kind_or_text(engine, counter, value, what, span)
     if isinstance(value, str) and _FRACTION.match(value):
         number = normal(Fraction(value))
     elif isinstance(value, int) and not isinstance(value, bool):
@@ -65,6 +67,22 @@ def _counter_value(engine: Any, st: Any, counter: Any, value: Any, what: str, sp
     if too_big(number):
         raise PositionError(f"position: {what} is beyond the largest number rulelang keeps (10^18)", span)
     return number
+
+
+def _kind_or_text(engine: Any, counter: Any, value: Any, what: str, span: Span | None) -> Any:
+    """A kind counter's value as a position writes it (a kind's name, or "no kind"), or a text counter's."""
+    if not isinstance(value, str):
+        raise PositionError(f"position: {what} must be a {'kind' if counter.type == KIND else 'text'}, "
+                            "written as a string", span)
+    if counter.type == STR:
+        return bounded_text(value, span)
+    if value == "no kind":
+        return -1
+    names = [k.name for k in engine.model.kinds]
+    if value not in names:
+        raise PositionError(f"position: unknown kind {value!r} for {what}", span,
+                            hint=_suggest(value, names) or "a kind's name from the rules, or \"no kind\"")
+    return names.index(value)
 
 
 def _zone_slot(engine: Any, st: Any, key: str, span: Span | None) -> tuple[Any, list[int]]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulelang.check.model import PLAYER, Model
+from rulelang.check.model import Model
+from rulelang.compile.control import counter_shown
 from rulelang.compile.program import DRAW, ROLL, SHUFFLE, Program
 from rulelang.compile.runtime import place_of, player_label
 from rulelang.engine.state import State
-from rulelang.numbers import json_number
 
 
 class Seeing:
@@ -96,7 +96,7 @@ class Seeing:
         bookkeeping: dict[str, Any] = {}
         for c in model.counters:
             value = st.counters[c.index]
-            as_text = player_label if c.type == PLAYER else json_number
+            as_text = counter_shown(c.type, model.kinds)
             if c.per_player:
                 shown = {player_label(p): as_text(v) if self.sees_counter(c, p, player) else {"hidden": True}
                          for p, v in enumerate(value)}

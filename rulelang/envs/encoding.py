@@ -29,7 +29,8 @@ class ObservationEncoder:
     Slots, in order: who observes (one-hot over seats), whose turn it is (one-hot), who
     is awaited (one-hot over seats and chance), the turn number, game over, an ``ask``
     pending; every counter (one per player for per-player counters): its value (a seat
-    as its number, P1 is 1 and nobody 0) and whether it is hidden from this player; for
+    as its number, P1 is 1 and nobody 0; a kind as its number in declaration order, 1 the first and no
+    kind 0) and whether it is hidden from this player; for
     each zone, how many components it holds, then (a zone only its owner sees) whether its
     contents are visible, then (a zone someone may see into) how many of each name it
     holds, for the names of the components that can ever be moved there (a copy of a card
@@ -75,6 +76,8 @@ class ObservationEncoder:
         self.tokens = tokens
         self.token_index = {t: i for i, t in enumerate(tokens)}
         self.seats = [seat_label(p) for p in range(players)]
+        # a kind counter's value: the kind's number in declaration order (1 the first), no kind 0
+        self.kind_numbers = {k.name: float(i + 1) for i, k in enumerate(model.kinds)} | {"no kind": 0.0}
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
         entering = kinds_entering(model)
@@ -224,6 +227,8 @@ class ObservationEncoder:
                 return float(self.seats.index(value) + 1)
             if value == "nobody":
                 return 0.0
+            if value in self.kind_numbers:
+                return self.kind_numbers[value]
             try:
                 return float(ascii_fraction(value))
             except ValueError:

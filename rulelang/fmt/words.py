@@ -15,7 +15,8 @@ def keywords() -> frozenset[str]:
     words = set(re.findall(r'"([a-z]+)"', text))
     for line in text.splitlines():
         m = re.match(r"\s*[A-Z_]+(?:\.\d+)?\s*:\s*/(.*)/\s*$", line)
-        if m:
+        if m and "(?=" not in m.group(1) and m.group(1)[:1].isalpha():
+            # (a terminal read only in a context, 'best' before 'NAME in' or ': kind', reserves no word)
             words |= set(re.findall(r"[a-z]{2,}", m.group(1)))
     return frozenset(words)
 

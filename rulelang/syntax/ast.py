@@ -478,14 +478,15 @@ class ZoneDecl:
 
 @attrs.frozen
 class CounterDecl:
-    """``counter NAME [per player] = init ["doc"]``."""
+    """``counter NAME [per player] [: TYPE] [= init] ["doc"]``."""
 
     name: str
     per_player: bool
-    init: Expr
+    init: Expr | None  # None: the stated type's empty value (0, "", no kind, nobody)
     doc: str | None
     span: Span
     visibility: Name | None = None  # ``: owner`` or ``: hidden``
+    type_name: Name | None = None  # ``: kind``, ``: text``, ...: the type stated (else the starting value's)
 
 
 @attrs.frozen
@@ -675,6 +676,28 @@ class Places:
     key: Expr
     var: str
     iterable: Iterable
+    cond: Expr | None
+    ties: str | None
+    span: Span
+    ties_span: Span | None = None
+
+
+# ---------------------------------------------------------------- control: typed counters, break/continue, best
+@attrs.frozen
+class NoKind:
+    """``no kind``: the kind value that is no kind (a kind counter before it is set)."""
+
+    span: Span
+
+
+@attrs.frozen
+class Best:
+    """``best NAME in IT by highest|lowest KEY [if C] [ties first|none]``: the value with the best key."""
+
+    var: str
+    iterable: Iterable
+    direction: str
+    key: Expr
     cond: Expr | None
     ties: str | None
     span: Span

@@ -12,7 +12,7 @@ from lark.exceptions import VisitError
 
 from rulelang.errors import RulelangError
 from rulelang.safeio import long_number_place
-from rulelang.syntax import ast
+from rulelang.syntax import ast, control
 from rulelang.syntax.parser import parse_text
 from rulelang.syntax.span import Span
 
@@ -25,7 +25,7 @@ def _unquote(raw: str) -> str:
     return _unescape(raw[1:-1])
 
 
-class _Builder(Transformer):
+class _Builder(control.ControlBuilder, Transformer):
     """Turns each grammar rule into its AST node."""
 
     def __init__(self, path: str) -> None:

@@ -132,6 +132,9 @@ _TOKEN_NAMES = {
     "PER_PLAYER": "'per player'",
     "RANDOM_WORD": "'random'",
     "OVERRIDE": "'override'",
+    "COUNTER_TYPE": "': TYPE' (number, text, kind or player)",
+    "NO_KIND": "'no kind'",
+    "BEST": "'best'",
 }
 
 

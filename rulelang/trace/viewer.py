@@ -15,8 +15,7 @@ from typing import Any
 
 import attrs
 
-from rulelang.check.model import PLAYER
-from rulelang.compile.runtime import player_label
+from rulelang.compile.control import counter_shown
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.narrate import Narrator, reading_names, standings_lines
@@ -132,7 +131,7 @@ def full_table(engine: Engine, st: State) -> dict[str, Any]:
     bookkeeping: dict[str, Any] = {}
     for c in model.counters:
         value = st.counters[c.index]
-        text = player_label if c.type == PLAYER else json_number
+        text = counter_shown(c.type, model.kinds)
         shown = {f"P{p + 1}": text(v) for p, v in enumerate(value)} if c.per_player else text(value)
         (counters if c.doc is not None else bookkeeping)[c.name] = shown
         if c.visibility != "public":

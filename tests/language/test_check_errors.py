@@ -73,7 +73,6 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "move_marker_not_marker.rules": (14, 8, "'Barn' is a card, not a marker: say where it comes from",
                                      "move 1 Barn from ZONE"),
     # slips found writing new games from the docs alone
-    "text_counter.rules": (14, 18, "a counter holds a number or a player, but this is a text", "number its values"),
     # one component, the shared name of numbered components, faces (issue 26): their misuses
     "move_one_component.rules": (25, 10, "'d' is one component: it takes no number and no 'random'", "write just 'd'"),
     "one_component_where.rules": (25, 30, "a query of one component takes no 'where'", "if pips of d == 6"),
@@ -81,6 +80,19 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     "faces_of_card.rules": (17, 21, "'Cow' is a card without faces", "a kind of die"),
     "face_in_kinds_where.rules": (17, 12, "a kind shows no face", "faces of KIND"),
     "roll_kind_alone.rules": (22, 8, "'Red' is not one component", "all NAME in ZONE"),
+    "text_counter.rules": (25, 17, "counter 'colour' holds a text, but this is a number", None),
+    # counters of kinds and texts, break/continue, best (issue 26)
+    "kind_counter_start.rules": (14, 22, "counter 'last' holds a kind, but its starting value is a number",
+                                 "starts as no kind"),
+    "truth_counter.rules": (14, 18, "a counter holds a number, a text, a kind or a player, but this is a true/false",
+                            "\n1 error"),
+    "break_outside_loop.rules": (26, 5, "'break' is outside any loop", "inside a 'while', 'repeat' or 'for'"),
+    "break_in_called_rule.rules": (32, 3, "'continue' is outside any loop", "a rule called from a loop"),
+    "best_unknown_tie.rules": (25, 62, "unknown tie rule 'ties share'", "'ties first'"),
+    "best_key_not_number.rules": (25, 46, "'best ... by highest' needs a number to compare, but this is a player",
+                                  None),
+    "best_ties_none_numbers.rules": (25, 48, "'ties none' gives nobody or no kind, but this picks among numbers",
+                                     "'ties first'"),
     # payoffs (issue 22)
     "payoff_without_bounds.rules": (20, 12, "the checker cannot find the bounds of this payoff", "LOW and HIGH"),
     "payoff_not_a_number.rules": (20, 12, "a payoff is a number", "1 if p == winner else -1"),

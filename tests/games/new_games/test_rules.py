@@ -56,7 +56,7 @@ def replay(tmp_path: Path, lines: list[dict[str, Any]]) -> dict[str, Any]:
 
 WHIST_HANDS = {"hand of P1": ["Spade7", "Heart14"], "hand of P2": ["Spade9", "Club7"],
                "hand of P3": ["Heart8", "Diamond14"], "hand of P4": ["Spade8", "Heart9"]}
-WHIST_POSITION = {"current": "P1", "zones": WHIST_HANDS, "counters": {"trump": 4, "dealer": "P4"}}
+WHIST_POSITION = {"current": "P1", "zones": WHIST_HANDS, "counters": {"trump": "Clubs", "dealer": "P4"}}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def test_whist_deal_turns_up_the_dealers_last_card_for_trump() -> None:
     st = engine.new_state(4)
     engine.apply(st, [k.name for k in engine.model.kinds])  # the shuffle: unchanged, Club14 on top
     assert [len(zone(engine, st, "hand", p)) for p in range(4)] == [8, 8, 8, 8]
-    assert counter(engine, st, "trump") == 1  # the 7 of Spades, last card dealt, is turned up
+    assert counter(engine, st, "trump") == "Spades"  # the 7 of Spades, last card dealt, is turned up
     assert "Spade7" in zone(engine, st, "hand", 3) and counter(engine, st, "dealer") == 3
     assert "Club14" in zone(engine, st, "hand", 0)  # dealing starts left of the dealer
     assert st.current == 0 and zone(engine, st, "deck") == []

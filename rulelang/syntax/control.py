@@ -1,0 +1,52 @@
+"""Builder methods for the constructs of control: typed counters, ``no kind``, ``break``/``continue`` and
+``best ... by ...`` (a base class of the parse-tree transformer of :mod:`rulelang.syntax.build`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import v_args
+
+from rulelang.syntax import ast
+
+
+def _unquote(raw: str) -> str:
+    """The text of a string literal (as ``build._unquote``: escapes read)."""
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), raw[1:-1])
+
+
+class ControlBuilder:
+    """The parse-tree transformer's methods for these constructs (a base of ``build._Builder``)."""
+
+    @v_args(meta=True)
+    def typed_counter_decl(self: Any, meta: Any, c: list) -> ast.CounterDecl:
+        """``counter NAME [per player] : TYPE [= init] ["doc"] [: flag]``."""
+        name, per_player, type_tok, init, doc, flag = c
+        word = str(type_tok).lstrip(":").strip()
+        tspan = self._tspan(type_tok)
+        visibility = ast.Name(str(flag), self._tspan(flag)) if flag is not None else None
+        return ast.CounterDecl(str(name), per_player is not None, init, _unquote(str(doc)) if doc else None,
+                               self._span(meta), visibility, ast.Name(word, tspan))
+
+    @v_args(meta=True)
+    def no_kind(self: Any, meta: Any, c: list) -> ast.NoKind:
+        """``no kind``."""
+        return ast.NoKind(self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self: Any, meta: Any, c: list) -> ast.Simple:
+        """``break``: leave the loop."""
+        return ast.Simple("break", self._span(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self: Any, meta: Any, c: list) -> ast.Simple:
+        """``continue``: go on with the loop's next pass."""
+        return ast.Simple("continue", self._span(meta))
+
+    @v_args(meta=True)
+    def best_expr(self: Any, meta: Any, c: list) -> ast.Best:
+        """``best NAME in IT by highest|lowest KEY [if C] [ties WORD]``."""
+        _best, var, iterable, direction, key, cond, ties = c
+        return ast.Best(str(var), iterable, str(direction), key, cond, None if ties is None else str(ties),
+                        self._span(meta), None if ties is None else self._tspan(ties))
