@@ -74,6 +74,10 @@ def in_loop(ck: Any, node: ast.Simple, ctx: dict) -> m.SimpleS:
         raise ck.fail(f"'{node.what}' cannot leave the options of 'spend'", node.span,
                       hint="'spend' offers its options until the budget is spent or the player stops; "
                            "add an option that stops, or put the loop inside the option")
+    if loops == ANSWER_FENCE:
+        raise ck.fail(f"'{node.what}' cannot leave a loop from an answer's block", node.span,
+                      hint="every player's answer still runs its block; set a counter in the block and "
+                           f"test it after the 'ask' (if ...: {node.what}), or put the loop inside the block")
     if not loops:
         raise ck.fail(f"'{node.what}' is outside any loop", node.span,
                       hint=f"'{node.what}' goes inside a 'while', 'repeat' or 'for' of the same rule "
@@ -81,10 +85,19 @@ def in_loop(ck: Any, node: ast.Simple, ctx: dict) -> m.SimpleS:
     return m.SimpleS(node.what, node.span)
 
 
+ANSWER_FENCE = "answer"
+"""The loops count inside an answer's block: a ``break`` there would leave the players' blocks, not the loop."""
+
+
 def loop_body(ctx: dict) -> dict:
     """The statement context inside a loop's body."""
     loops = ctx.get(LOOP_KEY, 0)
-    return {**ctx, LOOP_KEY: 1 if loops is None else loops + 1}
+    return {**ctx, LOOP_KEY: 1 if loops is None or loops == ANSWER_FENCE else loops + 1}
+
+
+def answer_body(ctx: dict) -> dict:
+    """The statement context inside an answer's block (no ``break`` out of a loop around the ``ask``)."""
+    return {**ctx, LOOP_KEY: ANSWER_FENCE}
 
 
 def best(ck: Any, node: ast.Best, scope: RuleScope, elem: bool) -> m.Gen:

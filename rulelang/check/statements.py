@@ -234,7 +234,8 @@ class StatementChecks(Reporter):
                     scope.push()
                     try:
                         ocond, spec = self.ask_answer(opt, scope, seen)
-                        bodies.append(None if opt.body is None else self.block(opt.body, scope, ctx))
+                        body = None if opt.body is None else self.block(opt.body, scope, control.answer_body(ctx))
+                        bodies.append(body)
                     finally:
                         scope.pop()
                     options.append((opt.label, ocond, opt.span))
@@ -254,7 +255,7 @@ class StatementChecks(Reporter):
                     bodies.append(None)
                 else:
                     scope.push()
-                    bodies.append(self.block(opt.body, scope, ctx))
+                    bodies.append(self.block(opt.body, scope, control.answer_body(ctx)))
                     scope.pop()
         finally:
             scope.pop()

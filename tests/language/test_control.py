@@ -404,3 +404,46 @@ def test_give_turn_to_in_setup_names_who_plays_the_first_turn(tmp_path: Path) ->
 
     assert say_lines(engine, players=3) == ["P3 plays", "P1 plays"]
     assert say_lines(engine, players=2) == ["P1 plays"]
+
+
+@pytest.mark.parametrize("word", ["break", "continue"])
+def test_break_in_an_answers_block_is_an_error_not_a_leave_of_the_seats_loop(tmp_path: Path, word: str) -> None:
+    # an answer's block runs inside the loop over the players who answered: a 'break' there would leave
+    # that loop (the later players' blocks silently skipped) and not the 'repeat' the author wrote
+    errors = check_errors(tmp_path, f"""\
+        counter rounds = 0 "rounds"
+        setup:
+          pass
+        turn:
+          repeat 3 times:
+            set rounds to rounds + 1
+            ask p in players:
+              "stop":
+                {word}
+              "go":
+                pass
+          end game
+        rank p by highest rounds
+        """)
+    assert errors[0].message == f"'{word}' cannot leave a loop from an answer's block"
+    assert errors[0].span.line == 11 and "test it after the 'ask'" in errors[0].hint
+
+
+def test_a_loop_inside_an_answers_block_may_break(tmp_path: Path) -> None:
+    engine = game(tmp_path, """\
+        counter rounds = 0 "rounds"
+        setup:
+          pass
+        turn:
+          ask p in players:
+            "count":
+              repeat 5 times:
+                set rounds to rounds + 1
+                if rounds >= 2:
+                  break
+          end game
+        rank p by highest rounds
+        """)
+    st = engine.new_state(2)
+    play(engine, st, [RandomAgent(1, 0), RandomAgent(1, 1)], 1)
+    assert st.counters[0] == 3  # P1's block counts to 2 and breaks; P2's adds 1 and breaks at 3
