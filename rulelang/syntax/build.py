@@ -12,20 +12,14 @@ from lark.exceptions import VisitError
 
 from rulelang.errors import RulelangError
 from rulelang.safeio import long_number_place
-from rulelang.syntax import ast, control
+from rulelang.syntax import ast, control, extensions
 from rulelang.syntax.parser import parse_text
 from rulelang.syntax.span import Span
+from rulelang.syntax.strings import unescape, unquote
 
 
-def _unescape(body: str) -> str:
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
-
-
-def _unquote(raw: str) -> str:
-    return _unescape(raw[1:-1])
-
-
-class _Builder(control.ControlBuilder, Transformer):
+class _Builder(control.ControlBuilder, extensions.AskBuilder, extensions.BudgetBuilder,
+               extensions.ComponentBuilder, Transformer):
     """Turns each grammar rule into its AST node."""
 
     def __init__(self, path: str) -> None:
@@ -48,7 +42,7 @@ class _Builder(control.ControlBuilder, Transformer):
         pos = 0
         for m in re.finditer(r"\{([^{}]*)\}", raw):
             if m.start() > pos:
-                parts.append(_unescape(raw[pos : m.start()]))
+                parts.append(unescape(raw[pos : m.start()]))
             inner = m.group(1)
             stripped = inner.strip()
             if '"' in inner:
@@ -76,7 +70,7 @@ class _Builder(control.ControlBuilder, Transformer):
             raise RulelangError("unbalanced '{' or '}' in a string", span,
                                 hint="holes are written {expr}; a string cannot hold a lone brace")
         if rest:
-            parts.append(_unescape(rest))
+            parts.append(unescape(rest))
         return ast.Template(tuple(parts), span)
 
     # -------------------------------------------------------------- file
@@ -100,14 +94,14 @@ class _Builder(control.ControlBuilder, Transformer):
 
     @v_args(meta=True)
     def str_lit(self, meta, c):
-        return ast.Lit(_unquote(str(c[0])), self._span(meta))
+        return ast.Lit(unquote(str(c[0])), self._span(meta))
 
     @v_args(meta=True)
     def str_expr(self, meta, c):
         """A string used as a value: its ``{...}`` holes are filled as in ``say``."""
         if "{" in str(c[0]) or "}" in str(c[0]):
             return self._template(c[0])
-        return ast.Lit(_unquote(str(c[0])), self._span(meta))
+        return ast.Lit(unquote(str(c[0])), self._span(meta))
 
     @v_args(meta=True)
     def true_lit(self, meta, c):
@@ -124,7 +118,7 @@ class _Builder(control.ControlBuilder, Transformer):
     @v_args(meta=True)
     def game_decl(self, meta, c):
         extends_span = self._tspan(c[1]) if c[1] else None
-        return ast.GameDecl(_unquote(c[0]), _unquote(c[1]) if c[1] else None, self._span(meta), extends_span)
+        return ast.GameDecl(unquote(c[0]), unquote(c[1]) if c[1] else None, self._span(meta), extends_span)
 
     @v_args(meta=True)
     def players_decl(self, meta, c):
@@ -133,11 +127,11 @@ class _Builder(control.ControlBuilder, Transformer):
 
     @v_args(meta=True)
     def section_decl(self, meta, c):
-        return ast.SectionDecl(_unquote(c[0]), self._span(meta))
+        return ast.SectionDecl(unquote(c[0]), self._span(meta))
 
     @v_args(meta=True)
     def option_decl(self, meta, c):
-        return ast.OptionDecl(str(c[0]), c[1].value, _unquote(c[2]) if c[2] else None, self._span(meta))
+        return ast.OptionDecl(str(c[0]), c[1].value, unquote(c[2]) if c[2] else None, self._span(meta))
 
     @v_args(meta=True)
     def attribute_decl(self, meta, c):
@@ -182,7 +176,7 @@ class _Builder(control.ControlBuilder, Transformer):
     @v_args(meta=True)
     def face_decl(self, meta, c):
         attrs_ = c[2][1] if c[2] else ()
-        return ast.FaceDecl(str(c[0]), _unquote(c[1]) if c[1] else None, attrs_, self._span(meta))
+        return ast.FaceDecl(str(c[0]), unquote(c[1]) if c[1] else None, attrs_, self._span(meta))
 
     @v_args(meta=True)
     def component_decl(self, meta, c):
@@ -241,7 +235,7 @@ class _Builder(control.ControlBuilder, Transformer):
         cls_norm = {"dice": "die", "cards": "card", "tokens": "token", "pieces": "piece",
                     "markers": "marker"}.get(cls_s, cls_s)
         return ast.ComponentDecl(
-            int(count), str(name), cls_norm, _unquote(display) if display else None, attrs_, faces, self._span(meta),
+            int(count), str(name), cls_norm, unquote(display) if display else None, attrs_, faces, self._span(meta),
             sides=sides,
         )
 
@@ -300,12 +294,12 @@ class _Builder(control.ControlBuilder, Transformer):
 
     @v_args(meta=True)
     def zone_decl(self, meta, c):
-        return ast.ZoneDecl(str(c[0]), _unquote(c[1]) if c[1] else None, c[2] or (), self._span(meta))
+        return ast.ZoneDecl(str(c[0]), unquote(c[1]) if c[1] else None, c[2] or (), self._span(meta))
 
     @v_args(meta=True)
     def counter_decl(self, meta, c):
         visibility = ast.Name(str(c[4]), self._tspan(c[4])) if c[4] is not None else None
-        return ast.CounterDecl(str(c[0]), c[1] is not None, c[2], _unquote(c[3]) if c[3] else None, self._span(meta),
+        return ast.CounterDecl(str(c[0]), c[1] is not None, c[2], unquote(c[3]) if c[3] else None, self._span(meta),
                                visibility)
 
     def params(self, c):
@@ -345,14 +339,14 @@ class _Builder(control.ControlBuilder, Transformer):
     def rule_decl(self, meta, c):
         override, name, params, title, body = c
         return ast.BlockDecl(
-            "rule", str(name), params or (), _unquote(title) if title else None, override is not None, body,
+            "rule", str(name), params or (), unquote(title) if title else None, override is not None, body,
             self._span(meta),
         )
 
     @v_args(meta=True)
     def trigger_decl(self, meta, c):
         each, cond, after, title, body = c
-        return ast.TriggerDecl(cond, _unquote(title) if title else None, body, self._span(meta), each,
+        return ast.TriggerDecl(cond, unquote(title) if title else None, body, self._span(meta), each,
                                after is not None)
 
     def trigger_each(self, c):
@@ -364,7 +358,7 @@ class _Builder(control.ControlBuilder, Transformer):
 
     @v_args(meta=True)
     def sheet_line(self, meta, c):
-        return (_unquote(c[0]), c[1], self._span(meta))
+        return (unquote(c[0]), c[1], self._span(meta))
 
     def rank_key(self, c):
         return (str(c[0]), c[1])
@@ -547,25 +541,6 @@ class _Builder(control.ControlBuilder, Transformer):
 
     def binding(self, c):
         return (str(c[0]), c[1])
-
-    @v_args(meta=True)
-    def ask_stmt(self, meta, c):
-        var, iterable, cond, *options = c
-        return ast.Ask(str(var), iterable, cond, tuple(options), self._span(meta))
-
-    def _answer(self, meta, c, body):
-        label, *bindings, cond = c
-        if bindings or "{" in str(label):
-            return ast.AskOption(_unquote(label), cond, self._span(meta), tuple(bindings), self._template(label), body)
-        return ast.AskOption(_unquote(label), cond, self._span(meta), body=body)
-
-    @v_args(meta=True)
-    def ask_option(self, meta, c):
-        return self._answer(meta, c, None)
-
-    @v_args(meta=True)
-    def ask_option_block(self, meta, c):
-        return self._answer(meta, c[:-1], c[-1])
 
     # -------------------------------------------------------------- queries
     @v_args(meta=True)
@@ -811,86 +786,3 @@ def build_file(text: str, path: str) -> ast.RulesFile:
             raise _number_too_long(text, path, getattr(exc.obj, "meta", None)) from None
         raise
     return ast.RulesFile(path, tuple(decls))
-
-
-def _spend_stmt(self, meta, c):
-    """``spend N NAME... [by PLAYER]:`` and its options."""
-    amount = c[0]
-    words = []
-    rest = list(c[1:])
-    while rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
-        words.append(str(rest.pop(0)))
-    player = rest.pop(0)
-    return ast.Spend(amount, " ".join(words), player, tuple(rest), self._span(meta))
-
-
-def _spend_option(self, meta, c):
-    label, costs, cost, *bindings, cond, body = c
-    cost_span = self._tspan(costs) if costs is not None else None
-    return ast.SpendOption(self._template(label), cost, tuple(bindings), cond, body, self._span(meta), cost_span)
-
-
-def _move_marker_stmt(self, meta, c):
-    return ast.MoveMarker(str(c[0]), c[1], self._span(meta), self._tspan(c[0]))
-
-
-def _tally_stmt(self, meta, c):
-    return ast.Tally(str(c[0]), str(c[1]), self._span(meta))
-
-
-def _places_expr(self, meta, c):
-    *points, player, direction, key, var, iterable, cond, ties = c
-    return ast.Places(tuple(points), player, str(direction), key, str(var), iterable, cond,
-                      None if ties is None else str(ties), self._span(meta),
-                      None if ties is None else self._tspan(ties))
-
-
-def _one(self, tok) -> ast.Query:
-    """A name holding one component, as a query of it wherever it is (no zone)."""
-    span = self._tspan(tok)
-    return ast.Query("default", None, None, (ast.Name(str(tok), span),), False, (), None, span)
-
-
-def _roll_one_stmt(self, meta, c):
-    return ast.Roll(_one(self, c[0]), self._span(meta))
-
-
-def _spin_one_stmt(self, meta, c):
-    return ast.Roll(_one(self, c[0]), self._span(meta), "spin")
-
-
-def _reveal_one_stmt(self, meta, c):
-    return ast.Reveal(_one(self, c[0]), c[1], self._span(meta))
-
-
-def _reveal_one_all_stmt(self, meta, c):
-    return ast.Reveal(_one(self, c[0]), None, self._span(meta))
-
-
-def _the_expr(self, meta, c):
-    sel, zone = c
-    cls = sel if isinstance(sel, str) else None
-    exclude, kinds = (False, ()) if cls is not None else sel
-    span = self._span(meta)
-    return ast.The(cls, ast.Query("default", None, None, kinds, exclude, (zone,), None, span), span)
-
-
-def _the_class(self, c):
-    return str(c[0])
-
-
-def _it_faces(self, meta, c):
-    return ast.Iterable("faces", None, None, None, self._span(meta), of=ast.Name(str(c[0]), self._tspan(c[0])))
-
-
-for _name, _fn in (("roll_one_stmt", _roll_one_stmt), ("spin_one_stmt", _spin_one_stmt),
-                   ("reveal_one_stmt", _reveal_one_stmt), ("reveal_one_all_stmt", _reveal_one_all_stmt),
-                   ("the_expr", _the_expr), ("it_faces", _it_faces)):
-    setattr(_Builder, _name, v_args(meta=True)(_fn))
-_Builder.the_class = _the_class  # type: ignore[attr-defined]
-
-_Builder.spend_stmt = v_args(meta=True)(_spend_stmt)  # type: ignore[attr-defined]
-_Builder.spend_option = v_args(meta=True)(_spend_option)  # type: ignore[attr-defined]
-_Builder.move_marker_stmt = v_args(meta=True)(_move_marker_stmt)  # type: ignore[attr-defined]
-_Builder.tally_stmt = v_args(meta=True)(_tally_stmt)  # type: ignore[attr-defined]
-_Builder.places_expr = v_args(meta=True)(_places_expr)  # type: ignore[attr-defined]

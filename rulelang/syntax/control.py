@@ -3,17 +3,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from lark import v_args
 
 from rulelang.syntax import ast
-
-
-def _unquote(raw: str) -> str:
-    """The text of a string literal (as ``build._unquote``: escapes read)."""
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), raw[1:-1])
+from rulelang.syntax.strings import unquote
 
 
 class ControlBuilder:
@@ -26,7 +21,7 @@ class ControlBuilder:
         word = str(type_tok).lstrip(":").strip()
         tspan = self._tspan(type_tok)
         visibility = ast.Name(str(flag), self._tspan(flag)) if flag is not None else None
-        return ast.CounterDecl(str(name), per_player is not None, init, _unquote(str(doc)) if doc else None,
+        return ast.CounterDecl(str(name), per_player is not None, init, unquote(str(doc)) if doc else None,
                                self._span(meta), visibility, ast.Name(word, tspan))
 
     @v_args(meta=True)

@@ -19,7 +19,7 @@ KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()  # (importer, module, n
 MAX_LINES = 800
 """No module of rulelang/ is longer (issue 23: a module over that is split by job)."""
 
-KNOWN_LONG: dict[str, int] = {"rulelang.syntax.build": 827}
+KNOWN_LONG: dict[str, int] = {}
 """Modules still over MAX_LINES, each with the length it may not exceed (it may only shrink)."""
 
 
