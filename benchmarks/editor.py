@@ -161,7 +161,7 @@ def _spread(values: list[float]) -> str:
             f"max {ms[-1]:7.1f} ms  ({len(ms)} edits)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     """Measure and print the latencies."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("game", nargs="?", default=None, help="games/GAME.rules (default: the largest)")
@@ -169,7 +169,7 @@ def main() -> None:
     ap.add_argument("--pause", type=float, default=0.3, help="seconds between edits (default 0.3)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the edits' places (default 1)")
     ap.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose server runs (default: this one)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     name = args.game or largest_game()
     game = (ROOT / "games" / f"{name}.rules").resolve()
     if not game.is_file() or args.edits < 1 or args.pause < 0:
@@ -193,7 +193,8 @@ def main() -> None:
     flagged = sum(1 for r in results if r[3])
     print(f"  edits with diagnostics: {flagged} (0 expected: every edit keeps the game valid)")
     print(f"median_ms: {statistics.median(r[1] for r in results) * 1000:.1f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
