@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-MAX_REMEMBERED = 20_000
-"""Functions remembered at most (the largest shipped game compiles to 116); past it the memory starts afresh."""
+MAX_REMEMBERED = 5_000
+"""Functions remembered at most (the largest shipped game compiles to 116, of about 2 kB each); past it the
+memory starts afresh."""
 
 _NUMBERED = re.compile(r"\b[A-Za-z_][A-Za-z_0-9]*[0-9]\b")
 _TOP_LEVEL = re.compile(r"^(?=\S)", re.MULTILINE)
