@@ -60,6 +60,7 @@ class Analysis:
         for name, attr in model.attributes.items():
             self.kind_values[name] = [k.values.get(name, attr.default) for k in model.kinds]
             self.face_values[name] = [f.values.get(name) for f in model.faces]
+        self._tables: dict[tuple[str, tuple[bool, ...] | None], list[list[Any]] | None] = {}
 
     def triggers_for(self, zones: set[int]) -> tuple[int, ...]:
         """The triggers to check after a statement that changes these zones."""
@@ -90,7 +91,16 @@ class Analysis:
         raise NotStatic
 
     def table(self, e: Any | None, allow: list[bool] | None) -> list[list[Any]] | None:
-        """Tabulate an element-only expression over (kind, face + 1), or None if it needs more."""
+        """Tabulate an element-only expression over (kind, face + 1), or None if it needs more.
+
+        Each table is computed once per expression (told apart by ``repr``, so that ``1`` and ``True`` or
+        ``Fraction(1)`` are not one key) and allowance: callers only read it."""
+        key = (repr(e), None if allow is None else tuple(allow))
+        if key not in self._tables:
+            self._tables[key] = self._tabulate(e, allow)
+        return self._tables[key]
+
+    def _tabulate(self, e: Any | None, allow: list[bool] | None) -> list[list[Any]] | None:
         nfaces = len(self.model.faces)
         try:
             return [

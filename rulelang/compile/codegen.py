@@ -166,13 +166,17 @@ class Loaded:
 _MODULES = itertools.count(1)
 
 
-def generate(model: m.Model, coverage: bool = False) -> Generated:
-    """Write and compile the Python module of a checked model (with coverage counting, or without)."""
+def generate(model: m.Model, coverage: bool = False, compile_source: Callable[[str, str, str], Any] = compile
+             ) -> Generated:
+    """Write and compile the Python module of a checked model (with coverage counting, or without).
+
+    ``compile_source`` compiles the source as the built-in ``compile(source, filename, "exec")`` does (raising
+    what it raises); one that only checks (the language server's) may return None: the module cannot run then."""
     filename = f"<rulelang-generated-{next(_MODULES)}>"
     expansion.check_expansion(model)
     gen = CodeGen(model, Analysis(model), coverage, filename).generate()
     try:
-        gen.code_object = compile(gen.source, filename, "exec")
+        gen.code_object = compile_source(gen.source, filename, "exec")
     except (SyntaxError, RecursionError, MemoryError) as exc:
         # Python's own limits on nesting (e.g. 20 nested loops): said at the rules' place.
         line = getattr(exc, "lineno", None)
@@ -221,10 +225,11 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     )
 
 
-def compile_model(model: m.Model) -> Program:
-    """Compile a checked model into a Program whose rules run as generated Python."""
+def compile_model(model: m.Model, compile_source: Callable[[str, str, str], Any] = compile) -> Program:
+    """Compile a checked model into a Program whose rules run as generated Python (``compile_source``: see
+    :func:`generate`)."""
     comp = Analysis(model)
-    gen = generate(model)
+    gen = generate(model, compile_source=compile_source)
     face_labels, face_weights, face_index = [], [], []
     for kind in model.kinds:
         names: list[str] = []

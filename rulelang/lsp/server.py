@@ -22,10 +22,10 @@ from pygls.uris import from_fs_path, to_fs_path
 from rulelang.errors import RulelangError
 from rulelang.fmt import format_text
 from rulelang.lsp.analysis import (
+    Analyser,
     Analysis,
     Problem,
     Symbol,
-    analyse,
     display_path,
     functions,
     keywords,
@@ -35,7 +35,10 @@ from rulelang.lsp.analysis import (
 from rulelang.safeio import check_rules_buffer
 from rulelang.syntax.span import Span, source_line
 
-DEBOUNCE_SECONDS = 0.2
+DEBOUNCE_SECONDS = 0.03
+"""How long the server waits after a change for the next one before it checks (a paste or a multi-cursor edit
+comes as a burst of changes). A check is not delayed longer: a change that comes while one runs makes that one
+stale (it publishes nothing) and is checked as soon as the worker is free."""
 
 _COMPLETION_KIND = {
     "rule": types.CompletionItemKind.Function,
@@ -93,6 +96,7 @@ class RulesServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("rulelang", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.analyses: dict[str, Analysis] = {}
+        self.analysers: dict[str, Analyser] = {}  # what each buffer's checks reuse from its previous ones
         self.indexed: dict[str, Analysis] = {}  # the last analysis whose files all parsed
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.latest: dict[str, int] = {}  # the newest check asked for, per buffer
@@ -117,8 +121,9 @@ class RulesServer(LanguageServer):
         if not self._current(uri, token):
             return None
         try:
-            return analyse(path, text)
+            return self.analysers.setdefault(uri, Analyser()).analyse(path, text)
         except Exception as exc:  # a bug in rulelang must not stop the server: say so where the user looks
+            self.analysers.pop(uri, None)  # (and nothing it kept is trusted again)
             message = f"rulelang could not check this file (internal error: {type(exc).__name__}: {exc})"
             return Analysis(display_path(path), (Problem(message + "\nhint: please report it", None, "error"),), None)
 
@@ -142,6 +147,7 @@ class RulesServer(LanguageServer):
         self.latest.pop(uri, None)
         self.analyses.pop(uri, None)
         self.indexed.pop(uri, None)
+        self.analysers.pop(uri, None)
 
     def refresh_later(self, uri: str) -> None:
         """Analyse the buffer after a short pause, once typing stops."""
