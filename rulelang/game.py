@@ -53,10 +53,7 @@ def load_game(path: str | Path, options: dict[str, str] | None = None, budget: i
         model = check_sources(sources, options)
         engine = Engine(compile_model(model), budget=budget)
     except RecursionError:  # a last guard: the syntax and definition limits should come first
-        top = sources[-1].path
-        raise RulelangError("the rules nest too deeply to check (definitions used inside deep expressions?)",
-                            Span(top, 1, 1, 1, 2), hint="split deep expressions and long chains of definitions"
-                            ) from None
+        raise nesting_error(sources[-1].path) from None
     if key is not None:
         _MEMO[key] = _Loaded(engine, _chain(Path(path), sources))
         while len(_MEMO) > MEMO_SIZE:
@@ -125,3 +122,9 @@ def _unchanged(known: _Loaded) -> bool:
     for shown, text in texts:
         register_source(shown, text)
     return True
+
+
+def nesting_error(top: str) -> RulelangError:
+    """The error for rules that nest too deeply to check (Python's stack ran out), placed at ``top``'s start."""
+    return RulelangError("the rules nest too deeply to check (definitions used inside deep expressions?)",
+                         Span(top, 1, 1, 1, 2), hint="split deep expressions and long chains of definitions")

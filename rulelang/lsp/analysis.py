@@ -22,6 +22,7 @@ from rulelang.compile.checking import CheckingCompile, compile_python
 from rulelang.compile.codegen import compile_model
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.fmt.words import keywords as grammar_keywords
+from rulelang.game import nesting_error
 from rulelang.lsp.incremental import BufferParser
 from rulelang.safeio import check_rules_buffer
 from rulelang.syntax import ast
@@ -128,6 +129,8 @@ class Analyser:
             problems = [_problem(e, display, anchor) for e in exc.errors]
         except RulelangError as exc:
             problems = [_problem(exc, display, anchor)]
+        except RecursionError:  # (as load_game says it)
+            problems = [_problem(nesting_error(display), display, anchor)]
         else:
             linecache.cache.pop(program.generated.filename, None)  # (kept for tracebacks of a game that runs)
         return Analysis(display, tuple(problems), _index(sources))

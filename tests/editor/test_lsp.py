@@ -544,3 +544,17 @@ def test_the_analysis_gives_rulelang_checks_messages_and_places(path: Path) -> N
     assert [p.message for p in problems] == [e.message + (f"\nhint: {e.hint}" if e.hint else "") for e in expected]
     assert [p.span or p.elsewhere for p in problems] == [e.span for e in expected]
     assert bool(problems) == (path.name not in ("ok_base.rules", "utf8_bom.rules"))  # the corpus's valid files
+
+
+def test_rules_too_deep_for_the_checker_are_a_problem_as_load_game_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulelang.lsp.analysis as analysis
+
+    def too_deep(*_args: Any, **_kwargs: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    path = REPO / "tests" / "bad_rules" / "ok_base.rules"
+    monkeypatch.setattr(analysis, "check_sources", too_deep)
+    problems = analysis.analyse(path, path.read_text(encoding="utf-8")).problems
+    assert [p.message.split("\n")[0] for p in problems] == [
+        "the rules nest too deeply to check (definitions used inside deep expressions?)"]
+    assert problems[0].span is not None and problems[0].span.line == 1
