@@ -74,7 +74,7 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     ('rulelang games' lists them). With --trace - the trace goes to standard output and the
     play-by-play to standard error.
     """
-    from rulelang.narrate import Narrator, reading_names, standings_lines
+    from rulelang.narrate import Narrator, reading_names, sight, standings_lines
     from rulelang.play import play
     from rulelang.safeio import STDIN_NAME
     from rulelang.shipped import recorded_name
@@ -133,7 +133,7 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
         head["position"] = {k: v for k, v in position.items() if k != "players"}
         head["from"] = Path(from_path or "").as_posix()
     lines: list[str] = [dumps_line(head)]
-    narrator = Narrator(verbose=verbose, names=reading_names(engine))
+    narrator = Narrator(verbose=verbose, names=reading_names(engine), sees=sight(engine, seat))
 
     def show(narration: list[dict[str, Any]]) -> list[str]:
         if seat is not None or view is not None:
@@ -467,7 +467,7 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
 
     Verdicts: compliant (exit 0), violation, incomplete or malformed (exit 1).
     """
-    from rulelang.narrate import Narrator, reading_names
+    from rulelang.narrate import Narrator, reading_names, sight
     from rulelang.trace.format import dumps_line
     from rulelang.trace.replay import Replayer, TraceError, Verdict, load_for_trace, read_trace, redacted_header
     from rulelang.views import redact_narration
@@ -507,7 +507,7 @@ def replay(trace_file: str, rules_file: str | None, allow_incomplete: bool, view
     if html_path is not None:
         write_output(html_path, viewer_page(engine, trace, frames, verdict, seat, viewing=view is not None))
     if view is not None and not as_json:
-        narrator = Narrator(verbose=verbose, names=reading_names(engine))
+        narrator = Narrator(verbose=verbose, names=reading_names(engine), sees=sight(engine, seat))
         click.echo(f"{engine.model.title} as {view.upper()} saw it:")
         for line in narrator.lines(redact_narration(engine, replayer.narration, seat)) + narrator.flush():
             click.echo(line)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -30,30 +30,71 @@ def reading_names(engine: Engine) -> dict[str, str]:
     return names
 
 
-class Narrator:
-    """Formats narration events; consecutive rolls are gathered on one line."""
+Sight = Callable[[list[int]], bool]  # whether the reader sees what is in a zone ([zone index, owner seat or -1])
 
-    def __init__(self, verbose: bool = False, names: Mapping[str, str] | None = None) -> None:
+# Events after which a held-back forced choice is forgotten: another decision, or a new turn.
+_DECISIONS = frozenset({"choice", "answers", "turn", "round", "end"})
+
+
+def sight(engine: Engine, player: int | None) -> Sight:
+    """What ``player`` (None: the table, who sees only public zones) sees, as the model says."""
+    return lambda place: engine.sees(place, player)
+
+
+class Narrator:
+    """Formats narration events; consecutive rolls are gathered on one line.
+
+    Without ``verbose`` the play-by-play is what the table sees: random draws are told when the
+    reader sees one of the zones they go from or to (``sees``, from the model's zone visibility;
+    without it no draw is told), the answers of an ``ask`` (revealed together), and a choice with
+    one legal option only when something the reader sees follows from it (a line of the
+    play-by-play, or a move in a zone they see) before the next decision.
+    """
+
+    def __init__(self, verbose: bool = False, names: Mapping[str, str] | None = None,
+                 sees: Sight | None = None) -> None:
         self.verbose = verbose
         self.names = dict(names or {})  # label or kind name -> the name a player reads
-        self._rolls: list[str] = []
-        self._verb = "roll"
+        self.sees = sees
+        self._held: tuple[str, ...] | None = None  # what the gathered items are: rolls of a verb, or draws
+        self._items: list[str] = []  # rolls (or draws from one zone to one zone) gathered on one line
+        self._forced: str | None = None  # a forced choice held back until something it did is seen
+
+    def _seen(self, places: Any) -> bool:
+        """Whether the reader sees any of these places (nothing is seen without ``sees``)."""
+        return self.sees is not None and bool(places) and any(self.sees(p) for p in places)
+
+    def _told(self, e: dict[str, Any]) -> bool:
+        """Whether the reader sees this event happen (a held-back forced choice is then told first)."""
+        kind = e["type"]
+        if kind == "move":
+            return self._seen(e.get("places"))
+        return kind in ("roll", "say", "counter", "reveal", "trigger", "sheet", "out", "pick")
 
     def _named(self, components: list[str]) -> str:
         return ", ".join(self.names.get(c, c) for c in components)
 
     def lines(self, events: list[dict[str, Any]]) -> list[str]:
-        """The lines to print for these events (rolls may wait for the next non-roll event)."""
+        """The lines to print for these events (rolls and draws may wait for the next event unlike them)."""
         out: list[str] = []
         for e in events:
             kind = e["type"]
+            if self._forced is not None:
+                if kind in _DECISIONS:
+                    self._forced = None  # it led to nothing the reader sees
+                elif self._told(e):
+                    out.extend(self._gathered())
+                    out.append(self._forced)
+                    self._forced = None
             if kind == "roll":
-                if e.get("verb", "roll") != self._verb:
-                    out.extend(self.flush())
-                    self._verb = e.get("verb", "roll")
-                self._rolls.append(f"{self.names.get(e['component'], e['component'])} {e['face']}")
+                self._gather(out, ("roll", e.get("verb", "roll")), f"{self.names.get(e['component'], e['component'])} "
+                             f"{e['face']}")
                 continue
-            out.extend(self.flush())
+            if kind == "move" and not self.verbose and e.get("random"):
+                if self._seen(e.get("places")):  # a draw the reader sees: draws alike are gathered on one line
+                    self._gather(out, ("draw", e["to"], e["from"]), self._named(e["components"]))
+                    continue
+            out.extend(self._gathered())
             if kind == "turn":
                 out.append(f"Turn {e['turn']}: {e['player']}")
             elif kind == "round":
@@ -65,9 +106,11 @@ class Narrator:
             elif kind == "turned" and self.verbose:
                 out.append(f"    {self._named(e['components'])}: turned to {e['face']}")
             elif kind == "choice":
+                line = f"  {e['player']} chooses: {e['action']}"
                 if e.get("forced") and not self.verbose:
-                    continue  # the only legal action is no choice worth telling
-                out.append(f"  {e['player']} chooses: {e['action']}")
+                    self._forced = line  # told only if something the reader sees follows from it
+                    continue
+                out.append(line)
             elif kind == "say":
                 out.append(f"  {e['text']}")
             elif kind == "counter":
@@ -76,7 +119,7 @@ class Narrator:
                     out.append(f"  {e['counter']}{who}: {_quoted(e['old'])} -> {_quoted(e['new'])}")
                 else:
                     out.append(f"  {e['counter']}{who}: {e['old']} -> {e['new']}{_delta(e['old'], e['new'])}")
-            elif kind == "answers" and self.verbose:
+            elif kind == "answers":  # revealed together once all are in: public
                 said = ", ".join(f"{p}: {a}" for p, a in e["answers"].items())
                 out.append(f"  (answered at once) {said}")
             elif kind == "reveal":
@@ -96,13 +139,29 @@ class Narrator:
                 out.append(f"    {self._named(e['components'])}: {e['from']} -> {e['to']}{how}")
         return out
 
-    def flush(self) -> list[str]:
-        """Lines still held back (gathered rolls)."""
-        if not self._rolls:
+    def flush(self, end: bool = True) -> list[str]:
+        """Lines still held back (gathered rolls and draws). At the ``end`` of the play-by-play a forced
+        choice held back is forgotten; otherwise it waits for what follows."""
+        if end:
+            self._forced = None
+        return self._gathered()
+
+    def _gather(self, out: list[str], key: tuple[str, ...], item: str) -> None:
+        """Hold ``item`` back with the items like it (``key``); the line of other items held goes out."""
+        if key != self._held:
+            out.extend(self._gathered())
+            self._held = key
+        self._items.append(item)
+
+    def _gathered(self) -> list[str]:
+        """The line of the rolls (or draws) gathered so far, if any."""
+        if not self._items or self._held is None:
             return []
-        line = f"  {self._verb}s: " + ", ".join(self._rolls)
-        self._rolls = []
-        return [line]
+        items = ", ".join(self._items)
+        self._items = []
+        if self._held[0] == "draw":
+            return [f"  {self._held[1]}: {items} (at random from {self._held[2]})"]
+        return [f"  {self._held[1]}s: {items}"]
 
 
 def sheet_lines(result: dict[str, Any]) -> list[str]:

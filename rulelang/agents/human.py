@@ -78,24 +78,33 @@ def _shown(value: Any) -> str:
     return "(hidden)" if _is_hidden(value) else str(value)
 
 
+HELP_LINE = ("(Type a number, or words from an option: words that fit one option alone choose it. "
+             "Enter alone chooses nothing; ? shows this again.)")
+
+
 class HumanAgent:
     """Asks at the terminal; re-asks until the answer is a listed number or label."""
 
     def __init__(self, seat: int, names: Mapping[str, str] | None = None) -> None:
         self.seat = seat
         self.names: Mapping[str, str] = names or {}
+        self.helped = False  # the help line comes with the first question of the game
 
     def choose(self, observation: dict[str, Any], legal: list[str]) -> str:
         """Show the observation and legal actions, read the player's pick.
 
         Enter alone chooses nothing (it asks again). Typing words instead of a number narrows the
-        list; words that fit one option alone choose it.
+        list; words that fit one option alone choose it. ``?`` (or ``help``, unless an option is
+        called that) prints the help line and the options again.
         """
         click.echo("")
         click.echo(render_observation(observation, self.names))
         if observation.get("ask"):
             click.echo("  (everyone asked answers at once, in secret)")
         shown = list(enumerate(legal, start=1))
+        if not self.helped:
+            click.echo(HELP_LINE)
+            self.helped = True
         while True:
             for i, label in shown[:40]:
                 click.echo(f"  {i}. {label}")
@@ -109,6 +118,10 @@ class HumanAgent:
             exact = [label for label in legal if label.lower() == answer.lower()]
             if exact:
                 return exact[0]
+            if answer.lower() in ("?", "help"):
+                click.echo(HELP_LINE)
+                shown = list(enumerate(legal, start=1))
+                continue
             words = answer.lower().split()
             narrowed = [(i, label) for i, label in enumerate(legal, start=1)
                         if all(w in label.lower() for w in words)]

@@ -82,7 +82,8 @@ class DecisionEmitter:
                 lines.append((1, "return out", sp))
                 self.helper(name, "st, loc", lines)
             self.enums[id(spec)] = name
-        self.resume(pc + 1, after, sp)
+        counting = self.coverage and pc + 1 not in self.entries
+        self.resume(pc + 1, after, sp, self.count_answers(s, var) if counting else None)
         if self.after_step_triggers:  # those are checked by the engine before each answer
             return self.pause(L, pc, ind)
         if s.dynamic and not _reads_answers((s.options, s.dynamic)) \
@@ -101,6 +102,24 @@ class DecisionEmitter:
             with self.own_scope():
                 made[key] = answer_matcher(self, e.ask)
         return f"{made[key]}(st, loc)"
+
+    def count_answers(self, s: m.AskS, var: int) -> list:
+        """(Coverage) The lines that start the block after an ask: for each answer given, the count of the
+        answer line it came from, found by listing each player's answers again (the state is as they
+        were listed: nothing has run since the last answer); the frame's locals are left as they were."""
+        sp = s.span
+        with self.own_scope():
+            lister = ask_enumerator(self, s, counted=True)
+        saved, p, a, label, n = (self.var(x) for x in ("sv", "p", "a", "lb", "n"))
+        return [(1, f"{saved} = loc[:]", sp),
+                (1, f"for {p}, {a} in enumerate(st.answers):", sp),
+                (2, f"if {a}:", sp),
+                (3, f"loc[{var}] = {p}", sp),
+                (3, f"for {label}, {n} in {lister}(st, loc):", sp),
+                (4, f"if {label} == {a}:", sp),
+                (5, f"COV[{n}] += 1", sp),
+                (5, "break", sp),
+                (1, f"loc[:] = {saved}", sp)]
 
     def ask_listed_once(self, L: list, s: m.AskS, var: int, slot: int, asked: str, ind: int) -> None:
         """While the engine's pickers pick by position: list each asked player's answers once, where
@@ -610,18 +629,21 @@ def _in_loop(ctx: tuple) -> bool:
     return False
 
 
-def ask_enumerator(gen: Any, s: m.AskS) -> str:
-    """A function listing the answers allowed to the player in the ask's variable, some given per value."""
+def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
+    """A function listing the answers allowed to the player in the ask's variable, some given per value
+    (``counted``: each with the index of its answer line's coverage construct, for ``count_answers``)."""
     name = f"a{next(gen.names)}"
     gen.consts["same_answers"] = same_answers
     lines: list = [(1, "out = []", s.span)]
-    for (label, cond, span), dyn in zip(s.options, s.dynamic):
+    for n, (label, cond, span) in enumerate(s.options):
+        dyn = s.dynamic[n] if s.dynamic else None
+        tag = f", {gen.construct_of[('answer', id(s), n)]}" if counted else ""
         if dyn is None:
             if cond is None:
-                lines.append((1, f"out.append({gen.const(label)})", span))
+                lines.append((1, f"out.append(({gen.const(label)}{tag}))", span))
             else:
                 lines.append((1, f"if {gen.ex(cond)}:", span))
-                lines.append((2, f"out.append({gen.const(label)})", span))
+                lines.append((2, f"out.append(({gen.const(label)}{tag}))", span))
             continue
         template, bindings = dyn
         ind = 1
@@ -639,11 +661,11 @@ def ask_enumerator(gen: Any, s: m.AskS) -> str:
             if cond is not None:
                 lines.append((ind, f"if {gen.ex(cond)}:", span))
                 ind += 1
-            lines.append((ind, f"out.append({gen.template(template)})", span))
+            lines.append((ind, f"out.append(({gen.template(template)}{tag}))", span))
         finally:
             for slot in bound:
                 del gen.loop_vars[slot]
-    if not _distinct_answers(gen, s):
+    if not counted and not _distinct_answers(gen, s):
         lines.append((1, "if len(set(out)) != len(out):", s.span))
         lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
     lines.append((1, "return out", s.span))

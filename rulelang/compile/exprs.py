@@ -163,6 +163,12 @@ class ExprWriter(QueryWriter, LabelWriter):
                     label = "".join(p if isinstance(p, str) else "{...}" for p in opt.label.parts)
                     self._construct(("option", id(s), n), "option", label, opt.span)
                     self._walk_constructs(opt.body)
+            elif isinstance(s, m.AskS):
+                for n, (label, _cond, span) in enumerate(s.options):
+                    dyn = s.dynamic[n] if s.dynamic else None
+                    shown = label if dyn is None else "".join(
+                        p if isinstance(p, str) else "{...}" for p in dyn[0].parts)
+                    self._construct(("answer", id(s), n), "answer", shown, span)
             elif isinstance(s, (m.WhileS, m.RepeatS, m.ForS)):
                 self._walk_constructs(s.body)
 

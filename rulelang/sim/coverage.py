@@ -1,4 +1,5 @@
-"""Rule coverage: how often each rule, option of a ``choose``, branch of an ``if`` and trigger fired.
+"""Rule coverage: how often each rule, option of a ``choose``, answer of an ``ask``, branch of an ``if`` and
+trigger fired.
 
 The counting is the engine's (``Engine(program, coverage=True)`` keeps ``engine.coverage``,
 one count per entry of ``program.constructs``); this module adds counts up across
@@ -13,7 +14,8 @@ from typing import Any
 
 import attrs
 
-KIND_WORDS = {"rule": "rule", "option": "option of a choose", "branch": "branch of an if", "trigger": "trigger"}
+KIND_WORDS = {"rule": "rule", "option": "option of a choose", "answer": "answer of an ask", "branch": "branch of an if",
+              "trigger": "trigger"}
 
 
 @attrs.frozen
@@ -62,7 +64,7 @@ def never_fired(rows: Sequence[CoverageRow]) -> list[CoverageRow]:
 def render_text(rows: Sequence[CoverageRow], games: int) -> list[str]:
     """The listing: every construct with its count, then those that never fired."""
     if not rows:
-        return ["Coverage: the rules have no rule, option, branch or trigger to count."]
+        return ["Coverage: the rules have no rule, option, answer, branch or trigger to count."]
     fired = sum(1 for r in rows if r.count)
     out = [f"Coverage over {games} games: {fired} of {len(rows)} constructs fired."]
     width = max(len(r.where) for r in rows)

@@ -18,7 +18,7 @@ import attrs
 from rulelang.compile.control import counter_shown
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
-from rulelang.narrate import Narrator, reading_names, standings_lines
+from rulelang.narrate import Narrator, reading_names, sight, standings_lines
 from rulelang.numbers import json_number
 from rulelang.sim.summary import key_names as ranking_key_names
 from rulelang.syntax.span import source_line
@@ -51,7 +51,7 @@ class _Recorder(list):  # type: ignore[type-arg]
         self.everything = everything
         self.frames: list[Frame] = []
         self.replayer_start = replayer.start
-        self.narrator = Narrator(names=reading_names(replayer.engine))
+        self.narrator = Narrator(names=reading_names(replayer.engine), sees=sight(replayer.engine, seat))
         self.moves = Narrator(verbose=True, names=reading_names(replayer.engine))
         # the piles each card (or each copy of a kind) has: shown only while something is in them
         self.piles = tuple(f"{z.name} of " for z in replayer.engine.model.zones

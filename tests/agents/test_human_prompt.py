@@ -6,7 +6,7 @@ import click
 import pytest
 from scripted import ROOT
 
-from rulelang.agents.human import HumanAgent, display_names, render_observation
+from rulelang.agents.human import HELP_LINE, HumanAgent, display_names, render_observation
 from rulelang.game import load_game
 from rulelang.narrate import reading_names
 
@@ -65,3 +65,23 @@ def test_words_that_fit_several_options_narrow_the_list(monkeypatch: pytest.Monk
     assert len(asked) == 2
     out = capsys.readouterr().out
     assert "2 options fit" in out
+
+
+def test_a_help_line_comes_with_the_first_question_and_again_on_a_question_mark(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    obs = {"you": "P1", "turn": 1, "current": "P1", "counters": {}, "zones": {}}
+    agent = HumanAgent(0)
+    answers(monkeypatch, "?", "1")
+    assert agent.choose(obs, ["Go For It!", "Chicken Out!"]) == "Go For It!"
+    out = capsys.readouterr().out
+    assert out.count(HELP_LINE) == 2  # before the first question, then for '?'
+    assert out.count("  2. Chicken Out!") == 2  # the options again after the help
+    answers(monkeypatch, "2")
+    assert agent.choose(obs, ["Go For It!", "Chicken Out!"]) == "Chicken Out!"
+    assert HELP_LINE not in capsys.readouterr().out  # once a game: not before every question
+
+
+def test_an_option_called_help_is_chosen_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    obs = {"you": "P1", "turn": 1, "current": "P1", "counters": {}, "zones": {}}
+    answers(monkeypatch, "help")
+    assert HumanAgent(0).choose(obs, ["help", "pass"]) == "help"

@@ -7,11 +7,16 @@ worker processes, and name each construct by its place in the rules file.
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
 
+import rulelang
+from rulelang.agents.base import RandomAgent
 from rulelang.cli import main
+from rulelang.engine.engine import Engine
+from rulelang.play import play
 from rulelang.sim import pool
 
 pytestmark = pytest.mark.usefixtures("at_root")
@@ -48,3 +53,47 @@ def test_counts_are_the_same_on_two_workers(monkeypatch: pytest.MonkeyPatch) -> 
     # Both choose options of a turn were taken at least once in twelve games.
     assert one["games/chicken.rules:73 option Go For It!"]["count"] > 0
     assert one["games/chicken.rules:75 option Chicken Out!"]["count"] > 0
+
+
+def _answers_counted(game: str, games: int, recorded: bool) -> tuple[dict[str, int], Counter[str]]:
+    """Coverage of each answer line of ``game`` over seeded random games, and the answers the play-by-play
+    says were given (only when ``recorded``: played as ``run --trace`` plays, else as ``simulate`` does)."""
+    base = rulelang.load_game(game)
+    engine = Engine(base.program, coverage=True)
+    told: Counter[str] = Counter()
+    for seed in range(1, games + 1):
+        n = engine.model.min_players + seed % (engine.model.max_players - engine.model.min_players + 1)
+        st = engine.new_state(n, narrate=recorded)
+        agents = [RandomAgent(seed, s) for s in range(n)]
+
+        def on_event(_event: dict, narration: list[dict]) -> None:
+            told.update(a for e in narration if e["type"] == "answers" for a in e["answers"].values())
+
+        play(engine, st, agents, seed, on_event=on_event if recorded else None, narrate=recorded)
+    assert engine.coverage is not None
+    counts = {f"{c.span.line} {c.name}": k for c, k in zip(engine.program.constructs, engine.coverage)
+              if c.kind == "answer"}
+    return counts, told
+
+
+def test_coverage_counts_each_answer_of_an_ask_as_given() -> None:
+    counts, told = _answers_counted("games/barnyard.rules", 6, recorded=True)
+    assert counts == {"150 Excuse Me!": told["Excuse Me!"], "151 let it be": told["let it be"]}
+    assert told["Excuse Me!"] > 0 and told["let it be"] > 0
+    quiet, _ = _answers_counted("games/barnyard.rules", 6, recorded=False)  # answers taken by the generated code
+    assert quiet == counts
+
+
+def test_coverage_counts_answers_given_per_value_on_their_line() -> None:
+    counts, told = _answers_counted("examples/goofspiel/goofspiel.rules", 5, recorded=True)
+    assert list(counts) == ["39 bid {...}"]
+    assert counts["39 bid {...}"] == sum(told.values()) == 5 * 4 * 2  # each player bids once a round
+    assert _answers_counted("examples/goofspiel/goofspiel.rules", 5, recorded=False)[0] == counts
+
+
+def test_simulate_lists_the_answers_of_an_ask() -> None:
+    result = CliRunner().invoke(main, ["simulate", "examples/new-games/sushi-draft.rules", "-n", "6", "-j", "1",
+                                       "--coverage"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "answer of an ask" in line]
+    assert len(lines) == 9 and lines[-1].endswith("Maki (3 rolls)"), lines

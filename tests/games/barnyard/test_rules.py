@@ -897,3 +897,27 @@ def test_narration_says_who_takes_the_crows_before_the_scarecrow_moves_them() ->
     takes = lines.index("P4 takes the Crows.")
     assert takes < lines.index("P4 draws an Action Token.") < lines.index("P4 draws the Scarecrow!")
     assert lines[takes + 1:].count("P1 chooses: a scared Crow lands in P2's pen") == 2
+
+
+def test_excuse_me_scripted_with_rulelang_testing() -> None:
+    """"When you play this token, you interrupt a bluff attempt, say "Excuse Me," and YOU become the person who is
+    making the decision [...] and possibly gain Farm Animals or Crows instead of that player." (Play Action Tokens)
+    Played by hand with the public helper (rulelang.testing.Script, docs/testing.md) from the worked example's
+    position: P3's Excuse Me replaces P2, P3 judges right and takes the Goat, and the token goes back to the middle."""
+    from rulelang.testing import Script
+
+    s = Script(BASE, position=EXAMPLES / "excuse-me.position.json")
+    s.choose("play no more tokens now", by="P1").choose(lay(1, "Goat", "P2", "Pig"), by="P1")
+    assert s.pending() == "ask" and s.legal("P3") == ["Excuse Me!", "let it be"]
+    s.answer({"P4": "let it be", "P3": "Excuse Me!"})  # in any order
+    s.choose("That is NOT a Pig", by="P3")
+    assert s.kinds("pen of P3") == ["Goat"] and s.zone("pen of P2") == []
+    assert s.kinds("held of P3") == [] and s.kinds("pool").count("ExcuseMe") == 3
+    assert s.told()[1:] == [
+        '  P1 chooses: lay 1 Goat face down before P2: "These are Pig"',
+        "  (answered at once) P3: Excuse Me!, P4: let it be",  # the answers are revealed together
+        '  P3: "Excuse Me!" P3 decides instead.',
+        "  P3 chooses: That is NOT a Pig",
+        "  Flipped: 1 Goat. P3 judged right.",
+        "  P3 takes the Goat.",
+    ]

@@ -589,3 +589,19 @@ def _visible(engine: Engine, st: Any, p: int) -> list[str]:
     for q in range(st.players):
         out += table.names(f"kept of P{q + 1}") + table.names(f"secured of P{q + 1}")
     return out + table.names(f"tickets of P{p + 1}")
+
+
+def test_two_early_presses_of_one_card_scripted_with_rulelang_testing() -> None:
+    """The first player to press takes the card. Played by hand with the public helper (rulelang.testing.Script,
+    docs/testing.md): P1 and P2 both press card 13 while the chips spin; who was first is picked at random among
+    them (here P2), and only P2 secures it."""
+    from rulelang.testing import Script
+
+    s = Script(GAME, players=3, position=position(3, ["Road9", "Road1", "Road13"]))
+    assert s.pending() == "ask" and s.legal("P3")[-1] == WAIT
+    s.answer({"P1": f"press {card(13)}{EARLY}", "P2": f"press {card(13)}{EARLY}", "P3": WAIT})
+    assert s.pending() == "pick" and s.legal() == ["P1", "P2"]  # P3 waited: not among them
+    s.pick("P2")
+    assert s.zone("secured of P2") == ["Road13"] and s.zone("secured of P1") == []
+    assert s.pending() == "roll" and s.next_roll() == "FireTruckChip"  # the chips spin on
+    assert f"  P2 secures {card(13)}." in s.told()
