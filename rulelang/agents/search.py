@@ -335,13 +335,17 @@ class MctsAgent:
                 else:
                     action = self._select(node, seat, options)
                     child = node.children[(seat, action)]
-                if where is not None:  # a choose: the option's position is known
-                    engine.apply_index(st, where[action])
-                else:
-                    engine.apply(st, action, player=seat)
+                st.chance_rng = rng  # dice and draws on the way to the next decision: rolled as play() rolls them
+                try:
+                    if where is not None:  # a choose: the option's position is known
+                        engine.apply_index(st, where[action])
+                    else:
+                        engine.apply(st, action, player=seat)
+                finally:
+                    st.chance_rng = None
                 path.append((child, seat))
                 node = child
-                _advance_chance(engine, st, rng)
+                _advance_chance(engine, st, rng)  # (what the engine did not draw itself: a shuffle, a first player)
                 if st.over or expanded:
                     break
                 seat, options, where = _decider(engine, st)
