@@ -3,12 +3,15 @@
     python benchmarks/adapters.py [GAME] [--games N] [--rounds R] [--seed S]
 
 GAME is a .rules file (default: examples/kuhn-poker/kuhn-poker.rules). The script plays N
-uniformly random games three ways, in the same process, interleaved in R rounds (the order
-rotating each round) so that machine noise hits all alike:
+uniformly random games four ways, in the same process, interleaved in R rounds (the order
+rotating each round) so that machine noise hits all alike, timed in CPU seconds (the machine
+may be shared):
 
 - the engine alone, by its fast path (``choice_size`` / ``apply_index``, ``apply_random``);
 - the game through ``rulelang.envs.openspiel`` as an OpenSpiel algorithm drives it
-  (``chance_outcomes``, ``legal_actions``, ``apply_action``);
+  (``chance_outcomes``, ``legal_actions``, ``apply_action``), positions kept by history as the
+  adapter keeps them (a history played again is looked up, not computed: see ``_Progress``);
+- the same with nothing kept (every position computed afresh, as a game too large to keep);
 - OpenSpiel's pure-Python ``python_kuhn_poker`` (shipped with open_spiel), driven the same way.
 
 A decision is one player action with more than one legal option, on every side: chance is not
@@ -94,6 +97,12 @@ def spiel_games(game, games: int, seed: int) -> Callable[[], int]:
     return run
 
 
+def _nothing_kept(game):
+    """The game with no positions kept by history (``_Progress.children``): each game computed afresh."""
+    game.loaded.keep = 0
+    return game
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the comparison and print the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -106,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         import pyspiel
         from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
-        from rulelang.envs.openspiel import load
+        from rulelang.envs.openspiel import DEFAULT_MAX_GAME_LENGTH, load
     except ImportError as exc:
         print(f"needs OpenSpiel: {exc}", file=sys.stderr)
         return 2
@@ -114,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         sides = {
             "engine": engine_games(Path(args.game), args.games, args.seed),
             "adapter": spiel_games(load(args.game), args.games, args.seed),
+            "adapter, nothing kept": spiel_games(
+                _nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 1)), args.games, args.seed),
             "python_kuhn_poker": spiel_games(pyspiel.load_game("python_kuhn_poker"), args.games, args.seed),
         }
     except RulelangError as err:
@@ -124,13 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     decisions = dict.fromkeys(names, 0)
     for r in range(args.rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
-            start = time.perf_counter()
+            start = time.process_time()
             decisions[name] += sides[name]()
-            seconds[name] += time.perf_counter() - start
+            seconds[name] += time.process_time() - start
     rate = {name: decisions[name] / seconds[name] for name in names}
     for name in names:
         print(f"{name}: {rate[name]:,.0f} decisions/s ({decisions[name]} decisions in {seconds[name]:.2f} s)")
     print(f"adapter / engine: {rate['adapter'] / rate['engine']:.2f}")
+    print(f"adapter, nothing kept / engine: {rate['adapter, nothing kept'] / rate['engine']:.2f}")
+    print(f"adapter, nothing kept / python_kuhn_poker: {rate['adapter, nothing kept'] / rate['python_kuhn_poker']:.2f}")
     print(f"ratio: {rate['adapter'] / rate['python_kuhn_poker']:.2f}")
     return 0
 

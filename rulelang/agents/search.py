@@ -8,11 +8,13 @@ states built from what their seat knows) and play on copies of those.
 from __future__ import annotations
 
 import math
+import weakref
 from fractions import Fraction
 from typing import Any
 
 from rulelang.check.model import rank_payoff_spec
-from rulelang.engine.determinize import World, random_step
+from rulelang.compile.program import CHOOSE
+from rulelang.engine.determinize import World, random_playout
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import normalised, rank_payoffs_of
 from rulelang.engine.state import State
@@ -25,11 +27,92 @@ def _advance_chance(engine: Engine, st: State, rng: Rng) -> None:
         engine.apply_random(st, rng, events=False)
 
 
-def _decider(engine: Engine, st: State) -> tuple[int, list[str]]:
-    """Who decides now and their legal actions (the first still to answer, during an ``ask``)."""
+def _decider(engine: Engine, st: State) -> tuple[int, list[str], dict[str, int] | None]:
+    """Who decides now and their legal actions (the first still to answer, during an ``ask``); for a
+    ``choose`` whose labels are known from its options' values, also each label's position."""
+    known = _choice_labels(engine, st)
+    if known is not None:
+        return known
     d = engine.pending(st)
     assert d is not None and d.player is not None
-    return d.player, list(d.labels or [])
+    return d.player, list(d.labels or []), None
+
+
+def _legal_for(engine: Engine, st: State, player: int) -> tuple[list[str], dict[str, int] | None]:
+    """``engine.legal_actions(st, player)``, and each label's position when :func:`_choice_labels` knows it."""
+    known = _choice_labels(engine, st)
+    if known is not None:
+        return (known[1], known[2]) if known[0] == player else ([], None)
+    return engine.legal_actions(st, player), None
+
+
+# Per engine, per ``choose`` spec (by id, the spec kept alive beside it): which options' labels are a
+# function of their values alone, and the labels rendered so far by (option, values).
+_LABELS: weakref.WeakKeyDictionary[Engine, dict[int, tuple[Any, tuple[bool, ...], dict]]] = \
+    weakref.WeakKeyDictionary()
+_LABELS_KEPT = 50_000  # labels kept per choice at most
+
+
+def _pure_labels(spec: Any) -> tuple[bool, ...]:
+    """Per option of a ``choose`` spec: whether its label is a function of its ``for`` values alone.
+
+    So when its label parser (``compile.labels.label_parser``) reads every hole back as one of the
+    option's ``for`` values (a player, a number, a kind, a component or a text, each shown by a table:
+    no hole shows anything else of the state), or when the compiler's membership tests say it has no
+    holes or shows only kinds and components (``ChooseSpec.member``)."""
+    out = []
+    for j, opt in enumerate(spec.options):
+        parser = opt[5]
+        pure = parser is not None and all(pos is not None for pos, _convert in parser[1])
+        if not pure and spec.member is not None:
+            _prefix, whole, _test, _values, _exact, read_back, _opt = spec.member[1][j]
+            pure = whole is not None or bool(read_back)
+        out.append(pure)
+    return tuple(out)
+
+
+def _choice_labels(engine: Engine, st: State) -> tuple[int, list[str], dict[str, int]] | None:
+    """(chooser, labels, label -> position) of a pending ``choose`` whose options' labels depend only on
+    their values (:func:`_pure_labels`): those are rendered once per (option, values) and kept, instead
+    of once per determinization; the same labels in the same order. None for any other decision (the
+    labels are then rendered as before), and where two options read alike (the engine's own listing then reports it)."""
+    if st.over:
+        return None
+    fr = st.stack[-1]
+    ins = engine.code[fr[0]][fr[1]]
+    if ins[0] != CHOOSE:
+        return None
+    spec = ins[1]
+    by_spec = _LABELS.get(engine)
+    if by_spec is None:
+        by_spec = _LABELS[engine] = {}
+    entry = by_spec.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        entry = by_spec[id(spec)] = (spec, _pure_labels(spec), {})
+    _spec, pure, table = entry
+    if not any(pure):
+        return None
+    seat, _n = engine.choice_size(st)  # type: ignore[misc]
+    options = st.choice_cache
+    assert options is not None
+    labels: list[str] = []
+    render = None
+    for i, option in enumerate(options):
+        try:
+            label = table.get(option) if pure[option[0]] else None
+        except TypeError:  # a value that is no key (none of the shipped games has one)
+            return None
+        if label is None:
+            if render is None:
+                render = engine.option_label
+            label = render(st, i)
+            if pure[option[0]] and len(table) < _LABELS_KEPT:
+                table[option] = label
+        labels.append(label)
+    where = {label: i for i, label in enumerate(labels)}
+    if len(where) != len(labels):
+        return None  # two options read alike: an error the engine's own listing words
+    return seat, labels, where
 
 
 def key_signs(engine: Engine) -> list[int]:
@@ -53,6 +136,9 @@ def own_keys(engine: Engine, st: State, player: int) -> list[float]:
     return [s * v for s, v in zip(key_signs(engine), row["keys"])]
 
 
+_REWARDS: weakref.WeakKeyDictionary[Engine, dict[tuple, list[float]]] = weakref.WeakKeyDictionary()
+
+
 def payoff_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
     """Each player's reward in [0, 1]: the game's payoff (``Engine.payoffs``) mapped onto [0, 1] by its bounds.
 
@@ -66,7 +152,21 @@ def payoff_rewards(engine: Engine, st: State, result: dict[str, Any] | None = No
         return [1.0]
     values: tuple[Fraction, ...] | None = None
     if st.over and st.result is not None and result is None:
+        # The rewards of a finished game follow from its payoffs, else its ranks: kept by those.
+        done = st.result
+        try:
+            key = (n, tuple(done.get("payoffs") or ()), tuple((r["player"], r["rank"]) for r in done["standings"]))
+        except (KeyError, TypeError):
+            key = None
+        by_engine = _REWARDS.get(engine)
+        if by_engine is None:
+            by_engine = _REWARDS[engine] = {}
+        known = by_engine.get(key) if key is not None else None
+        if known is not None:
+            return list(known)
         values = engine.payoffs(st)
+        if key is not None and len(by_engine) < 10_000:
+            by_engine[key] = [normalised(v, spec) for v in values]
     elif spec.declared:
         values = engine.payoffs_now(st)
     if values is None:  # before the end, or a declared payoff that cannot be computed here: the ranking
@@ -199,6 +299,8 @@ class MctsAgent:
         self.iters = max(1, iters)
         self.c = c
         self.depth = depth
+        self.iterations = 0  # iterations run, and decisions taken in their rollouts (for benchmarks)
+        self.rollout_decisions = 0
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
         """The root action the search visited most."""
@@ -208,13 +310,14 @@ class MctsAgent:
             return legal[0]
         engine, me, rng = world.engine, world.player, self.rng
         root = _Node()
+        self.iterations += self.iters
         for _ in range(self.iters):
             st = world.sample(rng)
             path: list[tuple[_Node, int]] = []
             node = root
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
-            here = set(engine.legal_actions(st, me))
-            seat, options = me, [a for a in legal if a in here]
+            here, where = _legal_for(engine, st, me)
+            seat, options = me, [a for a in legal if a in (where if where is not None else set(here))]
             if not options:
                 continue
             expanded = False
@@ -232,13 +335,20 @@ class MctsAgent:
                 else:
                     action = self._select(node, seat, options)
                     child = node.children[(seat, action)]
-                engine.apply(st, action, player=seat)
+                st.chance_rng = rng  # dice and draws on the way to the next decision: rolled as play() rolls them
+                try:
+                    if where is not None:  # a choose: the option's position is known
+                        engine.apply_index(st, where[action])
+                    else:
+                        engine.apply(st, action, player=seat)
+                finally:
+                    st.chance_rng = None
                 path.append((child, seat))
                 node = child
-                _advance_chance(engine, st, rng)
+                _advance_chance(engine, st, rng)  # (what the engine did not draw itself: a shuffle, a first player)
                 if st.over or expanded:
                     break
-                seat, options = _decider(engine, st)
+                seat, options, where = _decider(engine, st)
             rewards = self._rollout(engine, st, rng)
             for n, who in path:
                 n.visits += 1
@@ -259,9 +369,8 @@ class MctsAgent:
         return best
 
     def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
-        steps = 0
-        while not st.over and steps < self.depth:
-            steps += random_step(engine, st, rng)  # chance outcomes do not count towards the depth
+        # chance outcomes do not count towards the depth
+        self.rollout_decisions += random_playout(engine, st, rng, self.depth)
         if st.over or (engine.model.payoff is not None and engine.payoffs_now(st) is not None):
             return payoff_rewards(engine, st)
         # Cut short: who is ahead, and by how much, count half each.

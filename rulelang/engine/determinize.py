@@ -24,6 +24,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from rulelang.compile.program import ASK
 from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
@@ -118,6 +119,46 @@ def random_step(engine: Engine, st: State, rng: Rng) -> bool:
     return True
 
 
+def random_playout(engine: Engine, st: State, rng: Rng, decisions: int) -> int:
+    """Play ``st`` on at random until the game ends or ``decisions`` decisions were taken (chance
+    does not count); return how many were taken.
+
+    The same game and the same draws of ``rng`` as calling :func:`random_step` until then, but
+    taken the way ``play()`` takes them: the engine's pickers by position (``State.picking``) and a
+    chance stream attached, so the generated code takes every choice, answer and chance outcome
+    itself without returning between them. After the last decision allowed, the stream is taken
+    off again, so play stops at the next chance as it would one step at a time.
+    """
+    taken = 0
+    if decisions <= 0 or st.over:
+        return 0
+    pick = rng.pick  # rng.below's draw
+
+    def picker(n: int) -> int:
+        nonlocal taken
+        taken += 1
+        if taken >= decisions:
+            st.chance_rng = None  # no chance after the last decision (random_step would stop here)
+        return pick(n)
+
+    picks = [picker] * st.players
+    try:
+        while not st.over and taken < decisions:
+            before = (st.step, taken)
+            st.chance_rng = rng
+            # the step limit: at most the decisions still allowed (chance steps count towards it too)
+            st.picking = (picks, st.step + decisions - taken)
+            st.pending_cache = st.choice_cache = None
+            engine.resume(st)
+            if (st.step, taken) == before and not st.over:  # nothing the fast way takes here: one step as before
+                st.chance_rng = st.picking = None
+                taken += random_step(engine, st, rng)
+    finally:
+        st.chance_rng = None
+        st.picking = None
+    return taken
+
+
 def determinize(engine: Engine, st: State, player: int, rng: Rng,
                 zone_kinds: dict[int, frozenset[int]] | None = None) -> State:
     """A full state that ``player`` cannot tell from ``st``, sampled with ``rng``.
@@ -130,72 +171,119 @@ def determinize(engine: Engine, st: State, player: int, rng: Rng,
     kind_of = engine.program.kind_of
     kinds = engine.model.kinds
     zones = engine.model.zones
-    all_places = places(engine, new)
-    hidden = [(place, lst) for place, lst in all_places if not visible(engine, place, player)]
-    pool = sorted(c for _place, lst in hidden for c in lst)  # canonical: ids, not where they were
+    hidden = _hidden_places(engine, new, player)
+    pool = sorted([c for _place, lst in hidden for c in lst])  # canonical: ids, not where they were
     sizes = {place: len(lst) for place, lst in hidden}
     filled: dict[Place, list[int]] = {place: [] for place, _ in hidden}
     # Private looks pin the kinds seen (the latest look at each place counts).
-    names = place_names(engine, new)
-    latest: dict[Place, list[str]] = {}
-    for look in st.seen[player]:
-        place = names.get(look["where"])
-        if place is not None and place in filled:
-            latest[place] = look["components"]
-    label_of = engine.program.component_labels
-    for place, seen_names in latest.items():
-        for name in seen_names:
-            if len(filled[place]) >= sizes[place]:
-                break
-            name = name.partition("=")[0]  # a die is seen with its face ("Die#26=Two"); it may be rolled since
-            for i, c in enumerate(pool):
-                if kinds[kind_of[c]].name == name or label_of[c] == name:
-                    filled[place].append(pool.pop(i))
+    if st.seen[player]:
+        names = place_names(engine, new)
+        latest: dict[Place, list[str]] = {}
+        for look in st.seen[player]:
+            place = names.get(look["where"])
+            if place is not None and place in filled:
+                latest[place] = look["components"]
+        label_of = engine.program.component_labels
+        for place, seen_names in latest.items():
+            for name in seen_names:
+                if len(filled[place]) >= sizes[place]:
                     break
+                name = name.partition("=")[0]  # a die is seen with its face ("Die#26=Two"); it may be rolled since
+                for i, c in enumerate(pool):
+                    if kinds[kind_of[c]].name == name or label_of[c] == name:
+                        filled[place].append(pool.pop(i))
+                        break
     rng.shuffle(pool)
     compat = zone_kinds if zone_kinds is not None else {}
-    allowed_in = _kinds_allowed_in(engine, compat)
+    allowed_in, every = _kinds_allowed_in(engine, compat)
     # Deal to the most particular places first (the box takes anything, so it comes last).
     for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl)):
         need = sizes[place] - len(filled[place])
         if need <= 0:
             continue
         allowed = allowed_in[place[0]]
-        take: list[int] = []
-        rest: list[int] = []
-        for c in pool:
-            (take if len(take) < need and kind_of[c] in allowed else rest).append(c)
+        if allowed is every:  # any kind may go here: the first ones of the pool
+            filled[place] += pool[:need]
+            del pool[:need]
+            continue
+        # The first ``need`` components of the pool of a kind allowed here, in pool order.
+        at = []
+        for i, c in enumerate(pool):
+            if kind_of[c] in allowed:
+                at.append(i)
+                if len(at) == need:
+                    break
+        take = [pool[i] for i in at]
+        if at:
+            keep = set(at)
+            rest = [c for i, c in enumerate(pool) if i not in keep]
+        else:
+            rest = pool
         if len(take) < need:  # nothing the rules ever put here is left: deal what there is
             more = need - len(take)
             take += rest[:more]
             rest = rest[more:]
         filled[place] += take
         pool = rest
+    is_die = _dice(engine)
+    faces_now = new.faces
     for place, lst in hidden:
         z = zones[place[0]]
         lst[:] = filled[place] if z.ordered else sorted(filled[place])
         for c in lst:
-            if kinds[kind_of[c]].cls == "die":
+            if is_die[c]:
                 faces = engine.die_faces[kind_of[c]]
-                new.faces[c] = -1 if z.unrolled else rng.below(len(faces))
+                faces_now[c] = -1 if z.unrolled else rng.below(len(faces))
     _withdraw_answers(engine, new, player)
     new.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(new.seen)]
     _rearm(engine, new)
     return new
 
 
-_ALLOWED_CACHE: weakref.WeakKeyDictionary[Engine, tuple[dict[int, frozenset[int]], list[frozenset[int]]]] = (
-    weakref.WeakKeyDictionary())
+_HIDDEN_CACHE: weakref.WeakKeyDictionary[Engine, dict[tuple, list[tuple[int, int]]]] = weakref.WeakKeyDictionary()
 
 
-def _kinds_allowed_in(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozenset[int]]:
-    """For each zone, the kinds that may be dealt to it (every kind when nothing was learned)."""
+def _hidden_places(engine: Engine, st: State, player: int) -> list[tuple[Place, list[int]]]:
+    """The places ``player`` does not see into, with their lists, in the order of :func:`places`."""
+    shape = (player, st.players, tuple(len(st.zones[z.index]) for z in engine.model.zones
+                                       if z.per_player or z.per_kind is not None or z.per_class is not None))
+    by_shape = _HIDDEN_CACHE.get(engine)
+    if by_shape is None:
+        by_shape = _HIDDEN_CACHE[engine] = {}
+    found = by_shape.get(shape)
+    if found is None:
+        found = by_shape[shape] = [place for place, _lst in places(engine, st) if not visible(engine, place, player)]
+    zs = st.zones
+    return [(place, zs[place[0]] if place[1] < 0 else zs[place[0]][place[1]]) for place in found]
+
+
+_DICE_CACHE: weakref.WeakKeyDictionary[Engine, list[bool]] = weakref.WeakKeyDictionary()
+
+
+def _dice(engine: Engine) -> list[bool]:
+    """Per component: whether it is a die."""
+    found = _DICE_CACHE.get(engine)
+    if found is None:
+        kinds = engine.model.kinds
+        found = _DICE_CACHE[engine] = [kinds[k].cls == "die" for k in engine.program.kind_of]
+    return found
+
+
+_Allowed = tuple[dict[int, frozenset[int]], list[frozenset[int]], frozenset[int]]
+_ALLOWED_CACHE: weakref.WeakKeyDictionary[Engine, _Allowed] = weakref.WeakKeyDictionary()
+
+
+def _kinds_allowed_in(engine: Engine, compat: dict[int, frozenset[int]]) -> tuple[list[frozenset[int]], frozenset[int]]:
+    """For each zone, the kinds that may be dealt to it (every kind when nothing was learned); and
+    the set of every kind, which stands (the same object) for a zone that takes any."""
     cached = _ALLOWED_CACHE.get(engine)
     if cached is not None and cached[0] is compat:
-        return cached[1]
+        return cached[1], cached[2]
     result = _allowed(engine, compat)
-    _ALLOWED_CACHE[engine] = (compat, result)
-    return result
+    every = frozenset(k.index for k in engine.model.kinds)
+    result = [every if a == every else a for a in result]
+    _ALLOWED_CACHE[engine] = (compat, result, every)
+    return result, every
 
 
 def _allowed(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozenset[int]]:
@@ -207,7 +295,10 @@ def _allowed(engine: Engine, compat: dict[int, frozenset[int]]) -> list[frozense
 
 def _withdraw_answers(engine: Engine, st: State, player: int) -> None:
     """During a pending ``ask``, other players' answers are secret: they are asked again."""
-    if st.over or engine.is_chance(st):
+    if st.over:
+        return
+    fr = st.stack[-1]
+    if engine.code[fr[0]][fr[1]][0] != ASK:  # only an ask has players who answered already
         return
     d = engine.pending(st)
     if d is None or d.players is None:

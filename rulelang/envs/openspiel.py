@@ -11,7 +11,6 @@ See docs/environments.md.
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,8 @@ from rulelang.rng import Rng
 
 SHORT_NAME = "python_rulelang"
 DEFAULT_MAX_GAME_LENGTH = 100_000
+KEPT_POSITIONS = 20_000  # positions kept by history per loaded game (see _Progress): a small game's whole tree
+KEPT_TEXT = 10_000_000  # ... and as many as about this much JSON text of their states (tens of megabytes)
 HISTORY_PROBE_GAMES = 16  # random games played to size the information-state tensor when no length is given
 
 _PARAMETERS = {"path": "", "players": 0, "options": "{}", "max_actions": 0,
@@ -113,6 +114,7 @@ class _Loaded:
     skip_forced: bool
     history_length: int  # 0: not sized yet
     rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes, probabilities
+    keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see _Progress)
 
     @property
     def space(self) -> ActionSpace:
@@ -166,7 +168,10 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
                      bool(full["skip_forced"]), int(full["history_length"]))
     initial = _Progress(start.copy())
     _settle_forced(loaded, initial)
+    initial.shared = True  # every new game starts from it
     loaded.initial = initial
+    # Kept positions cost memory: about KEPT_TEXT characters of their JSON text in all, at most KEPT_POSITIONS.
+    loaded.keep = min(KEPT_POSITIONS, KEPT_TEXT // max(1, len(start.dumps())))
     _LOADED[key] = _LOADED[json.dumps(full, sort_keys=True)] = loaded
     return loaded
 
@@ -286,10 +291,20 @@ class _Step:
 
 
 class _Progress:
-    """The part of a game in progress that a clone copies: the engine state and the record."""
+    """The part of a game in progress that a clone copies: the engine state and the record.
+
+    Everything here is a function of the history (the OpenSpiel actions applied, chance included):
+    a progress that another game state may also hold (``shared``: a clone's, the game's initial
+    one, or one kept as a child) is never changed again. Applying an action to a shared progress
+    works on a copy, which is kept in ``children`` by action while the game's budget of kept
+    positions lasts (``_Loaded.keep``): a history seen again (every game of a random or search
+    algorithm starts at the same root) is then a dictionary look-up, with the same engine state,
+    legal actions, outcomes and returns as computed the first time. A progress nobody else holds is
+    changed in place, as before.
+    """
 
     __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes", "probabilities",
-                 "payoffs")
+                 "payoffs", "shared", "children")
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -303,10 +318,21 @@ class _Progress:
         self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed
         self.probabilities: list | None = None  # the pending chance's (id, probability), once asked for
         self.payoffs: list[float] | None = None  # the returns, once the game is over and they were asked for
+        self.shared = False  # another game state may hold this progress: never change it
+        self.children: dict[int, _Progress] | None = None  # kept: the progress after each action applied
 
     def __deepcopy__(self, memo: dict) -> _Progress:
+        """A clone's progress: this one, shared from now on (nothing changes a shared progress)."""
+        self.shared = True
+        return self
+
+    def copy(self) -> _Progress:
+        """A copy that nobody else holds (the engine state copied; the pending choice's options kept)."""
         new = _Progress.__new__(_Progress)
         new.st = self.st.copy()
+        new.st.choice_cache = self.st.choice_cache  # (the same state lists the same options)
+        new.shared = False
+        new.children = None
         new.shuffled = list(self.shuffled)
         new.length = self.length
         new.cut = self.cut
@@ -476,7 +502,7 @@ class RulelangState(pyspiel.State):
             except AttributeError:  # pragma: no cover - a game object that takes no attributes
                 pass
         self._shared = shared
-        self._progress = shared.loaded.initial.__deepcopy__({})
+        self._progress = shared.loaded.initial  # shared: the first action applied works on a copy
 
     @property
     def _engine(self) -> Engine:
@@ -529,7 +555,12 @@ class RulelangState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         loaded = self._shared.loaded
         progress = self._progress
-        st = progress.st
+        children = progress.children
+        if children is not None:
+            child = children.get(action)
+            if child is not None:  # this history was played before: the same position
+                self._progress = child
+                return
         node = progress.node
         if node is None:
             node = _node(loaded, progress)
@@ -540,7 +571,6 @@ class RulelangState(pyspiel.State):
             if label is None:
                 raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
                     f"{i}: {t}" for i, t, _w in sorted(_outcomes(loaded, progress))))
-            _chance(loaded, progress, label)
         else:
             legal = progress.legal or _legal(loaded, progress)
             position = legal[3].get(action)
@@ -548,6 +578,13 @@ class RulelangState(pyspiel.State):
                 raise RulelangError(
                     f"{seat_label(legal[1])} has no legal action {action}",
                     hint="legal: " + ", ".join(f"{a}: {loaded.spec.actions.string(a)}" for a in sorted(legal[2])[:12]))
+        parent = progress
+        if parent.shared:
+            progress = self._progress = parent.copy()
+        st = progress.st
+        if node == _CHANCE:
+            _chance(loaded, progress, label)
+        else:
             _decide(loaded, progress, legal, position, False)
         progress.length += 1
         if not st.over and progress.length >= loaded.max_game_length:
@@ -555,6 +592,12 @@ class RulelangState(pyspiel.State):
             progress.node = None
         if not progress.cut and loaded.skip_forced:
             _settle_forced(loaded, progress)
+        if progress is not parent and loaded.keep > 0:  # kept for the next game that gets here
+            loaded.keep -= 1
+            progress.shared = True
+            if parent.children is None:
+                parent.children = {}
+            parent.children[action] = progress
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -648,7 +691,7 @@ def history_length(loaded: _Loaded) -> int:
     engine = loaded.spec.engine
     most = 1
     for g in range(HISTORY_PROBE_GAMES):
-        progress = copy.deepcopy(loaded.initial)
+        progress = loaded.initial.copy()
         pick = Rng(g, stream=1)
         counts = [0] * loaded.spec.players
         while not progress.st.over and not progress.cut and progress.length < loaded.max_game_length:

@@ -75,3 +75,43 @@ def test_draws_and_returns_on_kuhn_are_the_engines() -> None:
                 state.apply_action(rng.choice(state.legal_actions()))
         seen.add(tuple(state.returns()))
     assert len(seen) > 1 and all(sum(r) == 0 for r in seen)
+
+
+def _walk(game, seed: int, games: int) -> list:
+    """Every node of ``games`` random games (with a clone at each decision sent down another action):
+    who moves, the legal actions or chance outcomes, each player's strings, the engine state, the returns."""
+    rng = random.Random(seed)
+    seen = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            row = [state.current_player(), state.history(), state.engine_state().to_json(),
+                   [state.information_state_string(p) for p in range(game.num_players())]]
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                row.append(outcomes)
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                row.append(legal)
+                other = state.clone()
+                other.apply_action(legal[-1])  # the clone goes its own way; the state keeps its own
+                row.append([other.history(), other.engine_state().to_json(), other.is_terminal()])
+                state.apply_action(legal[rng.randrange(len(legal))])
+            seen.append(row)
+        seen.append([state.history(), state.returns(), state.engine_state().to_json()])
+    return seen
+
+
+@pytest.mark.parametrize("path", [KUHN, ROOT / "examples" / "leduc-poker" / "leduc-poker.rules", CHICKEN])
+def test_positions_kept_by_history_are_the_positions_computed_afresh(path) -> None:
+    """A history played again is looked up among the kept positions (``_Progress.children``): the same nodes,
+    actions, outcomes, strings, engine states and returns as with nothing kept, clones included."""
+    kept = load(path, players=2)
+    fresh = load(path, players=2, max_game_length=100_001)  # another loaded game, with nothing kept
+    fresh.loaded.keep = 0
+    assert kept.loaded is not fresh.loaded and kept.loaded.keep > 0
+    games = 12 if path == CHICKEN else 60
+    assert _walk(kept, 4, games) == _walk(fresh, 4, games)
+    assert kept.loaded.initial.children  # (positions were kept, and looked up: the same walk twice)
+    assert _walk(kept, 4, games) == _walk(fresh, 4, games)
