@@ -51,7 +51,7 @@ def test_a_shuffle_is_given_bottom_to_top_and_the_table_read_by_name() -> None:
     s.shuffle(order)  # as listed: the deal takes the top (the last) first
     assert [s.count(f"hand of P{p}") for p in range(1, 5)] == [8, 8, 8, 8]
     assert s.where("Spade7") == "hand of P4" and s.counter("dealer") == "P4"  # a player counter reads as a player
-    assert s.counter("trump") == 1 and s.current == "P1"
+    assert s.counter("trump") == "Spades" and s.current == "P1"  # a text counter reads as its text
     assert s.counter("tricks") == {"P1": 0, "P2": 0, "P3": 0, "P4": 0}
     assert s.counter("tricks", "P3") == 0
 
