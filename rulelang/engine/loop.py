@@ -37,7 +37,9 @@ class Loop:
         ``st.picking`` is set, choices and asks are taken here too, and chance other than
         rolls is drawn here (see :meth:`_chance`): the same as :meth:`apply_index`,
         :meth:`answer` and :meth:`apply_random` with the same picks, without building a
-        Decision or leaving this loop.
+        Decision or leaving this loop. ``st.picking`` is the mode of play (a ``Picking``): with
+        its ``record``, each choice and answer taken here is told to the recorder first; with
+        ``listed``, the pickers read the options listed; ``take`` is replay's recorded option.
         """
         code = self.code
         stack = st.stack
