@@ -9,7 +9,7 @@ from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import State
+from rulelang.engine.state import Picking, State
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line
@@ -41,12 +41,13 @@ def play(
     by_index = [hasattr(agent, "choose_index") and not wants_view[i] for i, agent in enumerate(agents)]
     searching = [getattr(agent, "searches", False) for agent in agents]
     is_chance = engine.is_chance
-    recording = on_event is not None
+    rec = Recorder(on_event, digests, state) if on_event is not None else None
     state.chance_rng = chance
-    state.chance_events = [] if recording else None
-    if not recording and state.log is None and all(by_index):
-        # Nobody looks at anything: the engine takes every choice and ask itself, by index.
-        state.picking = ([agent.choose_index for agent in agents], max_steps)  # type: ignore[attr-defined]
+    state.chance_events = [] if rec is not None else None
+    if state.log is None and all(by_index):
+        # Nobody looks at anything: the engine takes every choice and ask itself, by index (and tells
+        # the recorder each one it takes, so that the trace's events are made where they happen).
+        state.picking = Picking([agent.choose_index for agent in agents], max_steps, record=rec)  # type: ignore[attr-defined]
     try:
         while not state.over:
             if state.step >= max_steps:
@@ -54,55 +55,45 @@ def play(
                     f"the game did not end within {max_steps} steps", engine.where_span(state),
                     hint="raise --max-steps, or check the rules' end condition",
                 )
-            step = state.step
-            turn = state.turn
-            looked = [len(seen) for seen in state.seen] if recording else None
             size = engine.choice_size(state)
             if size is not None and by_index[size[0]]:
                 # A plain choice for an agent that picks by position: no labels, no Decision.
                 seat, i = size[0], agents[size[0]].choose_index(size[1])  # type: ignore[attr-defined]
-                action = ""
-                if recording and engine.labels_distinct(state):  # (no two options can read alike)
-                    action = engine.option_label(state, i)
-                elif recording:  # a recorded label must name one option: two that read alike are an error now
+                if rec is not None and engine.labels_distinct(state):  # (no two options can read alike)
+                    rec.took(state, seat, engine.option_label(state, i))
+                elif rec is not None:  # a recorded label must name one option: two that read alike are an error now
                     labels = engine.pending(state).labels  # type: ignore[union-attr]
                     labels.check_unique()  # type: ignore[union-attr]
-                    action = labels[i]  # type: ignore[index]
+                    rec.took(state, seat, labels[i])  # type: ignore[index]
                 engine.apply_index(state, i)
-                events = [_action_event(step, seat, action)] if recording else []
             elif size is None and (asked := engine.ask_answers(state)) is not None and by_index[asked[0]]:
                 # An ask answered by an agent that picks by position: no Decision, no observation.
                 seat = asked[0]
-                action = engine.answer(state, asked, agents[seat].choose_index(len(asked[1])))  # type: ignore[attr-defined]
-                events = [_action_event(step, seat, action)] if recording else []
+                i = agents[seat].choose_index(len(asked[1]))  # type: ignore[attr-defined]
+                if rec is not None and 0 <= i < len(asked[1]):
+                    rec.took(state, seat, asked[1][i])
+                engine.answer(state, asked, i)
             elif is_chance(state):
-                events = engine.apply_random(state, chance, events=recording)
+                if rec is not None:
+                    rec.begin(state, [])  # (apply_random keeps its events in state.chance_events)
+                engine.apply_random(state, chance, events=rec is not None)
             else:
                 d = engine.pending(state)
                 assert d is not None
                 seat = d.player if d.player is not None else state.current
                 seen = engine.observe(state, seat) if wants_view[seat] else {}
-                if recording and d.labels is not None and hasattr(d.labels, "check_unique") \
+                if rec is not None and d.labels is not None and hasattr(d.labels, "check_unique") \
                         and not engine.labels_distinct(state):
                     d.labels.check_unique()
                 if searching[seat]:  # a search agent also gets determinizations of its own seat's view
                     action = agents[seat].choose(seen, list(d.labels or []), World(engine, state, seat))  # type: ignore[call-arg]
                 else:
                     action = agents[seat].choose(seen, d.labels or [])
+                if rec is not None:
+                    rec.took(state, seat, action)
                 engine.apply(state, action, player=seat)
-                events = [_action_event(step, seat, action)]
-            if recording:
-                assert on_event is not None and state.chance_events is not None and looked is not None
-                events += state.chance_events  # dice rolled on the way to the next decision
-                state.chance_events.clear()
-                for p, before in enumerate(looked):  # private looks the rules gave during this step
-                    for look in state.seen[p][before:]:
-                        events.append({"type": "private", "to": player_label(p),  # not a step of its own
-                                       "where": look["where"], "seen": look["components"]})
-                if digests and state.turn != turn and not state.over:
-                    events.append(digest_line(state))  # not a step of its own
-                for i, event in enumerate(events):
-                    on_event(event, (state.log or []) if i == 0 else [])
+            if rec is not None:
+                rec.end(state)
             if state.log is not None:
                 state.log = []
     finally:
@@ -112,5 +103,59 @@ def play(
     return state
 
 
-def _action_event(step: int, seat: int, action: str) -> dict[str, Any]:
-    return {"type": "action", "step": step + 1, "player": player_label(seat), "action": action}
+class Recorder:
+    """The trace events of a game being played, step by step, made where each decision is taken: by
+    ``play``'s loop, by the engine's loop or inside a generated block (``Picking.record``).
+
+    A step is a decision and what play does until the next: its own event (an action, or the chance
+    events of a chance decision), the chance events play made on the way (``State.chance_events``),
+    the private looks the rules gave meanwhile, and a digest of the table when a new turn began.
+    """
+
+    __slots__ = ("on_event", "digests", "events", "turn", "looked", "labels")
+
+    def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
+        self.on_event = on_event
+        self.digests = digests
+        self.events: list[dict[str, Any]] | None = None  # the events of the step under way, if one is
+        self.turn = st.turn  # the turn when the step under way began
+        self.looked = list(map(len, st.seen))  # how many private looks each player had then
+        self.labels = [player_label(p) for p in range(st.players)]
+
+    def begin(self, st: State, events: list[dict[str, Any]]) -> None:
+        """A step begins at the pending decision of ``st``, with ``events`` its own (the turn and the
+        private looks it begins with are those the step before ended with: see ``end``)."""
+        self.events = events
+
+    def took(self, st: State, seat: int, action: str) -> None:
+        """``seat`` takes ``action`` (a choice's label or an answer) now, before the step is counted:
+        the step before ends, and this one begins with its action event."""
+        if self.events is not None:
+            self.end(st)
+        self.events = [{"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action}]
+
+    def end(self, st: State) -> None:
+        """The step under way is over: report its events, with the narration logged meanwhile."""
+        events = self.events
+        self.events = None
+        if events is None:
+            return
+        made = st.chance_events
+        if made:
+            events += made  # dice rolled on the way to the next decision
+            made.clear()
+        looked = list(map(len, st.seen))
+        if looked != self.looked:
+            for p, before in enumerate(self.looked):  # private looks the rules gave during this step
+                for look in st.seen[p][before:]:
+                    events.append({"type": "private", "to": self.labels[p],  # not a step of its own
+                                   "where": look["where"], "seen": look["components"]})
+            self.looked = looked
+        if st.turn != self.turn:
+            if self.digests and not st.over:
+                events.append(digest_line(st))  # not a step of its own
+            self.turn = st.turn
+        on_event = self.on_event
+        on_event(events[0], st.log or [])
+        for i in range(1, len(events)):
+            on_event(events[i], [])

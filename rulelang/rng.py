@@ -77,6 +77,12 @@ class Rng:
         self._state = state
         return r % n
 
+    def kind_drawn(self, src: list[int], kind_of: list[int]) -> int:
+        """The kind of a component drawn at random from ``src``, ``kind_of[src[self.pick(len(src))]]``: the
+        chance stream's answer to a random draw of any component of a zone (replay's stream answers
+        it by the recorded kind)."""
+        return kind_of[src[self.pick(len(src))]]
+
     def one_of(self, items: list) -> Any:
         """``items[self.below(len(items))]``, the same draw (``items`` not empty): a random draw of one
         component among a zone's, each listed by its kind."""

@@ -20,7 +20,6 @@ from rulelang.compile.program import (
     PickSpec,
 )
 from rulelang.compile.runtime import player_label
-from rulelang.rng import Rng
 
 
 class ChanceEmitter:
@@ -39,7 +38,7 @@ class ChanceEmitter:
         L.append((ind, f"if len({src}) > 1:", sp))  # fewer than two: nothing to shuffle, no step
         L.append((ind + 1, f"{rng} = st.chance_rng", sp))
         L.append((ind + 1, f"{P} = st.picking", sp))
-        L.append((ind + 1, f"if {rng} is None or {P} is None or st.step >= {P}[1] or st.log is not None "
+        L.append((ind + 1, f"if {rng} is None or {P} is None or st.step >= {P}.limit or st.log is not None "
                            "or st.chance_events is not None:", sp))
         self.pause(L, pc, ind + 2)
         if len(set(self.comp.kind_of)) == len(self.comp.kind_of):  # each component a kind of its own
@@ -76,38 +75,40 @@ class ChanceEmitter:
         if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
             # (with triggers ``after each step``, the engine checks them at every chance decision first)
             return self.pause(L, pc, ind)
-        rng, die, face, ev = self.var("rng"), self.var("die"), self.var("face"), self.var("ev")
+        rng, die, face, ev = (self.var(x) for x in ("rng", "die", "face", "ev"))
         L.append((ind, f"{rng} = st.chance_rng", sp))
         L.append((ind, f"if {rng} is None:", sp))
         self.pause(L, pc, ind + 1)
         L.append((ind, f"{ev} = st.chance_events", sp))
         L.append((ind, "F = st.faces", sp))
-        if not which:
-            L.append((ind, f"if {ev} is None and st.log is None:", sp))
-            L.append((ind + 1, f"{rng}.roll_into(loc[{lst}], DF, F)", sp))  # the draws of rng.below, inlined
-            L.append((ind + 1, f"st.step += len(loc[{lst}])", sp))
-            L.append((ind + 1, f"loc[{lst + 1}] = len(loc[{lst}])", sp))
-            L.append((ind, "else:", sp))
-            ind += 1
-        L.append((ind, f"for {die} in loc[{lst}]:", sp))
-        L.append((ind + 1, f"{face} = DF[{die}]", sp))
-        L.append((ind + 1, f"{face} = {face}[{rng}.below(len({face}))]", sp))
-        L.append((ind + 1, "st.step += 1", sp))
-        L.append((ind + 1, f"if {ev} is not None:", sp))
-        L.append((ind + 2, f"{ev}.append({{'type': 'chance', 'step': st.step, 'roll': LB[{die}], "
-                           f"'outcome': FN[{face}]}})", sp))
-        L.append((ind + 1, f"F[{die}] = {face}", sp))
-        L.append((ind + 1, "if st.log is not None:", sp))
         spins = [k.cls != "die" and bool(k.faces) for k in self.model.kinds]
-        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
         self.consts["SPIN"] = [{"verb": "spin"} if x else {} for x in spins]
-        L.append((ind + 2, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[{face}], "
-                           f"'places': [place_of(st, {die})]{verb}}})", sp))
+        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
+
+        def rolled(at: int, step: str) -> None:  # what a die shown is told: its trace event, its narration
+            L.append((at, f"if {ev} is not None:", sp))
+            L.append((at + 1, f"{ev}.append({{'type': 'chance', 'step': {step}, 'roll': LB[{die}], "
+                              f"'outcome': FN[F[{die}]]}})", sp))
+            L.append((at, "if st.log is not None:", sp))
+            L.append((at + 1, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[F[{die}]], "
+                              f"'places': [place_of(st, {die})]{verb}}})", sp))
+
+        if not which:  # no trigger between two dice: all rolled in one call (the draws of rng.below, inlined)
+            L.append((ind, f"{rng}.roll_into(loc[{lst}], DF, F)", sp))
+            L.append((ind, f"if {ev} is not None or st.log is not None:", sp))  # recorded or narrated
+            L.append((ind + 1, f"for {face}, {die} in enumerate(loc[{lst}], st.step + 1):", sp))
+            rolled(ind + 2, face)
+            L.append((ind, f"loc[{lst + 1}] = len(loc[{lst}])", sp))
+            L.append((ind, f"st.step += loc[{lst + 1}]", sp))
+            return False
+        L.append((ind, f"for {die} in loc[{lst}]:", sp))  # die by die, the triggers checked after each
+        L.append((ind + 1, f"F[{die}] = DF[{die}][{rng}.below(len(DF[{die}]))]", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        rolled(ind + 1, "st.step")
         L.append((ind + 1, f"loc[{lst + 1}] += 1", sp))
-        if which:
-            L.append((ind + 1, f"if {self.check_fn(which)}(st):", sp))
-            L.append((ind + 2, f"fr[1] = {pc} if loc[{lst + 1}] < len(loc[{lst}]) else {pc + 1}", sp))
-            L.append((ind + 2, "return left", sp))
+        L.append((ind + 1, f"if {self.check_fn(which)}(st):", sp))
+        L.append((ind + 2, f"fr[1] = {pc} if loc[{lst + 1}] < len(loc[{lst}]) else {pc + 1}", sp))
+        L.append((ind + 2, "return left", sp))
         return False
 
     def emit_draw(self, L: list, s: m.MoveS, after: tuple, ind: int) -> bool:
@@ -198,15 +199,12 @@ class ChanceEmitter:
         of the r-th component for ``pick(len)`` = r, which is what ``one_of`` over the sorted list of
         kinds draws, and no draw at all when the first and the last are of one kind."""
         self.kind_spans()
-        self.consts["bisect_left"], self.consts["Rng"] = bisect.bisect_left, Rng
+        self.consts["bisect_left"] = bisect.bisect_left
         L.append((j, f"if not {src}:", sp))
         L.append((j + 1, "break", sp))
         L.append((j, f"{k} = KO[{src}[0]]", sp))
         L.append((j, f"if {k} != KO[{src}[-1]]:", sp))
-        L.append((j + 1, f"if type({rng}) is Rng:", sp))
-        L.append((j + 2, f"{k} = KO[{src}[{rng}.pick(len({src}))]]", sp))
-        L.append((j + 1, "else:  # (replay's stream answers the draw by its recorded kind)", sp))
-        L.append((j + 2, f"{k} = {rng}.one_of([KO[{c}] for {c} in {src}])", sp))
+        L.append((j + 1, f"{k} = {rng}.kind_drawn({src}, KO)", sp))  # (replay's stream: the recorded kind)
 
     def reveal_where(self, sel: m.ZoneSel) -> str:
         """Source of the narration name of a zone a reveal looks at: a zone of each component of a kind

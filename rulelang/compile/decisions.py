@@ -166,33 +166,25 @@ class DecisionEmitter:
         L.append((at, f"fr[1] = {pc}", sp))
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
-        L.append((at, f"if len({P}) != 2:", sp))  # replay: each recorded answer found among those listed
-        self.answer_each(L, at + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
-                         [(0, f"{ok} = {lists}[{j}]"), (0, f"st.choice_cache = {ok}")],
-                         [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
         self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
 
     def answer_listed(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int,
                       slot: int) -> None:
-        """``answer_each``'s loop for answers listed beforehand (``ask_listed_once``): the same picks,
-        steps and state, but who is still waiting (``loc[slot]``) and the cleared decision caches are
-        written once, when the loop is left (at the end, at the step limit or on an error), instead
-        of after every answer: nothing in the loop reads them."""
+        """The loop in which the players asked answer in turn from their answers listed beforehand
+        (``ask_listed_once``), in every mode (see ``answer``); who still waits (``loc[slot]``) and the
+        decision caches are written once, when the loop is left (done, step limit, error)."""
         P, A, who, ok, i, j, lists, asked = names
         left_at = [(2, f"loc[{slot}] = {asked}[{j}:]"), (2, "st.pending_cache = st.choice_cache = None")]
         L.append((at, "try:", sp))
         b = at + 1
         L.append((b, "while True:", sp))
-        L.append((b + 1, f"if st.step >= {P}[1]:", sp))
+        L.append((b + 1, f"if st.step >= {P}.limit:", sp))
         L.append((b + 2, f"if {j}:", sp))
         L.extend((b + 1 + extra, line, sp) for extra, line in left_at)
         L.append((b + 2, "return left", sp))
         L.append((b + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
         L.append((b + 1, f"{ok} = {lists}[{j}]", sp))
-        L.append((b + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
-        L.append((b + 1, f"if not 0 <= {i} < len({ok}):", sp))
-        L.append((b + 2, f"bad_answer({i}, {self.const(sp)})", sp))
-        L.append((b + 1, f"{A}[{who}] = {ok}[{i}]", sp))
+        self.answer(L, b + 1, sp, P, A, who, ok, i)
         L.append((b + 1, f"{j} += 1", sp))
         L.append((b + 1, "st.step += 1", sp))
         L.append((b + 1, f"if {j} == len({asked}):", sp))
@@ -205,6 +197,17 @@ class DecisionEmitter:
         L.append((at, "st.pending_cache = st.choice_cache = None", sp))
         L.append((at, f"fr[1] = {pc + 1}", sp))
         self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+
+    def answer(self, L: list, at: int, sp: Any, P: str, A: str, who: str, ok: str, i: str) -> None:
+        """One answer taken in a block in every mode of ``State.picking``: the answers allowed kept where
+        pickers by label (replay's) read them, the answer picked, told to a recorder, and given."""
+        L.append((at, f"st.choice_cache = {ok}", sp))
+        L.append((at, f"{i} = {P}.picks[{who}](len({ok}))", sp))
+        L.append((at, f"if not 0 <= {i} < len({ok}):", sp))
+        L.append((at + 1, f"bad_answer({i}, {self.const(sp)})", sp))
+        L.append((at, f"if {P}.record is not None:", sp))
+        L.append((at + 1, f"{P}.record.took(st, {who}, {ok}[{i}])", sp))
+        L.append((at, f"{A}[{who}] = {ok}[{i}]", sp))
 
     def answers_by_table(self, L: list, s: m.AskS, ok: str, ind: int) -> bool:
         """For ``ask_listed_once``: when at most three answers have a condition, set ``ok`` to the
@@ -260,39 +263,23 @@ class DecisionEmitter:
         once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
         if once:
             L.append((ind, f"{ok} = None", sp))
-        fetch = [(0, f"if {ok} is None:"), (1, f"{ok} = {enum}(st, loc)")] if once else [(0, f"{ok} = {enum}(st, loc)")]
-        # Replay (pickers by label, ``_Feed.pick``): the same loop, each recorded answer found among the
-        # answers listed, which the engine's loop keeps for it in ``st.choice_cache``
-        L.append((ind, f"if len({P}) != 2:", sp))
-        self.answer_each(L, ind + 1, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]",
-                         fetch + [(0, f"st.choice_cache = {ok}")], [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
-        self.answer_each(L, ind, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {W}[0]", fetch,
-                         [f"{W} = loc[{slot}] = {W}[1:]"], f"not {W}")
+        # everyone asked answers in turn, each answer a step; the block goes on (``taken``) once all have
+        L.append((ind, "while True:", sp))
+        L.append((ind + 1, f"if st.step >= {P}.limit:", sp))
+        L.append((ind + 2, "return left", sp))
+        L.append((ind + 1, f"{who} = loc[{var}] = {W}[0]", sp))
+        if once:
+            L.append((ind + 1, f"if {ok} is None:", sp))
+        L.append((ind + 1 + once, f"{ok} = {enum}(st, loc)", sp))
+        self.answer(L, ind + 1, sp, P, A, who, ok, i)
+        L.append((ind + 1, f"{W} = loc[{slot}] = {W}[1:]", sp))
+        L.append((ind + 1, "st.step += 1", sp))
+        L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((ind + 1, f"if not {W}:", sp))
+        L.append((ind + 2, "break", sp))
+        L.append((ind, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", ind, sp)
         return True
-
-    def answer_each(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, str, str, str, str], who_is: str,
-                    fetch: list[tuple[int, str]], advance: list[str], done: str) -> None:
-        """The loop in which the asked players answer in turn while pickers pick by position (see
-        ``pause_answers``): ``who_is`` finds the next player, ``fetch`` (lines, with their extra indent)
-        sets the answers they may give, ``advance`` moves past them, ``done`` says nobody is left; each
-        answer is a step, and the block goes on (``taken``) once all have answered."""
-        P, A, who, ok, i = names
-        L.append((at, "while True:", sp))
-        L.append((at + 1, f"if st.step >= {P}[1]:", sp))
-        L.append((at + 2, "return left", sp))
-        L.append((at + 1, f"{who} = {who_is}", sp))
-        L.extend((at + 1 + extra, line, sp) for extra, line in fetch)
-        L.append((at + 1, f"{i} = {P}[0][{who}](len({ok}))", sp))
-        L.append((at + 1, f"if not 0 <= {i} < len({ok}):", sp))
-        L.append((at + 2, f"bad_answer({i}, {self.const(sp)})", sp))
-        L.append((at + 1, f"{A}[{who}] = {ok}[{i}]", sp))
-        L.extend((at + 1, line, sp) for line in advance)
-        L.append((at + 1, "st.step += 1", sp))
-        L.append((at + 1, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((at + 1, f"if {done}:", sp))
-        L.append((at + 2, "break", sp))
-        L.append((at, f"fr[1] = {pc + 1}", sp))
-        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
     def emit_choose(self, L: list, s: m.ChooseS, after: tuple, ind: int) -> bool:
         sp = s.span
@@ -345,7 +332,7 @@ class DecisionEmitter:
 
     def pause_pick(self, L: list, s: m.ChooseS, pc: int, ind: int, who: str | None) -> bool:
         """Pause at the choice at ``pc``; but while the engine's pickers pick by position
-        (``State.picking`` of two items, see ``Engine._run``), pick here at once: the same options
+        (``State.picking`` not ``listed``, see ``Engine._run``), pick here at once: the same options
         listed (or only counted, see ``counted_pick``), the same pick, the same locals bound and the
         same state as the engine's loop would leave, then return ``TAKEN`` (the engine runs the option's block next)."""
         sp = s.span
@@ -353,31 +340,42 @@ class DecisionEmitter:
         L.append((ind, f"fr[1] = {pc}", sp))
         P, n, i, x, v = self.var("pk"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
         L.append((ind, f"{P} = st.picking", sp))
-        if id(spec) in self.members:  # replay takes the recorded option here too (see replay_take)
-            L.append((ind, f"if {P} is None or st.step >= {P}[1]:", sp))
+        R, body = self.var("rec"), ind
+        if id(spec) in self.members:  # replay takes the recorded option here (Feed.take), found by its membership tests
+            L.append((ind, f"if {P} is None or st.step >= {P}.limit:", sp))
             L.append((ind + 1, "return left", sp))
-            L.append((ind, f"if len({P}) != 2:", sp))
-            self.replay_take(L, spec, P, ind + 1, sp)
-        else:
-            L.append((ind, f"if {P} is None or st.step >= {P}[1] or len({P}) != 2:", sp))
+            L.append((ind, f"{R} = {P}.record", sp))
+            o, body = self.var("o"), ind + 1
+            L.append((ind, f"if {P}.listed:", sp))  # (its values bound in loc; None: listed in the engine's loop)
+            L.append((body, f"{o} = {P}.take(st, {self.const(spec)}, loc) if {P}.take is not None else None", sp))
+            L.append((body, f"if {o} is None:", sp))
+            L.append((body + 1, "return left", sp))
+            L.append((body, f"{x}, {v} = {o}[3] - {pc + 1}, ()", sp))  # (option n resumes at pc + 1 + n)
+            L.append((ind, "else:", sp))
+        else:  # pickers by label (replay's) pick among the options listed, in the engine's loop
+            L.append((ind, f"if {P} is None or st.step >= {P}.limit or {P}.listed:", sp))
             L.append((ind + 1, "return left", sp))
+            L.append((ind, f"{R} = {P}.record", sp))
+        if not spec.distinct:  # a recorded label must name one option: the engine's loop renders them all
+            L.append((body, f"if {R} is not None:", sp))
+            L.append((body + 1, "return left", sp))
         if who is None:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
         plans = self.counted_pick(s, spec)
         listed = True  # whether the options may have to be listed (as the engine lists them)
-        out = ind
+        out = body
         if plans is not None:  # counted, the picked one found from its position
-            total, counts = self.count_options(L, plans, ind, sp)
+            total, counts = self.count_options(L, plans, body, sp)
             listed = all(c != "1" for c, _l, _z in counts)  # else an option always offered: never none
-            out = ind + listed
+            out = body + listed
             if listed:  # none to count: listed below, as the engine lists them (and skipped)
-                L.append((ind, f"if {total}:", sp))
-            L.append((out, f"{i} = {P}[0][{who}]({total})", sp))
+                L.append((body, f"if {total}:", sp))
+            L.append((out, f"{i} = {P}.picks[{who}]({total})", sp))
             L.append((out, f"if not 0 <= {i} < {total}:", sp))
             L.append((out + 1, f"bad_option({i}, {self.const(sp)})", sp))
             self.counted_option(L, plans, counts, i, x, v, out, sp)
             if listed:
-                L.append((ind, "else:", sp))
+                L.append((body, "else:", sp))
         if listed:
             self.listed_pick(L, spec, P, n, i, x, v, who, out, sp)
         k = len(spec.options)
@@ -393,6 +391,8 @@ class DecisionEmitter:
             if slots:
                 L.append((at, f"if {v}:", sp))
                 L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
+            L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
+            L.append((at + 1, f"{R}.took(st, {who}, {opt[0].name}(st, loc))", sp))
             L.append((at, f"fr[1] = {opt[3]}", sp))
             if k > 1:
                 L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
@@ -417,34 +417,13 @@ class DecisionEmitter:
         L.append((ind + 1, "st.pending_cache = st.choice_cache = None", sp))
         L.append((ind + 1, f"fr[1] = {spec.end}", sp))
         L.append((ind + 1, "return left", sp))
-        L.append((ind, f"{i} = {P}[0][{who}]({n})", sp))
+        L.append((ind, f"{i} = {P}.picks[{who}]({n})", sp))
         L.append((ind, f"if not 0 <= {i} < {n}:", sp))
         L.append((ind + 1, f"bad_option({i}, {self.const(sp)})", sp))
         if picker is not None:
             self.pick_combination(L, E, Q, i, x, v, ind, sp)
         else:
             L.append((ind, f"{x}, {v} = {Q}[{i}]", sp))
-
-    def replay_take(self, L: list, spec: ChooseSpec, P: str, ind: int, sp: Any) -> None:
-        """Replay's counterpart of ``pause_pick`` (``State.picking`` of three items, see
-        ``_Feed.take`` in rulelang/trace/replay.py): the trace's recorded option, found by the
-        choice's membership tests, taken here with the same locals, step and state as the engine's
-        loop leaves when it takes it (``Engine._run``, CHOOSE), then the option's block at once; when
-        replay cannot take it so (None), the engine's loop lists the options as usual."""
-        o, nxt = self.var("o"), self.var("nx")
-        L.append((ind, f"{o} = {P}[2](st, {self.const(spec)}, loc) if len({P}) == 3 else None", sp))
-        L.append((ind, f"if {o} is None:", sp))
-        L.append((ind + 1, "return left", sp))
-        L.append((ind, f"fr[1] = {nxt} = {o}[3]", sp))
-        L.append((ind, "st.step += 1", sp))
-        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
-        k = len(spec.options)
-        for j, opt in enumerate(spec.options):
-            if k > 1:
-                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
-                          (f" {nxt} == {opt[3]}:" if j < k - 1 else ":"), sp))
-                L.append((ind + 1, f"{nxt} = r{self.frame}_{opt[3]}", sp))
-        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
 
     def pick_combination(self, L: list, E: str, Q: str, i: str, x: str, v: str, ind: int, sp: Any) -> None:
         """Option ``i`` of a lazily listed choice into ``x`` (its index) and ``v`` (its values), as

@@ -11,9 +11,9 @@ it from the checked model, and says no whenever it cannot tell:
   display is its own, a component's label, a whole number of a range), with text after
   each such hole that tells where its text ends (its other holes read none of the values,
   so they show the same text in all of the option's labels);
-- between options: a label without holes that the other option's texts cannot spell, or
-  texts before their first holes (or after their last) that differ, so that no label of one
-  can be a label of the other.
+- between options: a label without holes that the other option's texts cannot spell, texts before
+  their first holes (or after their last) that differ, or an option with few labels (its holes all
+  kinds or components) none of which the other's texts can spell.
 """
 
 from __future__ import annotations
@@ -40,16 +40,38 @@ def labels_distinct(model: m.Model, component_labels: Sequence[str], s: m.Choose
         m.FACE: faces if len(set(faces := [f.display for f in model.faces])) == len(faces) else None,
     }
     shapes: list[list[Any]] = []
+    finite: list[list[str] | None] = []
     for opt in s.options:
         parts = _merged(opt.label.parts)
         if opt.bindings and not _one_label_per_value(opt, parts, texts):
             return False
         shapes.append(parts)
+        finite.append(_every_label(opt, parts, texts))
     for a in range(len(shapes)):
         for b in range(a + 1, len(shapes)):
-            if not _apart(shapes[a], shapes[b]):
+            if _apart(shapes[a], shapes[b]):
+                continue
+            if not any(labels is not None and not any(x == "".join(other) if all(isinstance(p, str) for p in other)
+                                                      else _spells(x, other) for x in labels)
+                       for labels, other in ((finite[a], shapes[b]), (finite[b], shapes[a]))):
                 return False
     return True
+
+
+def _every_label(opt: m.OptionIR, parts: list[Any], texts: dict[str, list[str] | None]) -> list[str] | None:
+    """Every label an option may render where each hole shows one of its ``for`` values of a type whose
+    texts are known here (a kind, a component), at most ``_FEW`` of them; else None."""
+    out = [""]
+    for part in parts:
+        values = [part] if isinstance(part, str) else texts.get(part.type) if type(part) is m.Local \
+            and part.slot in {slot for slot, _it in opt.bindings} else None
+        if values is None or len(out) * len(values) > _FEW:
+            return None
+        out = [x + v for x in out for v in values]
+    return out
+
+
+_FEW = 4096
 
 
 def _merged(parts: Sequence[Any]) -> list[Any]:

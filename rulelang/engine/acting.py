@@ -122,16 +122,19 @@ class Acting:
         """Sample the pending chance decision with ``rng`` and apply it; return its trace events.
 
         A roll of several dice is sampled die by die (one event each) in one call.
-        With ``events`` False nothing is recorded (fast playouts) and the list is empty.
+        With ``events`` False nothing is recorded (fast playouts) and the list is empty. While the
+        state keeps chance events (``State.chance_events``: recording play), they go there instead,
+        before those of the chance play meets on the way, and the list returned is empty.
         """
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
+        kept = st.chance_events if events else None
         if ins[0] == ROLL:
-            out: list[dict[str, Any]] | None = [] if events else None
+            out: list[dict[str, Any]] | None = kept if kept is not None else [] if events else None
             self._roll_dice(st, fr, ins, rng, out)
             st.pending_cache = st.choice_cache = None
             self._run(st)
-            return out or []
+            return [] if kept is not None else out or []
         if not events and self._chance(st, fr, ins, rng):  # nothing to record: no Decision needed
             self._run(st)
             return []
@@ -139,6 +142,10 @@ class Acting:
         assert d is not None and d.kind == "chance"
         outcome = d.sample(rng)
         event = {"type": "chance", "step": st.step + 1, **d.event, "outcome": outcome}
+        if kept is not None:
+            kept.append(event)
+            self.apply(st, outcome)
+            return []
         self.apply(st, outcome)
         return [event]
 

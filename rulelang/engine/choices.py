@@ -259,6 +259,21 @@ class Choices:
         ins = self.code[fr[0]][fr[1]]
         return ins[0] == CHOOSE and ins[1].distinct
 
+    def labels_apart(self, st: State, spec: Any, loc: list, options: list[tuple[int, tuple]]) -> bool:
+        """Whether the listed ``options`` of the choice ``spec`` all render different labels (the locals
+        left as they were), as ``Labels.check_unique`` finds; without building a Decision."""
+        seen = set()
+        saved = list(loc)
+        try:
+            for index, values in options:
+                opt = spec.options[index]
+                for (slot, _fn), value in zip(opt[1], values):
+                    loc[slot] = value
+                seen.add(opt[0](st, loc))
+        finally:
+            loc[:] = saved
+        return len(seen) == len(options)
+
     def option_label(self, st: State, i: int) -> str:
         """The label of option ``i`` of the pending ``choose`` (as ``choice_size`` counts them)."""
         fr = st.stack[-1]

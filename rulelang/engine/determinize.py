@@ -27,7 +27,7 @@ from typing import Any
 from rulelang.compile.program import ASK
 from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import State
+from rulelang.engine.state import Picking, State
 from rulelang.rng import Rng
 
 Place = tuple[int, int]  # (zone index, owner seat / per-kind index, or -1 for a shared zone)
@@ -147,7 +147,7 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int) -> int:
             before = (st.step, taken)
             st.chance_rng = rng
             # the step limit: at most the decisions still allowed (chance steps count towards it too)
-            st.picking = (picks, st.step + decisions - taken)
+            st.picking = Picking(picks, st.step + decisions - taken)
             st.pending_cache = st.choice_cache = None
             engine.resume(st)
             if (st.step, taken) == before and not st.over:  # nothing the fast way takes here: one step as before

@@ -37,7 +37,9 @@ class Loop:
         ``st.picking`` is set, choices and asks are taken here too, and chance other than
         rolls is drawn here (see :meth:`_chance`): the same as :meth:`apply_index`,
         :meth:`answer` and :meth:`apply_random` with the same picks, without building a
-        Decision or leaving this loop.
+        Decision or leaving this loop. ``st.picking`` is the mode of play (a ``Picking``): with
+        its ``record``, each choice and answer taken here is told to the recorder first; with
+        ``listed``, the pickers read the options listed; ``take`` is replay's recorded option.
         """
         code = self.code
         stack = st.stack
@@ -45,9 +47,9 @@ class Loop:
         after_step = self.after_step
         check_after = self._checks[after_step] if after_step else None
         picking = st.picking
-        if picking is not None:
-            picks, limit = picking[0], picking[1]
-            lazy = len(picking) == 2  # pickers by position need only how many options there are
+        if picking is not None:  # the mode of play (see State.picking)
+            picks, limit, take, rec = picking.picks, picking.limit, picking.take, picking.record
+            lazy = not picking.listed  # pickers by position need only how many options there are
         try:
             while True:
                 fr = stack[-1]
@@ -66,18 +68,21 @@ class Loop:
                 if op == CHOOSE:
                     spec = ins[1]
                     loc = fr[2]
-                    if picking is not None and not lazy and spec.member is not None and check_after is None \
+                    taking = picking is not None
+                    # recording where two options may read alike: every label is rendered (see labels_apart)
+                    alike = taking and rec is not None and not spec.distinct
+                    if taking and take is not None and spec.member is not None and check_after is None \
                             and st.step < limit:
                         # Replay: the recorded option, taken without listing the others where that is sure
                         # to come out the same (see ChooseSpec.member); None: list them as below.
-                        opt = picking[2](st, spec, loc)
+                        opt = take(st, spec, loc)
                         if opt is not None:
                             fr[1] = opt[3]
                             st.step += 1
                             st.pending_cache = st.choice_cache = None
                             left = self.budget
                             continue
-                    if picking is not None and lazy and spec.pick is not None:
+                    if taking and lazy and not alike and spec.pick is not None:
                         # A picker needs only how many options there are, then the one picked.
                         n, ends, options = spec.pick(st, loc)
                         if n and st.step >= limit:
@@ -93,14 +98,18 @@ class Loop:
                         # ``when ... after each step``: checked now that play would wait for a decision
                         left = _fired_after_step(st, ins, left)
                         continue
-                    if picking is None or st.step >= limit:
+                    if not taking or st.step >= limit:
                         st.choice_cache = options
                         return
                     if ends is None:
                         n = len(options)
                         if not lazy:  # a picker by label finds the option among the listed ones
                             st.choice_cache = options
-                    i = picks[spec.player(st, loc) if spec.player is not None else st.current](n)
+                    if alike and not self.labels_apart(st, spec, loc, options):
+                        st.choice_cache = options  # two read alike: play() says so
+                        return
+                    seat = spec.player(st, loc) if spec.player is not None else st.current
+                    i = picks[seat](n)
                     if not 0 <= i < n:
                         raise IllegalAction(f"there is no option {i} here", ins[4])
                     if ends is None:
@@ -113,6 +122,8 @@ class Loop:
                     if values:
                         for (slot, _fn), value in zip(opt[1], values):
                             loc[slot] = value
+                    if rec is not None:
+                        rec.took(st, seat, opt[0](st, loc))  # (its label, as play() would record it)
                     fr[1] = opt[3]
                     st.step += 1
                     st.pending_cache = st.choice_cache = None
@@ -145,6 +156,8 @@ class Loop:
                         i = picks[who](n)
                         if not 0 <= i < n:
                             raise IllegalAction(f"there is no answer {i} here", ins[4])
+                        if rec is not None:
+                            rec.took(st, who, allowed[i])
                         answers[who] = allowed[i]
                         waiting = loc[slot] = waiting[1:]
                         st.step += 1

@@ -13,9 +13,35 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import attrs
+
 from rulelang.numbers import ascii_fraction
 
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
+
+
+@attrs.define
+class Picking:
+    """The mode of play while decisions are taken without pausing: what the generated blocks and the
+    engine's loop read at each decision they take (``State.picking``).
+
+    - ``picks[seat](n)``: the index of the option (or answer) ``seat`` takes among ``n``;
+    - ``limit``: no decision is taken from this step on (play stops there: ``max_steps``);
+    - ``listed``: the pickers read the pending decision's listed options (``State.choice_cache``), as
+      replay's pickers by label do, so no choice is only counted or listed lazily;
+    - ``take(st, spec, loc)``: replay's recorded option of a choice found without listing the options
+      (``ChooseSpec.member``), or None to list them;
+    - ``record``: a recorder whose ``took(st, seat, label)`` is called just before each choice or
+      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks).
+
+    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``.
+    """
+
+    picks: list[Any]
+    limit: int
+    listed: bool = False
+    take: Any = None
+    record: Any = None
 
 
 class State:
@@ -54,11 +80,9 @@ class State:
         self.choice_cache: Any = None  # the pending choose's options, before any Decision is built
         self.chance_rng: Any = None  # while playing: dice are rolled with it without pausing
         self.chance_events: list[dict[str, Any]] | None = None  # ...and their trace events kept here
-        # While playing with agents that pick by index and see nothing: (picks[seat](n) -> index,
-        # the step limit); the engine then takes choices and asks itself without pausing. A third
-        # entry (True) says the pickers read the pending choice's listed options (``choice_cache``),
-        # as replay's pickers by label do: then no choice is listed lazily.
-        self.picking: tuple[Any, ...] | None = None
+        # While the engine's loop and the generated blocks take decisions themselves: the mode of play
+        # (a ``Picking``: plain play, recording or replay); None: every decision pauses.
+        self.picking: Picking | None = None
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -150,8 +174,11 @@ class State:
         """A stable short hash of the game on the table: zones, faces, counters, whose turn, the turn
         (or round), the step and who is out; not where in the rules play is paused (the frames'
         locals may differ between ways of reaching one position), nor answers and private looks."""
-        data = [self.players, self.zones, self.faces, self.counters, self.current, self.turn, self.step, self.out]
-        text = _TABLE_JSON(data)
+        # The compact JSON text of [players, zones, faces, counters, current, turn, step, out], each zone
+        # and the faces written once for as long as they hold the same numbers (see ``_kept_text``).
+        zones = ",".join([_kept_text(i, z) for i, z in enumerate(self.zones)])
+        text = (f"[{self.players},[{zones}],{_kept_text(-1, self.faces)},{_TABLE_JSON(self.counters)},"
+                f"{self.current},{self.turn},{self.step},{_TABLE_JSON(self.out)}]")
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __eq__(self, other: object) -> bool:
@@ -176,6 +203,22 @@ def _fraction_text(value: Any) -> str:
     if isinstance(value, Fraction):
         return str(value)
     raise TypeError(f"not part of a state: {value!r}")
+
+
+_KEPT: dict[int, tuple[list, str]] = {}  # zone index (faces: -1) -> (a copy of its numbers, their JSON text)
+
+
+def _kept_text(key: int, numbers: list) -> str:
+    """The compact JSON text of a zone's component ids (or of the faces), a list of whole numbers or of
+    lists of them: the text last written under ``key`` while the numbers are still the same (comparing
+    lists costs far less than writing them, and a turn changes few zones), else written now and kept.
+    (Only whole numbers are kept there, so equal lists have equal texts.)"""
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] == numbers:
+        return kept[1]
+    text = _TABLE_JSON(numbers)
+    _KEPT[key] = ([x[:] if type(x) is list else x for x in numbers], text)
+    return text
 
 
 _TABLE_JSON = json.JSONEncoder(separators=(",", ":"), default=_fraction_text).encode  # (compact, as State.dumps)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
 from rulelang.compile.runtime import player_label
 from rulelang.engine.engine import Engine, read_label
-from rulelang.engine.state import State
+from rulelang.engine.state import Picking, State
 from rulelang.rng import Rng
 from rulelang.trace.reading import Trace
 
@@ -67,9 +67,22 @@ _EVENT = operator.itemgetter(1)
 
 class Chance:
     """The recorded outcomes as a chance stream: ``below(n)`` gives the next recorded roll's (or pick's)
-    place among ``n``, ``weighted`` the next draw's place among the kinds it may draw."""
+    place among ``n``, ``weighted`` the next draw's place among the kinds it may draw, ``roll_into``
+    the recorded faces of several dice (as ``Rng.roll_into`` rolls them)."""
 
     __slots__ = ("below", "weighted", "one_of")
+
+    def kind_drawn(self, src: list[int], kind_of: list[int]) -> int:
+        """The recorded kind of a random draw of any component of ``src`` (as ``Rng.kind_drawn`` draws it)."""
+        return self.one_of([kind_of[c] for c in src])
+
+    def roll_into(self, dice: list[int], faces_of: list[list[int]], out: list[int]) -> None:
+        """``out[d] = faces_of[d][below(len(faces_of[d]))]`` for each ``d`` of ``dice``, in order (one
+        recorded roll each)."""
+        below = self.below
+        for d in dice:
+            faces = faces_of[d]
+            out[d] = faces[below(len(faces))]
 
 
 class Feed:
@@ -136,7 +149,7 @@ class Feed:
         st.chance_rng = self.chance
         st.chance_events = made
         # pickers by label (they read the listed options), and the recorded choice taken without listing them
-        st.picking = (self.pickers, self.limit, self.take)
+        st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take)
         try:
             self.engine.resume(st)
             self._catch_up(None)

@@ -111,17 +111,26 @@ rank p by highest score of p
 
 def _general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
     """The game compiled with the general emission: answer lists built per player, answers taken by
-    ``answer_each`` (who waits and the caches written after each answer), memos read by calls."""
+    a loop that writes who waits and the caches after each answer, memos read by calls."""
     real_memoized = exprs.ExprWriter.memoized
     with monkeypatch.context() as patch:
         patch.setattr(codegen.CodeGen, "answers_by_table", lambda self, L, s, ok, ind: False)
 
         def answer_each_loop(self: Any, L: list, at: int, pc: int, sp: Any, names: tuple, var: int,
-                             slot: int) -> None:
+                             slot: int) -> None:  # who waits and the caches written after each answer
             P, A, who, ok, i, j, lists, asked = names
-            self.answer_each(L, at, pc, sp, (P, A, who, ok, i), f"loc[{var}] = {asked}[{j}]",
-                             [(0, f"{ok} = {lists}[{j}]")],
-                             [f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]"], f"{j} == len({asked})")
+            L.append((at, "while True:", sp))
+            L.append((at + 1, f"if st.step >= {P}.limit:", sp))
+            L.append((at + 2, "return left", sp))
+            L.append((at + 1, f"{who} = loc[{var}] = {asked}[{j}]", sp))
+            L.append((at + 1, f"{ok} = {lists}[{j}]", sp))
+            self.answer(L, at + 1, sp, P, A, who, ok, i)
+            for line in (f"{j} += 1", f"loc[{slot}] = {asked}[{j}:]", "st.step += 1",
+                         "st.pending_cache = st.choice_cache = None", f"if {j} == len({asked}):"):
+                L.append((at + 1, line, sp))
+            L.append((at + 2, "break", sp))
+            L.append((at, f"fr[1] = {pc + 1}", sp))
+            self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
         patch.setattr(codegen.CodeGen, "answer_listed", answer_each_loop)
 
@@ -143,22 +152,6 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engi
     return load_game(path), _general(path, monkeypatch)
 
 
-def _without_replay(source: str) -> str:
-    """Generated source without the blocks replay runs (under ``if len(_pkN) != 2:``)."""
-    out: list[str] = []
-    skip = None
-    for line in source.split("\n"):
-        depth = len(line) - len(line.lstrip())
-        if skip is not None and (depth > skip or not line.strip()):
-            continue
-        skip = None
-        if re.fullmatch(r"\s*if len\(_pk\d+\) != 2:", line):
-            skip = depth
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
 def test_the_shortcuts_are_in_the_small_games_code(small: tuple[Engine, Engine]) -> None:
     fast, _general_engine = small
     source = fast.program.generated.source
@@ -167,9 +160,9 @@ def test_the_shortcuts_are_in_the_small_games_code(small: tuple[Engine, Engine])
     assert sum(1 for _ok, how in tables if "[" not in how.split(" if ")[0]) >= 2
     assert len(re.findall(r"_ok\d+ = \[\]\n", source)) == 1  # four conditions: listed per player
     assert "except BaseException:" in source
-    # who waits is written once, not per answer (but in replay's own loop, under "if len(picking) != 2")
-    assert not re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.step \+= 1", _without_replay(source))
-    assert re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.step \+= 1", source)  # (replay's loop)
+    # who waits is written once, not per answer, in the one loop every mode runs (replay's too)
+    assert not re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.step \+= 1", source)
+    assert re.search(r"loc\[\d+\] = _a\d+\[_j\d+:\]\n\s+st\.pending_cache", source)  # (when it is left)
     assert "_memo[" in source
 
 

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
+from step_support import one_at_a_time
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import runtime
 from rulelang.engine.engine import Engine
 from rulelang.play import play
-from tests.engine.test_fast_paths import step_by_step
 
 ROOST = ROOT / "games" / "rule-the-roost.rules"
 
@@ -110,7 +110,7 @@ def test_answers_listed_at_once_read_the_asked_player_from_the_loop() -> None:
         for seed in range(1, 21):
             st = engine.new_state(players)
             play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-            careful = step_by_step(engine, players, seed)
+            careful = one_at_a_time(engine, players, seed)
             assert st.dumps() == careful.dumps(), (players, seed)
             assert st.result == careful.result and st.step == careful.step, (players, seed)
 

@@ -1,10 +1,6 @@
-"""The fast paths of playouts and replay give exactly what the step-by-step paths give.
+"""The fast paths of playouts and replay at their edges (that every mode plays the same games is
+test_modes.py's family): the step limit, wrong rolls and answers, tampered traces, copies.
 
-- ``play()`` with agents that pick by index and see nothing lets the engine take every
-  choice and ask itself (``State.picking``); the games must end in the same state, with
-  the same result and step count, as when each decision goes back to the play loop one
-  at a time (the decision interface: ``choice_size``/``apply_index``,
-  ``ask_answers``/``answer``, ``apply_random``), for every game in ``games/`` and many seeds.
 - Replay applies a run of recorded rolls in one call (``Engine.roll_recorded``) and an
   ``ask``'s recorded answer without building a Decision; the replayed state must be the
   one the careful path (``redact``, which never takes a fast path) reaches, and a wrong
@@ -14,21 +10,18 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import pytest
 from scripted import ROOT
-from step_support import recorded, take_step
+from step_support import recorded
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.agents.spec import seat_specs
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.play import play
 from rulelang.rng import Rng
-from rulelang.sim.runner import SimJob, play_game
 from rulelang.trace.replay import Replayer, Trace
 
 GAMES = sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
@@ -43,82 +36,11 @@ def engine_for(game: str) -> Engine:
     return load_game(ROOT / "games" / f"{game}.rules")
 
 
-def player_counts(engine: Engine) -> list[int]:
-    """The fewest and the default number of players."""
-    model = engine.model
-    return sorted({model.min_players, model.default_players})
-
-
-def step_by_step(engine: Engine, players: int, seed: int, firsts: list[int | None] | None = None) -> State:
-    """Play a random game one decision at a time through the engine's decision interface.
-
-    ``firsts`` gets who took the first turn, as the simulator tells it (None if it went by unseen)."""
-    st = engine.new_state(players)
-    first = st.current if st.turn == 1 else None
-    agents = [RandomAgent(seed, s) for s in range(players)]
-    chance = Rng(seed, stream=0)
-    st.chance_rng = chance
-    while not st.over:
-        take_step(engine, st, agents, chance)
-        if first is None and st.turn == 1:
-            first = st.current
-    st.chance_rng = None
-    if firsts is not None:
-        firsts.append(first)
-    return st
-
-
 def fast(engine: Engine, players: int, seed: int) -> State:
     """Play the same game with play(), which lets the engine pick by index."""
     st = engine.new_state(players)
     play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
     return st
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_picking_plays_the_same_games(game: str) -> None:
-    engine = engine_for(game)
-    for players in player_counts(engine):
-        for seed in SEEDS:
-            want = step_by_step(engine, players, seed)
-            got = fast(engine, players, seed)
-            assert got.result == want.result, (players, seed)
-            assert (got.step, got.turn) == (want.step, want.turn), (players, seed)
-            assert got.dumps() == want.dumps(), (players, seed)
-            assert got.picking is None  # play() leaves nothing attached to the state
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_simulator_plays_the_same_games(game: str) -> None:
-    """``simulate`` lets the engine pick once the first turn's player is known: the same games, the same first."""
-    engine = engine_for(game)
-    players = engine.model.default_players
-    job = SimJob(str(ROOT / "games" / f"{game}.rules"), (), players, tuple(seat_specs(["random"], players)), seed=1)
-    for index in range(10):
-        firsts: list[int | None] = []
-        want = step_by_step(engine, players, job.seed + index, firsts)
-        got, first = play_game(engine, job, index)
-        assert got.dumps() == want.dumps(), index
-        assert first == firsts[0], index
-        assert got.picking is None
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_picking_is_off_when_recording(game: str) -> None:
-    """With a trace being recorded every decision goes through the loop, and the game is still the same."""
-    engine = engine_for(game)
-    players = engine.model.default_players
-    for seed in SEEDS[:5]:
-        st = engine.new_state(players)
-        seen: list[Any] = []
-
-        def sink(event: dict[str, Any], _narration: list[dict[str, Any]], st: State = st,
-                 seen: list[Any] = seen) -> None:
-            seen.append(st.picking)
-
-        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, on_event=sink)
-        assert seen and all(p is None for p in seen)
-        assert st.dumps() == fast(engine, players, seed).dumps()
 
 
 def test_picking_keeps_the_step_limit() -> None:
@@ -128,22 +50,6 @@ def test_picking_keeps_the_step_limit() -> None:
         play(engine, st, [RandomAgent(3, s) for s in range(4)], 3, max_steps=50)
     assert 50 <= st.step < 60  # stopped at the first decision from step 50 on (a roll of dice may pass it)
     assert st.picking is None
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_fast_replay_reaches_the_careful_state(game: str) -> None:
-    engine = engine_for(game)
-    players = engine.model.default_players
-    for seed in SEEDS[:10]:
-        trace, result = recorded(engine, game, players, seed)
-        quick = Replayer(engine, trace)
-        verdict = quick.run()
-        assert verdict.status == "compliant", verdict.message
-        assert verdict.result == result
-        careful = Replayer(engine, trace, view=None, redact=True)
-        assert careful.run().status == "compliant"
-        assert quick.state is not None and careful.state is not None
-        assert quick.state.dumps() == careful.state.dumps()
 
 
 def _runs_of_rolls(trace: Trace) -> list[int]:
