@@ -71,7 +71,7 @@ def test_names_the_game_does_not_have_are_errors_that_list_the_right_ones() -> N
 def test_a_game_played_to_its_end() -> None:
     position = {"current": "P1", "zones": {"hand of P1": ["Spade7"], "hand of P2": ["Spade9"],
                                            "hand of P3": ["Heart8"], "hand of P4": ["Spade8"]},
-                "counters": {"trump": 4, "dealer": "P4"}}
+                "counters": {"trump": "Clubs", "dealer": "P4"}}
     s = Script(WHIST, options={"hands": "1"}, position=position)
     s.play("play 7 of Spades", "play 9 of Spades", "play 8 of Hearts", "play 8 of Spades")
     assert s.over and s.winners == ["P2"]
