@@ -7,12 +7,14 @@ at random), and reads the table back by the names of the rules file::
 
     from rulelang.testing import Script
 
-    s = Script("games/chicken.rules", players=2, options={"random_first_player": "false"})
-    s.choose("Go For It!", by="P1")
-    s.roll("Egg", "Chicken", "Fox", "Blank")     # the next four rolls, in order
-    assert s.zone("right") == ["White#2"]
-    assert s.counter("score", "P1") == 0
-    assert "  P1 chooses: Go For It!" in s.told()
+    s = Script("my-game.rules", players=2, options={"random_first_player": "false"})
+    s.choose("Roll", by="P1")
+    s.roll("Six", "One")                         # the next two rolls, in order
+    assert s.zone("kept") == ["Red#1"]
+    assert s.counter("score", "P1") == 6
+    assert "  P1 chooses: Roll" in s.told()
+
+(docs/testing.md has the same with a shipped game.)
 
 Every step first checks that the pending decision is of the kind the script gives (a choice,
 an ask, a roll, ...), for the player it names, and that the label is offered; otherwise it
@@ -196,7 +198,7 @@ class Script:
         return self.decision.event["roll"] if self.pending() == "roll" else None
 
     def roll_dice(self, faces: Mapping[str, str]) -> list[str]:
-        """Roll by die label (``{"White#1": "Egg", ...}``) while the pending roll is of a die named here;
+        """Roll by die label (``{"Red#1": "Six", ...}``) while the pending roll is of a die named here;
         every die named must be rolled."""
         rolled: list[str] = []
         while self.engine.pending(self.state) is not None and (die := self.next_roll()) is not None and die in faces:
@@ -207,7 +209,7 @@ class Script:
         return rolled
 
     def draw(self, *kinds: str) -> Script:
-        """Give the next ``len(kinds)`` random draws their outcome: the kind drawn (``"Fox"``)."""
+        """Give the next ``len(kinds)`` random draws their outcome: the kind drawn (``"Ace"``)."""
         for kind in kinds:
             d = self._expect("draw", kind)
             if kind not in (d.labels or []):
@@ -278,7 +280,7 @@ class Script:
 
     def zone(self, name: str) -> list[str]:
         """The labels of the components in a zone, in its order: ``zone("hand of P2") == ["Cow#3", "Pig#7"]``
-        (a zone of each player: ``NAME of P2``; of each component: ``NAME of Barn#3``)."""
+        (a zone of each player: ``NAME of P2``; of each component: ``NAME of Card#3``)."""
         labels = self.engine.program.component_labels
         return [labels[c] for c in self._zone(name)[1]]
 
@@ -311,7 +313,7 @@ class Script:
         return labels.index(label)
 
     def where(self, label: str) -> str:
-        """The zone that holds component ``label``: ``"middle"``, ``"hand of P2"``, ``"under of Barn#3"``."""
+        """The zone that holds component ``label``: ``"middle"``, ``"hand of P2"``, ``"under of Card#3"``."""
         c = self._component(label)
         labels = self.engine.program.component_labels
         for z in self.engine.model.zones:

@@ -55,7 +55,7 @@ class Seeing:
     # ------------------------------------------------------------------ views
     def table_zones(self, st: State) -> list[tuple[str, Any, int | None, list[int]]]:
         """Every zone on the table as (its key in an observation, its declaration, the seat owning it for
-        a zone of each player else None, its components): ``hand of P2``, ``under of Barn#1``, ``deck``."""
+        a zone of each player else None, its components): ``hand of P2``, ``under of Card#1``, ``deck``."""
         labels = self.program.component_labels
         kind_of = self.program.kind_of
         out: list[tuple[str, Any, int | None, list[int]]] = []
@@ -75,7 +75,7 @@ class Seeing:
         return out
 
     def shown(self, st: State, ids: list[int]) -> list[str]:
-        """Components as a player reads them: each by its shown name, a rolled die with its face (``Red=Fox``)."""
+        """Components as a player reads them: each by its shown name, a rolled die with its face (``Red=Six``)."""
         labels = self.program.component_labels
         faces = self.model.faces
         out = []

@@ -204,7 +204,7 @@ def viewer_page(engine: Engine, trace: Trace, frames: list[Frame], verdict: Verd
 
 def table_names(engine: Engine, frames: list[Frame]) -> dict[str, str]:
     """The names a player reads for each zone and counter the frames show: a zone by its display name
-    (``P1's Action Tokens``, ``the padlock on Barn 2``), a counter by its description; a key with no
+    (``P1's tokens``, ``the pile on Card 2``), a counter by its description; a key with no
     other name is left out (the page shows it as it is)."""
     zones = {z.name: z for z in engine.model.zones}
     names: dict[str, str] = {c.name: c.doc for c in engine.model.counters if c.doc}
