@@ -325,10 +325,7 @@ def simulate(game_file: str, games: int, players: tuple[int, ...], seed: int, ag
         from rulelang.sim.summary import to_csv
 
         tables = [_csv_table(r["stats"], r["rows"]) for r in runs]
-        if len(tables) > 1:  # one table: a first column says which player count a row is of
-            tables = [[["players", *tables[0][0]]]] + [[[r["stats"]["players"], *row] for row in tab[1:]]
-                                                      for r, tab in zip(runs, tables)]
-        click.echo(to_csv([row for tab in tables for row in tab]), nl=False)
+        click.echo(to_csv(_one_csv_table(tables, [r["stats"]["players"] for r in runs])), nl=False)
         return
     for i, r in enumerate(runs):
         if i:
@@ -423,10 +420,7 @@ def compare(base_file: str, variant_file: str | None, games: int, players: tuple
         return
     if as_csv:
         tables = [csv_rows(r["rows"]) for r in runs]
-        if len(tables) > 1:  # one table: a first column says which player count a row is of
-            tables = [[["players", *tables[0][0]]]] + [[[r["a"]["players"], *row] for row in tab[1:]]
-                                                      for r, tab in zip(runs, tables)]
-        click.echo(to_csv([row for tab in tables for row in tab]), nl=False)
+        click.echo(to_csv(_one_csv_table(tables, [r["a"]["players"] for r in runs])), nl=False)
         return
     for i, r in enumerate(runs):
         if len(runs) > 1:
@@ -558,3 +552,11 @@ def _player_count(text: str) -> int:
     if not 1 <= n <= 1000:
         raise SweepError(f"{n} is not a player count (1 to 1,000)")
     return n
+
+
+def _one_csv_table(tables: list[list[list[Any]]], counts: list[int]) -> list[list[Any]]:
+    """The CSV rows of one run (its table as it is), or of several runs at ``counts`` players as one table
+    whose first column says which player count a row is of (one header)."""
+    if len(tables) == 1:
+        return tables[0]
+    return [["players", *tables[0][0]]] + [[n, *row] for n, tab in zip(counts, tables) for row in tab[1:]]

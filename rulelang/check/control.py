@@ -12,7 +12,7 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.check.common import RuleScope, Skip
-from rulelang.check.model import BOOL, INT, KIND, PLAYER, STR
+from rulelang.check.model import INT, KIND, PLAYER, STR
 from rulelang.syntax import ast
 
 COUNTER_TYPES = {"number": INT, "text": STR, "kind": KIND, "player": PLAYER}
@@ -115,15 +115,8 @@ def best(ck: Any, node: ast.Best, scope: RuleScope, elem: bool) -> m.Gen:
         if node.ties == "none" and iterable.type not in (PLAYER, KIND):
             raise ck.fail(f"'ties none' gives nobody or no kind, but this picks among {iterable.type}s",
                           node.ties_span or node.span, hint="write 'ties first', or leave a tie an error")
-    scope.push()
-    var = scope.bind(node.var, iterable.type)
-    try:
-        key = ck.expect(node.key, scope, INT, elem, f"'best ... by {node.direction}' needs a number to compare")
-        cond = None
-        if node.cond is not None:
-            cond = ck.expect(node.cond, scope, BOOL, elem, "'if' needs a true/false condition")
-    finally:
-        scope.pop()
+    var, key, cond = ck.gen_parts(node.var, iterable, node.key, node.cond, scope, elem,
+                                  f"'best ... by {node.direction}' needs a number to compare")
     func = " ".join(("best", node.direction) + ((node.ties,) if node.ties else ()))
     return m.Gen(func, key, var, iterable, cond, iterable.type, node.span)
 

@@ -118,16 +118,22 @@ class ExpressionChecks(Reporter):
             raise self.fail(f"unknown function '{node.func}' over a 'for'", node.span,
                             hint="use max(...), min(...) or total(...) with 'for'")
         iterable = self.iterable(node.iterable, scope)
+        var, value, cond = self.gen_parts(node.var, iterable, node.expr, node.cond, scope, elem,
+                                          f"{node.func}(...) needs numbers")
+        return m.Gen(node.func, value, var, iterable, cond)
+
+    def gen_parts(self, name: str, iterable: Any, expr: ast.Expr, cond: ast.Expr | None, scope: RuleScope,
+                  elem: bool, why: str) -> tuple[Any, Any, Any]:
+        """A ``... for NAME in ITERABLE [if COND]`` checked: the name bound to each value, the number ``expr``
+        gives for it (``why`` says what needs it) and the condition, or None."""
         scope.push()
-        var = scope.bind(node.var, iterable.type)
+        var = scope.bind(name, iterable.type)
         try:
-            value = self.expect(node.expr, scope, INT, elem, f"{node.func}(...) needs numbers")
-            cond = None
-            if node.cond is not None:
-                cond = self.expect(node.cond, scope, BOOL, elem, "'if' needs a true/false condition")
+            value = self.expect(expr, scope, INT, elem, why)
+            test = None if cond is None else self.expect(cond, scope, BOOL, elem, "'if' needs a true/false condition")
         finally:
             scope.pop()
-        return m.Gen(node.func, value, var, iterable, cond)
+        return var, value, test
 
     def expect(self, node: ast.Expr, scope: RuleScope, type_: str, elem: bool, why: str) -> Any:
         """Resolve ``node`` and require it to be of ``type_``."""
