@@ -8,8 +8,7 @@ plays N random games of it through the rulelang engine and N random games of the
 plain-Python baseline of the same rules, in the same process, interleaved in R rounds
 (alternating which side goes first) so that machine noise hits both alike. Game ``i``
 uses seed ``S + i`` on both sides. It prints games/s for each, rulelang's decisions
-(chance outcomes and actions) per second, how much ran outside the generated code
-(fallbacks to the compiler's closures, by node kind) and, as its last line,
+(chance outcomes and actions) per second and, as its last line,
 ``ratio: X``: rulelang games/s divided by hand-written games/s.
 
 Exit status: 0 on success, 1 if the .rules file does not load or a game fails, 2 on a
@@ -149,19 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         per_game = f", {turns / args.games:.1f} turns/game" if turns else ""
         print(f"  {name:<12} {rate:9.1f} games/s  ({seconds:.3f} s{per_game}; {source})")
     print(f"  decisions (chance and actions): {dsl_steps / dsl_time:.0f}/s through rulelang")
-    print(f"  {fallback_line(engine)}")
     print(f"ratio: {dsl_rate / base_rate:.3f}")
     return 0
-
-
-def fallback_line(engine: Engine) -> str:
-    """How much of the game ran outside the generated code: compiler closures by node kind, and their runs."""
-    run = engine.run
-    if not run.fallback_kinds:
-        return "fallbacks to compiler closures: none (every construct ran as generated code)"
-    parts = [f"{kind} {runs} runs ({engine.program.fallbacks.get(kind, 0)} sites)"
-             for kind, runs in zip(run.fallback_kinds, run.fallback_runs)]
-    return "fallbacks to compiler closures: " + ", ".join(parts)
 
 
 if __name__ == "__main__":

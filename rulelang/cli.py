@@ -252,10 +252,9 @@ def compile_command(game_file: str, option_pairs: tuple[str, ...], emit_python: 
         click.echo(listing(program), nl=False)
         return
     blocks = sum(1 for rule in program.code for ins in rule if isinstance(ins[1], str))
-    fallbacks = ", ".join(f"{k} x{n}" for k, n in sorted(program.fallbacks.items())) or "none"
     frames = sum(1 for rule in program.code if rule) - 1  # the driver (setup, then turns) is not a rule
     click.echo(f"{game_file}: compiled ({frames} rules run as frames, the others inlined; {blocks} generated blocks, "
-               f"{len(program.generated.source.splitlines())} lines of Python; fallbacks: {fallbacks})")
+               f"{len(program.generated.source.splitlines())} lines of Python)")
 
 
 @main.command("games")

@@ -28,7 +28,6 @@ analyses every part shares are analysis.py's.
 from __future__ import annotations
 
 import bisect
-import collections
 import itertools
 import linecache
 from collections.abc import Callable
@@ -79,10 +78,7 @@ class Generated:
     nlocals: list[int]
     checks: dict[tuple[int, ...], str]  # triggers to check -> generated function name
     enums: dict[int, str]  # id of a ChooseSpec -> name of its generated option enumerator
-    fallbacks: collections.Counter  # node kind -> sites compiled by a closure builder
     constructs: list[Construct]
-    fallback_runs: list[int]  # per fallback kind index (see fallback_kinds): how often it ran
-    fallback_kinds: list[str]
     rank_fns: list[str]
     sheet_fns: list[list[str]]
     ncounters: int
@@ -136,8 +132,7 @@ class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, Opt
         return Generated(
             source=out.text(), filename=self.filename, lines=LineTable(self.filename, out.spans),
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
-            fallbacks=self.fallbacks, constructs=self.constructs, fallback_runs=self.fallback_runs,
-            fallback_kinds=self.fallback_kinds, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
+            constructs=self.constructs, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
             ncounters=len(model.counters), pickers=self.pickers, members=self.members, pay_fn=self.pay_fn,
         )
 
@@ -157,8 +152,6 @@ class Loaded:
     reset_memo: Callable[[], None]
     counter_inits: list[Callable[..., Any]]
     lines: LineTable
-    fallback_runs: list[int]
-    fallback_kinds: list[str]
     pay_fn: Callable[..., Any] | None = None  # (st, loc with the player in loc[0]) -> the declared payoff
     tallied_rows: Callable[..., Any] | None = None  # (st, sheet_fns[i]) -> the rows of the last tally, if still so
 
@@ -220,7 +213,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
         code=code, checks={which: ns[name] for which, name in gen.checks.items()}, arm=ns["arm"],
         rank_fns=[ns[n] for n in gen.rank_fns], sheet_fns=[[ns[n] for n in names] for names in gen.sheet_fns],
         reset_memo=ns["reset_memo"], counter_inits=[ns[f"ci{i}"] for i in range(gen.ncounters)],
-        lines=gen.lines, fallback_runs=gen.fallback_runs, fallback_kinds=gen.fallback_kinds,
+        lines=gen.lines,
         pay_fn=ns[gen.pay_fn] if gen.pay_fn else None, tallied_rows=owned.tallied_rows,
     )
 
@@ -255,7 +248,7 @@ def compile_model(model: m.Model, compile_source: Callable[[str, str, str], Any]
         nlocals=gen.nlocals, face_labels=face_labels, face_weights=face_weights, face_index=face_index,
         trigger_each=[t.each for t in model.triggers],
         sheets=[(sh.name, [(label, None) for label, _e in sh.lines], sh.nlocals) for sh in model.sheets],
-        rank_sheets=rank_sheets, generated=gen, constructs=gen.constructs, fallbacks=dict(gen.fallbacks),
+        rank_sheets=rank_sheets, generated=gen, constructs=gen.constructs,
     )
 
 
@@ -286,6 +279,4 @@ def listing(program: Program) -> str:
         if len(text) > 100:
             text = text[:97] + "..."
         out.append(f"#   {name} = {text}")
-    fallbacks = ", ".join(f"{k} x{n}" for k, n in sorted(gen.fallbacks.items())) or "none"
-    out.append(f"# fallbacks to compiler closures: {fallbacks}")
     return "\n".join(out) + "\n"

@@ -13,7 +13,6 @@ the module.
 from __future__ import annotations
 
 import bisect
-import collections
 import itertools
 import re
 from collections.abc import Callable
@@ -45,11 +44,6 @@ class ExprWriter(QueryWriter, LabelWriter):
         self.out = SourceWriter()
         self.consts: dict[str, Any] = {}
         self._const_ids: dict[Any, str] = {}
-        # Closures called for node kinds the writer does not translate: none any more (every kind is
-        # written as Python); kept empty for the engine's and the listing's counts.
-        self.fallbacks: collections.Counter = collections.Counter()
-        self.fallback_kinds: list[str] = []
-        self.fallback_runs: list[int] = []
         self.names = itertools.count()
         self.off = 0
         self.ikey: tuple = ()
@@ -94,7 +88,7 @@ class ExprWriter(QueryWriter, LabelWriter):
             "counter_of": runtime.counter_of, "zone_of": runtime.zone_of, "place_name": runtime.place_name,
             "log_move": runtime.log_move, "log_counter": runtime.log_counter, "runaway": runtime.runaway,
             "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": bisect.insort,
-            "KD": [k.display for k in model.kinds], "FB": self.fallback_runs, "place_of": runtime.place_of,
+            "KD": [k.display for k in model.kinds], "place_of": runtime.place_of,
             "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
             "FN": [f.name for f in model.faces], "KN": [k.name for k in model.kinds],
             "FD": [f.display for f in model.faces], "seat": runtime.seat, "seat_in_game": runtime.seat_in_game,

@@ -98,7 +98,6 @@ class Program:
     generated: Any = None  # the generated module (rulelang.compile.codegen.Generated)
     generated_coverage: Any = None  # the same, counting coverage (written when first asked for)
     constructs: list[Construct] = attrs.field(factory=list)  # what coverage counts, in a fixed order
-    fallbacks: dict[str, int] = attrs.field(factory=dict)  # node kind -> sites run by compiler closures
 
 
 # A chance event that picks a player (``pick w at random from q in IT if C``): (PICK, PickSpec, None, None, span).

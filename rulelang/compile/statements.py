@@ -172,7 +172,7 @@ class StatementEmitter:
             return False
         if t in piles.STATEMENTS:
             return piles.emit(self, L, s, after, ind)
-        return self.emit_fallback_stmt(L, s, after, ind)
+        raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
 
     def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:
         n = len(L)
@@ -264,10 +264,6 @@ class StatementEmitter:
         finally:
             del self.loop_vars[slot]
         return slot
-
-    def emit_fallback_stmt(self, L: list, s: Any, after: tuple, ind: int) -> bool:
-        """A statement kind the generator does not know: a compiler bug, never a silent slow path."""
-        raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
 
     def emit_assign(self, L: list, s: m.AssignS, ind: int) -> str | None:
         """Write ``set``/``add`` of a counter; the variable holding the seat whose counter changed (or None)."""
