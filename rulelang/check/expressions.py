@@ -79,6 +79,8 @@ class ExpressionChecks(Reporter):
             return m.Const(-1, PLAYER)
         if isinstance(node, ast.NoKind):
             return m.Const(-1, KIND)
+        if isinstance(node, ast.NoFace):
+            return m.Const(-1, FACE)
         if isinstance(node, ast.Best):
             return control.best(self, node, scope, elem)  # type: ignore[arg-type]
         if isinstance(node, ast.IfElse):

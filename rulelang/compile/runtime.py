@@ -164,12 +164,13 @@ def log_move(log: list, labels: list[str], moved: list[int], came_from: list, to
 
 
 def log_counter(log: list, name: str, who: int | None, old: Any, new: Any, players: Any = False,
-                visible: str | None = None) -> None:
+                visible: str | None = None, none: str = "no kind") -> None:
     """Narrate a counter's change (values of a player counter by label, fractions as text; ``players`` a
-    list of kind names: a kind counter's values by name, ``"no kind"`` for -1; ``"text"``: a text counter)."""
+    list of kind (or face) names: a kind counter's values by name, ``none`` (``"no kind"``) for -1;
+    ``"text"``: a text counter)."""
     if type(players) is list:
         event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
-                 "old": players[old] if old >= 0 else "no kind", "new": players[new] if new >= 0 else "no kind"}
+                 "old": players[old] if old >= 0 else none, "new": players[new] if new >= 0 else none}
     else:
         shown = player_label if players is True else json_number
         event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
