@@ -357,7 +357,7 @@ class QueryWriter:
                    f"if not st.out[(st.current + {i}) % st.players]]"
         if it.kind == "players_from":  # seat order from the player named (whoever holds the turn)
             i = self.var("i")
-            first = self.seat_ex(it.low, "'players from'", it.span)
+            first = self.seat_ex(it.low, "a seat to start from", it.span)
             return f"[({first} + {i}) % st.players for {i} in range(st.players)]"
         if it.kind == "others":
             i = self.var("i")

@@ -116,6 +116,13 @@ def seat(p: int, what: str, span: Any) -> int:
     return p
 
 
+def lasted(st: Any, p: int) -> int:
+    """``lasted(p)``: the turns (or rounds) player ``p`` played through while in the game: those before the one
+    she dropped out in, else every one so far, this one included (so the last still in ranks above the others)."""
+    out = st.out[p]
+    return out - 1 if out else st.turn
+
+
 def seat_in_game(p: int, players: int, span: Any) -> int:
     """A seat literal ``P3``: an error if the game has fewer players."""
     if p >= players:
