@@ -86,7 +86,7 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
                                  "starts as no kind"),
     "truth_counter.rules": (14, 18, "a counter holds a number, a text, a kind, a player or a face, but this "
                                     "is a true/false", "\n1 error"),
-    "face_counter_set.rules": (25, 15, "counter 'last' holds a face, but this is a number", None),
+    "face_counter_set.rules": (25, 15, "counter 'last' holds a face, but this is a number", "a number counter"),
     "face_counter_add.rules": (25, 3, "counter 'last' holds a face: it cannot be added to", "set last to"),
     "players_from_number.rules": (24, 25, "'players from' needs a player, but this is a number", None),
     "lasted_number.rules": (28, 26, "lasted() needs a player, but this is a number", None),
