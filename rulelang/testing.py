@@ -29,7 +29,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulelang.check.model import PLAYER
+from rulelang.check.model import FACE, PLAYER
+from rulelang.compile.control import counter_shown
 from rulelang.compile.runtime import player_label
 from rulelang.engine.decision import Decision
 from rulelang.engine.engine import Engine, IllegalAction
@@ -332,7 +333,7 @@ class Script:
         raise ScriptError(f"{label} is in no zone")
 
     def counter(self, name: str, player: str | None = None) -> Any:
-        """A counter's value: a number, a player (``"P2"``) or ``"nobody"``; a counter of each player is
+        """A counter's value: a number, a player (``"P2"``) or ``"nobody"``, a face by name; a counter of each player is
         ``{"P1": 3, "P2": 0}``, or one player's value with ``player``."""
         counter = next((c for c in self.engine.model.counters if c.name == name), None)
         if counter is None:
@@ -340,6 +341,8 @@ class Script:
             raise ScriptError(f"no counter {name!r}; the counters are {names}")
         raw = self.state.counters[counter.index]
         shown = (lambda v: "nobody" if v < 0 else player_label(v)) if counter.type == PLAYER else (lambda v: v)
+        if counter.type == FACE:
+            shown = counter_shown(FACE, self.engine.model.kinds, self.engine.model.faces)
         if not counter.per_player:
             if player is not None:
                 raise ScriptError(f"counter {name!r} is one for the table, not one of each player")

@@ -1,6 +1,6 @@
 """Checks of the constructs of control: counters of a stated or inferred type (numbers, texts, kinds,
-players), ``no kind``, ``break``/``continue`` (only inside a loop of the same rule) and ``best NAME in
-IT by highest|lowest KEY [if C] [ties first|none]``.
+players, faces), ``no kind``, ``no face``, ``break``/``continue`` (only inside a loop of the same rule)
+and ``best NAME in IT by highest|lowest KEY [if C] [ties first|none]``.
 
 These are module functions over the :class:`~rulelang.check.checker.Checker` (``ck``), as in
 :mod:`~rulelang.check.budgets`.
@@ -12,14 +12,16 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.check.common import RuleScope, Skip
-from rulelang.check.model import INT, KIND, PLAYER, STR
+from rulelang.check.model import FACE, INT, KIND, PLAYER, STR
 from rulelang.syntax import ast
 
-COUNTER_TYPES = {"number": INT, "text": STR, "kind": KIND, "player": PLAYER}
+COUNTER_TYPES = {"number": INT, "text": STR, "kind": KIND, "player": PLAYER, "face": FACE}
 """The types a counter may hold, by the word that states them (``counter trump: kind``)."""
 
-EMPTY = {INT: m.Const(0, INT), STR: m.Const("", STR), KIND: m.Const(-1, KIND), PLAYER: m.Const(-1, PLAYER)}
-"""What a counter of a stated type starts as when no starting value is written: 0, "", no kind, nobody."""
+EMPTY = {INT: m.Const(0, INT), STR: m.Const("", STR), KIND: m.Const(-1, KIND), PLAYER: m.Const(-1, PLAYER),
+         FACE: m.Const(-1, FACE)}
+"""What a counter of a stated type starts as when no starting value is written: 0, "", no kind, nobody,
+no face."""
 
 TIE_WORDS = ("first", "none")
 """What ``ties WORD`` may say: the first of the tied values in the iterable's order, or none of them."""
@@ -39,8 +41,9 @@ def counter_type(ck: Any, counter: m.Counter) -> None:
     want = None
     if stated is not None:
         want = COUNTER_TYPES.get(stated.name)
-        if want is None:  # (the grammar admits only the four words; kept for a merge that adds one)
-            ck.error(f"a counter holds a number, a text, a kind or a player, not a '{stated.name}'", stated.span)
+        if want is None:  # (the grammar admits only the five words; kept for a merge that adds one)
+            ck.error(f"a counter holds a number, a text, a kind, a player or a face, not a '{stated.name}'",
+                     stated.span)
     try:
         if counter.init is None:
             init = EMPTY[want or INT]
@@ -51,7 +54,8 @@ def counter_type(ck: Any, counter: m.Counter) -> None:
                               f"{init.type}", counter.init.span,
                               hint=_empty_hint(stated.name))
             if init.type not in (*COUNTER_TYPES.values(), "any"):
-                raise ck.fail(f"a counter holds a number, a text, a kind or a player, but this is a {init.type}",
+                raise ck.fail("a counter holds a number, a text, a kind, a player or a face, but this is a "
+                              f"{init.type}",
                               counter.init.span,
                               hint="say the type and start it empty ('counter trump: kind' starts as 'no kind'), "
                                    "or keep something else in a 'let'")
@@ -63,7 +67,7 @@ def counter_type(ck: Any, counter: m.Counter) -> None:
 
 
 def _empty_hint(word: str) -> str:
-    start = {"number": "0", "text": '""', "kind": "no kind", "player": "nobody"}[word]
+    start = {"number": "0", "text": '""', "kind": "no kind", "player": "nobody", "face": "no face"}[word]
     return f"a {word} counter with no starting value starts as {start}"
 
 

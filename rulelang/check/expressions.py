@@ -16,7 +16,7 @@ from rulelang.check.model import BOOL, COMPONENT, FACE, INT, KIND, PLAYER
 from rulelang.syntax import ast
 from rulelang.syntax.span import Span
 
-BUILTINS = {"min": 2, "max": 2, "abs": 1, "seat": 1, "fraction": 2}
+BUILTINS = {"min": 2, "max": 2, "abs": 1, "seat": 1, "fraction": 2, "lasted": 1}
 SEAT_LITERAL = re.compile(r"^P([1-9][0-9]{0,2})$")
 
 MAX_EXPANSIONS = 100_000
@@ -79,6 +79,8 @@ class ExpressionChecks(Reporter):
             return m.Const(-1, PLAYER)
         if isinstance(node, ast.NoKind):
             return m.Const(-1, KIND)
+        if isinstance(node, ast.NoFace):
+            return m.Const(-1, FACE)
         if isinstance(node, ast.Best):
             return control.best(self, node, scope, elem)  # type: ignore[arg-type]
         if isinstance(node, ast.IfElse):
@@ -277,7 +279,7 @@ class ExpressionChecks(Reporter):
         if node.name in BUILTINS:
             if len(args) != BUILTINS[node.name]:
                 raise self.fail(f"{node.name}() takes {BUILTINS[node.name]} argument(s), not {len(args)}", node.span)
-            want = PLAYER if node.name == "seat" else INT
+            want = PLAYER if node.name in ("seat", "lasted") else INT
             for a, raw in zip(args, node.args):
                 if a.type not in (want, "any"):
                     raise self.fail(f"{node.name}() needs a {want}, but this is a {a.type}", raw.span)

@@ -81,7 +81,7 @@ class Counter:
     init: Any  # IR expression
     doc: str | None
     span: Span
-    type: str = INT  # a number, a text, a kind or a player (stated, else the type of its starting value)
+    type: str = INT  # a number, a text, a kind, a player or a face (stated, else the type of its starting value)
     visibility: str = "public"  # "public", "owner" (each player sees only their own) or "hidden"
     stated: Any = None  # the type its declaration states (``counter trump: kind``), an ast.Name, or None
 

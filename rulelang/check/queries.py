@@ -148,6 +148,9 @@ class QueryChecks(Reporter):
                 raise self.fail(f"'{kind.name}' is a {kind.cls} without faces", node.of.span,
                                 hint="'faces of' names a kind of die (or of a component with sides)")
             return m.IterIR("faces", None, None, None, FACE, span=node.span, values=tuple(dict.fromkeys(kind.faces)))
+        if node.kind == "players_from":
+            first = self.seat(node.low, scope, False, "'players from' needs a player")
+            return m.IterIR("players_from", None, first, None, PLAYER, span=node.span)
         if node.kind in ("others", "others_in"):
             self.no_current("'other players'", node.span)
         if node.kind in ("players_in", "others_in"):

@@ -11,7 +11,7 @@ from typing import Any
 from rulelang.check import budgets, control
 from rulelang.check import model as m
 from rulelang.check.common import Reporter, RuleScope, Skip, suggest
-from rulelang.check.model import BOOL, INT, PLAYER
+from rulelang.check.model import BOOL, FACE, INT, PLAYER
 from rulelang.syntax import ast
 from rulelang.syntax.span import Span
 
@@ -83,7 +83,13 @@ class StatementChecks(Reporter):
             if counter.type != INT and node.op != "=":
                 raise self.fail(f"counter '{node.name}' holds a {counter.type}: it cannot be added to", node.span,
                                 hint=f"write 'set {node.name} to ...'")
-            value = self.expect(node.value, scope, counter.type, False, f"counter '{node.name}' holds a {counter.type}")
+            value = self.expr(node.value, scope)
+            if value.type != counter.type and value.type != "any":
+                hint = (f"set it to a face ('set {node.name} to f' for f in faces of a die, or 'face of d'); "
+                        "a number such as the pips goes in a number counter"
+                        if counter.type == FACE and value.type == INT else None)
+                raise self.fail(f"counter '{node.name}' holds a {counter.type}, but this is a {value.type}",
+                                node.value.span, hint=hint)
             return m.AssignS(node.op, counter.index, owner, value, node.span)
         if isinstance(node, ast.Let):
             value = self.expr(node.value, scope)

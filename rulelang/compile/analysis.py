@@ -279,7 +279,7 @@ def kind_count_pattern(it: m.IterIR, slot: int) -> m.Agg | None:
 
 def never_negative(it: m.IterIR) -> bool:
     """Whether every value of a range is a seat or a component of a zone (never nobody, nothing or < 0)."""
-    return it.kind in ("players", "players_in", "others", "others_in") or (
+    return it.kind in ("players", "players_in", "others", "others_in", "players_from") or (
         it.type == m.COMPONENT and it.query is not None)
 
 

@@ -26,6 +26,8 @@ from rulelang.numbers import json_number
 
 NO_KIND = "no kind"
 """How the kind that is no kind is shown (narration, observations, positions)."""
+NO_FACE = "no face"
+"""How the face that is no face is shown (a face counter before it is set)."""
 
 
 def install(gen: Any) -> None:
@@ -116,13 +118,16 @@ def best_return(gen: Any, e: m.Gen) -> str:
             f"{gen.const(e.span)})")
 
 
-def counter_shown(type_: str, kinds: list[m.Kind]) -> Any:
+def counter_shown(type_: str, kinds: list[m.Kind], faces: Any = ()) -> Any:
     """How a counter's value of this type is written in observations, positions and the viewer: a player
-    as ``P2`` (``nobody``), a kind by its name (``no kind``), a text as it is, a number as JSON."""
+    as ``P2`` (``nobody``), a kind by its name (``no kind``), a face by its name (``no face``; ``faces``
+    the model's faces), a text as it is, a number as JSON."""
     if type_ == m.PLAYER:
         return player_label
     if type_ == m.KIND:
         return lambda k: kinds[k].name if k >= 0 else NO_KIND
+    if type_ == m.FACE:
+        return lambda f: faces[f].name if f >= 0 else NO_FACE
     return json_number
 
 

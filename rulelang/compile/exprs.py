@@ -92,6 +92,7 @@ class ExprWriter(QueryWriter, LabelWriter):
             "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
             "FN": [f.name for f in model.faces], "KN": [k.name for k in model.kinds],
             "FD": [f.display for f in model.faces], "seat": runtime.seat, "seat_in_game": runtime.seat_in_game,
+            "lasted": runtime.lasted,
             "fraction": fraction, "bounded": bounded, "bounded_text": bounded_text, "whole": whole,
             "format_number": format_number, "FS": [f.display for f in model.faces] + ["no face"],
             "row_at": runtime.row_at, "number_range": runtime.number_range,
@@ -267,6 +268,8 @@ class ExprWriter(QueryWriter, LabelWriter):
                 return "st.players"
             if e.func == "seat":
                 return f"({self.seat_ex(e.args[0], 'a seat', e.span, c)} + 1)"
+            if e.func == "lasted":
+                return f"lasted(st, {self.seat_ex(e.args[0], 'a place in the game', e.span, c)})"
             args = [self.ex(a, c) for a in e.args]
             if e.func in ("min", "max"):
                 return f"{e.func}({args[0]}, {args[1]})"

@@ -24,7 +24,7 @@ from typing import Any
 from rulelang.check import model as m
 from rulelang.compile.analysis import slots_read
 
-_SEAT_RANGES = ("players", "others", "players_in", "others_in")
+_SEAT_RANGES = ("players", "others", "players_in", "others_in", "players_from")
 # The characters a hole's text may hold, for the types whose values are not a finite list known here:
 # a seat's label is "P" and digits (ranges list seats only, never "nobody"), a number of a range
 # (bounded, whole) is digits and a sign.

@@ -21,7 +21,7 @@ from rulelang.compile.analysis import is_count, slots_read, whole_valued
 from rulelang.compile.runtime import MAX_OPTIONS
 
 _SAFE_OPS = ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">=")
-_SEAT_RANGES = ("players", "players_in", "others", "others_in")
+_SEAT_RANGES = ("players", "players_in", "others", "others_in", "players_from")
 
 
 class _Unsafe(Exception):

@@ -279,7 +279,7 @@ class OptionEmitter:
 
     def range_bound(self, it: m.IterIR) -> int:
         """The most values a ``for`` range can give, known when the code is written."""
-        if it.kind in ("players", "players_in", "others", "others_in"):
+        if it.kind in ("players", "players_in", "others", "others_in", "players_from"):
             return self.model.max_players
         if it.kind in ("kinds", "kinds_where"):
             return len(self.model.kinds)

@@ -355,6 +355,10 @@ class QueryWriter:
             i = self.var("i")
             return f"[(st.current + {i}) % st.players for {i} in range(1, st.players) " \
                    f"if not st.out[(st.current + {i}) % st.players]]"
+        if it.kind == "players_from":  # seat order from the player named (whoever holds the turn)
+            i = self.var("i")
+            first = self.seat_ex(it.low, "a seat to start from", it.span)
+            return f"[({first} + {i}) % st.players for {i} in range(st.players)]"
         if it.kind == "others":
             i = self.var("i")
             listed = f"[(st.current + {i}) % st.players for {i} in range(1, st.players)]"

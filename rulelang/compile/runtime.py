@@ -116,6 +116,13 @@ def seat(p: int, what: str, span: Any) -> int:
     return p
 
 
+def lasted(st: Any, p: int) -> int:
+    """``lasted(p)``: the turns (or rounds) player ``p`` played through while in the game: those before the one
+    she dropped out in, else every one so far, this one included (so the last still in ranks above the others)."""
+    out = st.out[p]
+    return out - 1 if out else st.turn
+
+
 def seat_in_game(p: int, players: int, span: Any) -> int:
     """A seat literal ``P3``: an error if the game has fewer players."""
     if p >= players:
@@ -164,12 +171,13 @@ def log_move(log: list, labels: list[str], moved: list[int], came_from: list, to
 
 
 def log_counter(log: list, name: str, who: int | None, old: Any, new: Any, players: Any = False,
-                visible: str | None = None) -> None:
+                visible: str | None = None, none: str = "no kind") -> None:
     """Narrate a counter's change (values of a player counter by label, fractions as text; ``players`` a
-    list of kind names: a kind counter's values by name, ``"no kind"`` for -1; ``"text"``: a text counter)."""
+    list of kind (or face) names: a kind counter's values by name, ``none`` (``"no kind"``) for -1;
+    ``"text"``: a text counter)."""
     if type(players) is list:
         event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,
-                 "old": players[old] if old >= 0 else "no kind", "new": players[new] if new >= 0 else "no kind"}
+                 "old": players[old] if old >= 0 else none, "new": players[new] if new >= 0 else none}
     else:
         shown = player_label if players is True else json_number
         event = {"type": "counter", "counter": name, "player": player_label(who) if who is not None else None,

@@ -298,9 +298,10 @@ class StatementEmitter:
         if counter.doc is not None:
             secret = self.const(counter.visibility) if counter.visibility != "public" else "None"
             L.append((ind, f"if st.log is not None and {new} != {old}:", sp))
-            shown = {m.PLAYER: "True", m.KIND: "KN", m.STR: "'text'"}.get(counter.type, "False")
+            shown = {m.PLAYER: "True", m.KIND: "KN", m.FACE: "FN", m.STR: "'text'"}.get(counter.type, "False")
+            none = ", 'no face'" if counter.type == m.FACE else ""
             L.append((ind + 1, f"log_counter(st.log, {self.const(counter.name)}, {who}, {old}, {new}, "
-                               f"{shown}, {secret})", sp))
+                               f"{shown}, {secret}{none})", sp))
         return None if s.owner is None else who
 
 

@@ -22,7 +22,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from rulelang.check.model import KIND, PLAYER, STR
+from rulelang.check.model import FACE, KIND, PLAYER, STR
 from rulelang.compile.runtime import player_label
 from rulelang.errors import RulelangError
 from rulelang.numbers import MAX_NUMBER, bounded_text, normal, too_big
@@ -57,6 +57,8 @@ def _counter_value(engine: Any, st: Any, counter: Any, value: Any, what: str, sp
         return _player(engine, st, value, span)
     if counter.type in (KIND, STR):
         return _kind_or_text(engine, counter, value, what, span)
+    if counter.type == FACE:
+        return _face(engine, value, what, span)
     if isinstance(value, str) and _FRACTION.match(value):
         number = normal(Fraction(value))
     elif isinstance(value, int) and not isinstance(value, bool):
@@ -82,6 +84,17 @@ def _kind_or_text(engine: Any, counter: Any, value: Any, what: str, span: Span |
     if value not in names:
         raise PositionError(f"position: unknown kind {value!r} for {what}", span,
                             hint=_suggest(value, names) or "a kind's name from the rules, or \"no kind\"")
+    return names.index(value)
+
+
+def _face(engine: Any, value: Any, what: str, span: Span | None) -> int:
+    """A face counter's value as a position writes it: a face's name, or "no face"."""
+    if value == "no face":
+        return -1
+    names = [f.name for f in engine.model.faces]
+    if not isinstance(value, str) or value not in names:
+        raise PositionError(f"position: unknown face {value!r} for {what}", span,
+                            hint=_suggest(str(value), names) or "a face's name from the rules, or \"no face\"")
     return names.index(value)
 
 

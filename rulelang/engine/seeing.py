@@ -96,7 +96,7 @@ class Seeing:
         bookkeeping: dict[str, Any] = {}
         for c in model.counters:
             value = st.counters[c.index]
-            as_text = counter_shown(c.type, model.kinds)
+            as_text = counter_shown(c.type, model.kinds, model.faces)
             if c.per_player:
                 shown = {player_label(p): as_text(v) if self.sees_counter(c, p, player) else {"hidden": True}
                          for p, v in enumerate(value)}

@@ -78,6 +78,8 @@ class ObservationEncoder:
         self.seats = [seat_label(p) for p in range(players)]
         # a kind counter's value: the kind's number in declaration order (1 the first), no kind 0
         self.kind_numbers = {k.name: float(i + 1) for i, k in enumerate(model.kinds)} | {"no kind": 0.0}
+        # a face counter's value: the face's number in declaration order (1 the first), no face 0
+        self.face_numbers = {f.name: float(i + 1) for i, f in enumerate(model.faces)} | {"no face": 0.0}
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
         entering = kinds_entering(model)
@@ -229,6 +231,8 @@ class ObservationEncoder:
                 return 0.0
             if value in self.kind_numbers:
                 return self.kind_numbers[value]
+            if value in self.face_numbers:
+                return self.face_numbers[value]
             try:
                 return float(ascii_fraction(value))
             except ValueError:

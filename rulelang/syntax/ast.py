@@ -188,7 +188,7 @@ class Template:
 class Iterable:
     """What a ``for`` ranges over: players, other players, kinds, a range, components."""
 
-    kind: str  # "players", "others", "kinds", "kinds_where", "range", "query", "faces"
+    kind: str  # "players", "others", "kinds", "kinds_where", "range", "query", "faces", "players_from" (low: who)
     query: Query | None
     low: Expr | None
     high: Expr | None
@@ -686,6 +686,13 @@ class Places:
 @attrs.frozen
 class NoKind:
     """``no kind``: the kind value that is no kind (a kind counter before it is set)."""
+
+    span: Span
+
+
+@attrs.frozen
+class NoFace:
+    """``no face``: the face value that is no face (a face counter before it is set)."""
 
     span: Span
 

@@ -1,5 +1,6 @@
-"""Builder methods for the constructs of control: typed counters, ``no kind``, ``break``/``continue`` and
-``best ... by ...`` (a base class of the parse-tree transformer of :mod:`rulelang.syntax.build`)."""
+"""Builder methods for the constructs of control: typed counters, ``no kind``, ``no face``,
+``break``/``continue``, ``best ... by ...`` and ``players from PLAYER`` (a base class of the parse-tree
+transformer of :mod:`rulelang.syntax.build`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,16 @@ class ControlBuilder:
     def no_kind(self: Any, meta: Any, c: list) -> ast.NoKind:
         """``no kind``."""
         return ast.NoKind(self._span(meta))
+
+    @v_args(meta=True)
+    def no_face(self: Any, meta: Any, c: list) -> ast.NoFace:
+        """``no face``."""
+        return ast.NoFace(self._span(meta))
+
+    @v_args(meta=True)
+    def it_players_from(self: Any, meta: Any, c: list) -> ast.Iterable:
+        """``players from PLAYER``: every player in seat order, starting with that one."""
+        return ast.Iterable("players_from", None, c[0], None, self._span(meta))
 
     @v_args(meta=True)
     def break_stmt(self: Any, meta: Any, c: list) -> ast.Simple:

@@ -132,8 +132,9 @@ _TOKEN_NAMES = {
     "PER_PLAYER": "'per player'",
     "RANDOM_WORD": "'random'",
     "OVERRIDE": "'override'",
-    "COUNTER_TYPE": "': TYPE' (number, text, kind or player)",
+    "COUNTER_TYPE": "': TYPE' (number, text, kind, player or face)",
     "NO_KIND": "'no kind'",
+    "NO_FACE": "'no face'",
     "BEST": "'best'",
 }
 

@@ -131,7 +131,7 @@ def full_table(engine: Engine, st: State) -> dict[str, Any]:
     bookkeeping: dict[str, Any] = {}
     for c in model.counters:
         value = st.counters[c.index]
-        text = counter_shown(c.type, model.kinds)
+        text = counter_shown(c.type, model.kinds, model.faces)
         shown = {f"P{p + 1}": text(v) for p, v in enumerate(value)} if c.per_player else text(value)
         (counters if c.doc is not None else bookkeeping)[c.name] = shown
         if c.visibility != "public":

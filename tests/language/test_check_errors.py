@@ -84,8 +84,12 @@ EXPECTED: dict[str, tuple[int, int, str, str | None]] = {
     # counters of kinds and texts, break/continue, best (issue 26)
     "kind_counter_start.rules": (14, 22, "counter 'last' holds a kind, but its starting value is a number",
                                  "starts as no kind"),
-    "truth_counter.rules": (14, 18, "a counter holds a number, a text, a kind or a player, but this is a true/false",
-                            "\n1 error"),
+    "truth_counter.rules": (14, 18, "a counter holds a number, a text, a kind, a player or a face, but this "
+                                    "is a true/false", "\n1 error"),
+    "face_counter_set.rules": (25, 15, "counter 'last' holds a face, but this is a number", "a number counter"),
+    "face_counter_add.rules": (25, 3, "counter 'last' holds a face: it cannot be added to", "set last to"),
+    "players_from_number.rules": (24, 25, "'players from' needs a player, but this is a number", None),
+    "lasted_number.rules": (28, 26, "lasted() needs a player, but this is a number", None),
     "break_outside_loop.rules": (26, 5, "'break' is outside any loop", "inside a 'while', 'repeat' or 'for'"),
     "break_in_called_rule.rules": (32, 3, "'continue' is outside any loop", "a rule called from a loop"),
     "best_unknown_tie.rules": (25, 62, "unknown tie rule 'ties share'", "'ties first'"),

@@ -153,7 +153,7 @@ def test_a_wrong_starting_value_is_one_error_not_one_per_set(tmp_path: Path) -> 
     errors = check_errors(tmp_path, "counter done = false\nsetup:\n  set done to true\nturn:\n  set done to false\n"
                                     "  end game\nrank p by highest 0\n")
     assert [e.message for e in errors] == [
-        "a counter holds a number, a text, a kind or a player, but this is a true/false"]
+        "a counter holds a number, a text, a kind, a player or a face, but this is a true/false"]
     errors = check_errors(tmp_path, "counter trump: kind\n1 Red card\nsetup:\n  set trump to 2\nturn:\n"
                                     "  set trump to Red\n  end game\nrank p by highest 0\n")
     assert [e.message for e in errors] == ["counter 'trump' holds a kind, but this is a number"]

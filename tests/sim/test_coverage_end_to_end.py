@@ -92,8 +92,14 @@ def test_coverage_counts_answers_given_per_value_on_their_line() -> None:
 
 
 def test_simulate_lists_the_answers_of_an_ask() -> None:
-    result = CliRunner().invoke(main, ["simulate", "examples/new-games/sushi-draft.rules", "-n", "6", "-j", "1",
-                                       "--coverage"])
+    result = CliRunner().invoke(main, ["simulate", "games/rooster-rush.rules", "-n", "6", "-j", "1", "--coverage"])
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if "answer of an ask" in line]
-    assert len(lines) == 9 and lines[-1].endswith("Maki (3 rolls)"), lines
+    assert len(lines) == 4 and lines[1].endswith("wait until the chips stop"), lines
+    assert lines[-1].endswith("secure nothing"), lines
+    # an answer per value is one line, counted each time any of its values is answered: Sushi Draft's
+    # pick is '"{k}" for k in kinds(...)', answered by 4 players, 8 times a round, 2 rounds a game
+    result = CliRunner().invoke(main, ["simulate", "examples/new-games/sushi-draft.rules", "-n", "6", "-j", "1",
+                                       "--coverage"])
+    lines = [line.split() for line in result.output.splitlines() if "answer of an ask" in line]
+    assert [(words[-1], int(words[-3])) for words in lines] == [("{...}", 6 * 2 * 8 * 4)], lines

@@ -175,7 +175,7 @@ def test_liars_dice_losing_the_last_die_puts_a_player_out_and_ends_a_duel() -> N
     play(engine, st, "bid 2 x 5", "call P1 a liar")
     assert st.over
     assert engine.standings(st)["winners"] == ["P2"]
-    assert counter(engine, st, "place") == [2, 1]
+    assert [(r["player"], r["rank"]) for r in engine.standings(st)["standings"]] == [("P2", 1), ("P1", 2)]
 
 
 def test_liars_dice_replay_catches_a_bid_that_does_not_raise(tmp_path: Path) -> None:
