@@ -332,10 +332,15 @@ class MoveEmitter:
             i, j = self.var("i"), self.var("j")
             self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
-            L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
-            L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}, {i})", sp))
-            L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
-            L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+            # the run's end that is the first or last id of all is the list's own end: no bisection for it
+            low = "" if ids[0] == "0" else i
+            high = "" if ids[1] == repr(len(self.kind_of) - 1) else j
+            if low:
+                L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
+            if high:
+                L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}{f', {i}' if low else ''})", sp))
+            L.append((ind + 1, f"{t} = {z}[{low}:{high}]", sp))
+            L.append((ind + 1, f"del {z}[{low}:{high}]", sp))
             return None
         if need is None:
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
