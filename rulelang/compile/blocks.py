@@ -204,7 +204,9 @@ class BlockEmitter:
             (1, "left -= 1", None), (1, "if left < 0:", None),
             (2, f"runaway({self.const('turns')}, {self.const(turn)})", turn)]
         if advance:
-            lines.append((1, f"if {self.check_fn(advance)}(st):", None))
+            chk = f"{self.check_fn(advance)}(st)"
+            guard = self.check_guard(advance, None)  # (called only when a condition now differs from its flag)
+            lines.append((1, f"if {chk if guard is None else f'{guard} and {chk}'}:", None))
             lines.append((2, "left -= 1", None))
             lines.append((2, "return left", None))  # the trigger's rule runs first
         lines += start  # no pause between one turn's end and the next one's start: one block

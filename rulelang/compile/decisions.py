@@ -575,7 +575,8 @@ class DecisionEmitter:
             L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
             if not last:
                 L.append((ind, "else:", opt.span))
-                if any(ls or zn for _c, ls, zn in counts[j + 1:]):  # a later option reads its position
+                # a later option tests or reads its position among its own
+                if j + 2 < len(plans) or any(ls or zn for _c, ls, zn in counts[j + 1:]):
                     L.append((ind + 1, f"{at} -= {c}", opt.span))
                 ind += 1
 

@@ -231,8 +231,9 @@ class MoveEmitter:
             self.consts["bisect_right"] = bisect.bisect_right
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             L.append((ind + 1, f"{i} = bisect_right({z}, {span[1]}) - 1", sp))
-            L.append((ind + 1, f"{t} = [{z}.pop({i})] if {i} >= 0 and {z}[{i}] >= {span[0]} else []", sp))
-            keep = None
+            L.append((ind + 1, f"if {i} >= 0 and {z}[{i}] >= {span[0]}:", sp))
+            self.put_one(L, s, d, z, f"{z}.pop({i})", c, ind + 2)
+            return
         elif one:  # the top one that passes the test: looked for from the top, taken out by value
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
             L.append((ind + 1, f"{t} = []", sp))
@@ -276,24 +277,32 @@ class MoveEmitter:
         L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
         L.append((ind + 1, f"{t}.reverse()", sp))
 
+    def put_one(self, L: list, s: m.MoveS, d: str, z: str, taken: str, c: str, ind: int) -> None:
+        """Put the one component ``taken`` (the source that takes it out of ``z``) into ``d``, as ``put`` puts
+        a list of one, without the list: its face cleared in a zone of unrolled dice, the move logged."""
+        sp = s.span
+        dz = self.model.zones[s.dest.zone]
+        L.append((ind, f"{c} = {taken}", sp))
+        if dz.unrolled:
+            L.append((ind, f"F[{c}] = -1", sp))
+        if not dz.ordered:
+            L.append((ind, f"insort({d}, {c})", sp))
+        elif s.place == "bottom":
+            L.append((ind, f"{d}.insert(0, {c})", sp))
+        else:
+            L.append((ind, f"{d}.append({c})", sp))
+        L.append((ind, "if st.log is not None:", sp))
+        L.append((ind + 1, f"log_move(st.log, LB, [{c}], [{self.zone_name(s.query.zones[0])}], "
+                           f"{self.zone_name(s.dest)})", sp))
+
     def move_top_one(self, L: list, s: m.MoveS, d: str, z: str, c: str, ind: int) -> None:
         """``move 1 from ZONE to ZONE``: the top component, popped and put without a list of one
         (as the top ``need`` of every component with ``need`` 1, see ``take`` and ``put``)."""
         sp = s.span
         q = s.query
-        dz = self.model.zones[s.dest.zone]
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))  # (the caller found the destination ``d``)
         L.append((ind, f"if {z} and {z} is not {d}:", sp))
-        L.append((ind + 1, f"{c} = {z}.pop()", sp))
-        if not dz.ordered:
-            L.append((ind + 1, f"insort({d}, {c})", sp))
-        elif s.place == "bottom":
-            L.append((ind + 1, f"{d}.insert(0, {c})", sp))
-        else:
-            L.append((ind + 1, f"{d}.append({c})", sp))
-        L.append((ind + 1, "if st.log is not None:", sp))
-        L.append((ind + 2, f"log_move(st.log, LB, [{c}], [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})",
-                  sp))
+        self.put_one(L, s, d, z, f"{z}.pop()", c, ind + 1)  # (not into unrolled dice: see _pops_top)
 
     def move_count(self, q: m.Query) -> str:
         """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
@@ -323,10 +332,15 @@ class MoveEmitter:
             i, j = self.var("i"), self.var("j")
             self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
-            L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
-            L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}, {i})", sp))
-            L.append((ind + 1, f"{t} = {z}[{i}:{j}]", sp))
-            L.append((ind + 1, f"del {z}[{i}:{j}]", sp))
+            # the run's end that is the first or last id of all is the list's own end: no bisection for it
+            low = "" if ids[0] == "0" else i
+            high = "" if ids[1] == repr(len(self.kind_of) - 1) else j
+            if low:
+                L.append((ind + 1, f"{i} = bisect_left({z}, {ids[0]})", sp))
+            if high:
+                L.append((ind + 1, f"{j} = bisect_right({z}, {ids[1]}{f', {i}' if low else ''})", sp))
+            L.append((ind + 1, f"{t} = {z}[{low}:{high}]", sp))
+            L.append((ind + 1, f"del {z}[{low}:{high}]", sp))
             return None
         if need is None:
             L.append((ind, f"if {z} and {z} is not {d}:", sp))
