@@ -11,8 +11,9 @@ does, plus the header and result lines), untimed. Then, interleaved over R round
 
 - **playout**: the same N games played again from scratch by the engine with random
   agents (``engine.new_state`` + ``play``, no events collected), and
-- **recording playout**: the same N games played again while collecting every event, as
-  ``rulelang run --trace`` does (without writing them), and
+- **recording playout**: the same N games played again while collecting every event and a
+  digest of the table as each turn begins, as ``rulelang run --trace`` does and as the traces
+  replayed were recorded (without writing them), and
 - **replay**: the N recorded traces replayed by ``rulelang.trace.replay.Replayer``
   (built from in-memory ``Trace`` objects, so no file reading or JSON parsing is
   timed), each of which must come out ``compliant`` with the recorded result; the traces
@@ -99,8 +100,9 @@ def run_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int
 
 
 def run_recording_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
-    """Play one fresh random game per seed collecting its events, as ``rulelang run --trace`` does
-    (without writing them); return (seconds, events)."""
+    """Play one fresh random game per seed collecting its events with a digest as each turn begins, as
+    ``rulelang run --trace`` does and as the replayed traces were recorded (without writing them); return
+    (seconds, events)."""
     events = 0
     start = time.perf_counter()
     for seed in seeds:
@@ -110,7 +112,7 @@ def run_recording_playouts(engine: Engine, players: int, seeds: range) -> tuple[
             kept.append(event)
 
         state = engine.new_state(players)
-        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
         events += state.step
     return time.perf_counter() - start, events
 

@@ -135,9 +135,11 @@ class Feed:
         st = self.st
         self.at = at
         ahead = map(self.evs.__getitem__, range(at, self.n))  # (not islice: that would step over the first ``at``)
-        if self.shadow is not None:  # each roll and pick checked against the seed's chance stream
-            self.asked = filter(_chance_asked, ahead)
-            self.chance.below = self.seeded_below
+        chance: Any = self.chance
+        if self.shadow is not None:
+            # chance drawn from the seed's stream itself, as play drew it: the events it makes must be the
+            # trace's (see _catch_up), so every outcome is the seed's (the careful way says which is not)
+            chance = self.shadow
         elif self.tables.picks:
             places = map(self._place, filter(_chance_asked, ahead))
             self.chance.below = functools.partial(next, places)
@@ -146,7 +148,7 @@ class Feed:
             self.chance.below = functools.partial(next, places)  # (a die's place past its faces: an IndexError)
         made = self.made
         made.clear()
-        st.chance_rng = self.chance
+        st.chance_rng = chance
         st.chance_events = made
         # pickers by label (they read the listed options), and the recorded choice taken without listing them
         st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take)
