@@ -12,7 +12,7 @@ import weakref
 from typing import Any, Protocol
 
 from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
-from rulelang.compile.runtime import player_label
+from rulelang.compile.runtime import player_label, shuffle_zone
 from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.state import Picking, State
 from rulelang.rng import Rng
@@ -197,6 +197,9 @@ class Feed:
         made = self.made
         at = self.at
         k = 0
+        if made and evs[at:at + len(made)] == made:  # (the usual case, compared at once: the same as one by one)
+            k = len(made)
+            at += k
         while upto is not None and at < upto or upto is None and k < len(made):
             if at >= self.n:
                 raise Doubt()  # the engine made chance events the trace does not have
@@ -512,6 +515,40 @@ def recorded_rolls(events: list[tuple[int, dict[str, Any]]], start: int, step: i
             break
         rolls.append((roll, outcome))
     return rolls
+
+
+def seeded_shuffle(engine: Engine, st: State, event: dict[str, Any], shadow: Rng) -> bool:
+    """Shuffle the pending zone with the seed's chance stream ``shadow``, as play shuffled it
+    (``Engine._chance``: the same draws, order, triggers and step), if the recorded shuffle is the
+    pending one; False (nothing changed, nothing drawn) when it is not. A doubt when the seed's order
+    is not the recorded one, or on a rules error after it (the careful way says which)."""
+    outcome = event.get("outcome")
+    if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS:
+        return False
+    paused = engine.paused_at(st, SHUFFLE)
+    if paused is None:
+        return False
+    fr, ins = paused
+    if engine.model.zones[ins[2]].name != event["shuffle"]:
+        return False
+    tables = TABLES.get(engine)
+    if tables is None:
+        return False
+    src = ins[1](st, fr[2])
+    kind_of = engine.program.kind_of
+    shuffle_zone(shadow, src, kind_of)
+    names = tables.kind_names
+    if [names[kind_of[c]] for c in src] != outcome:
+        raise Doubt()  # (not the seed's order, or not the zone's components)
+    fr[1] += 1
+    try:
+        if ins[3]:
+            engine.check_triggers(st, ins[3])
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+    except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
+        raise Doubt() from None
+    return True
 
 
 def shuffled(engine: Engine, st: State, event: dict[str, Any]) -> bool:
