@@ -328,14 +328,22 @@ class Feed:
             return None
         at = self.at
         made = self.made
+        evs = self.evs
         j = at + len(made)
         if j >= self.n:
             return None
-        event = self.evs[j]
-        if event["type"] != "action" or made and self.evs[at:j] != made:
-            # a private look (or a chance event not made) on the way: matched and checked as ``pick`` does
-            j = self._action_after(at)
-            event = self.evs[j]
+        event = evs[j]
+        caught = event["type"] == "action" and not (made and evs[at:j] != made)
+        if not caught:
+            # a private look, a turn's digest (or a chance event not made) on the way: matched and checked
+            # as ``pick`` does, once the option is found (a choice with no option left is skipped, and the
+            # turn's digest is the table's after that)
+            j = at
+            while j < self.n and evs[j]["type"] != "action":
+                j += 1
+            if j >= self.n:
+                return None
+            event = evs[j]
         if event.keys() != _ACTION_KEYS:  # (every event has a type)
             return None
         action = event["action"]
@@ -346,9 +354,12 @@ class Feed:
         if found is None:
             return None
         opt, exact = found
+        if caught:
+            made.clear()
+        else:
+            self._catch_up(j)
         if not exact:
             self.replayer.loc_differs = True
-        made.clear()
         self.at = j + 1
         return opt
 
