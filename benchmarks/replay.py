@@ -11,8 +11,10 @@ does, plus the header and result lines), untimed. Then, interleaved over R round
 
 - **playout**: the same N games played again from scratch by the engine with random
   agents (``engine.new_state`` + ``play``, no events collected), and
-- **recording playout**: the same N games played again while collecting every event, as
-  ``rulelang run --trace`` does (without writing them), and
+- **recording playout**: the same N games played again while collecting every event, a
+  digest of the table as each turn begins, the header and the result line (with the final
+  state's digest), as ``rulelang run --trace`` does and as the traces replayed were recorded
+  (without writing them), and
 - **replay**: the N recorded traces replayed by ``rulelang.trace.replay.Replayer``
   (built from in-memory ``Trace`` objects, so no file reading or JSON parsing is
   timed), each of which must come out ``compliant`` with the recorded result; the traces
@@ -98,9 +100,10 @@ def run_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int
     return time.perf_counter() - start, events
 
 
-def run_recording_playouts(engine: Engine, players: int, seeds: range) -> tuple[float, int]:
-    """Play one fresh random game per seed collecting its events, as ``rulelang run --trace`` does
-    (without writing them); return (seconds, events)."""
+def run_recording_playouts(engine: Engine, game_file: str, players: int, seeds: range) -> tuple[float, int]:
+    """Play one fresh random game per seed collecting its events with a digest as each turn begins, and
+    its header and result line (with the final state's digest), as ``rulelang run --trace`` does and as
+    the replayed traces were recorded (without writing them); return (seconds, events)."""
     events = 0
     start = time.perf_counter()
     for seed in seeds:
@@ -110,7 +113,9 @@ def run_recording_playouts(engine: Engine, players: int, seeds: range) -> tuple[
             kept.append(event)
 
         state = engine.new_state(players)
-        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
+        kept.insert(0, header(engine, game_file, players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED))
+        kept.append(result_line(state))  # (with the final state's digest, which replay checks)
         events += state.step
     return time.perf_counter() - start, events
 
@@ -179,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             sides = ["play", "record", "replay", "free"] if r % 2 == 0 else ["free", "replay", "record", "play"]
             for side in sides:
                 if side == "record":
-                    t, n = run_recording_playouts(engine, players, seeds[lo:hi])
+                    t, n = run_recording_playouts(engine, game_file, players, seeds[lo:hi])
                     record_time, record_events = record_time + t, record_events + n
                 elif side == "play":
                     t, n = run_playouts(engine, players, seeds[lo:hi])

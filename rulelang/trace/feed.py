@@ -12,7 +12,7 @@ import weakref
 from typing import Any, Protocol
 
 from rulelang.compile.program import CHOOSE, PICK, SHUFFLE
-from rulelang.compile.runtime import player_label
+from rulelang.compile.runtime import player_label, shuffle_zone
 from rulelang.engine.engine import Engine, read_label
 from rulelang.engine.state import Picking, State
 from rulelang.rng import Rng
@@ -135,9 +135,11 @@ class Feed:
         st = self.st
         self.at = at
         ahead = map(self.evs.__getitem__, range(at, self.n))  # (not islice: that would step over the first ``at``)
-        if self.shadow is not None:  # each roll and pick checked against the seed's chance stream
-            self.asked = filter(_chance_asked, ahead)
-            self.chance.below = self.seeded_below
+        chance: Any = self.chance
+        if self.shadow is not None:
+            # chance drawn from the seed's stream itself, as play drew it: the events it makes must be the
+            # trace's (see _catch_up), so every outcome is the seed's (the careful way says which is not)
+            chance = self.shadow
         elif self.tables.picks:
             places = map(self._place, filter(_chance_asked, ahead))
             self.chance.below = functools.partial(next, places)
@@ -146,7 +148,7 @@ class Feed:
             self.chance.below = functools.partial(next, places)  # (a die's place past its faces: an IndexError)
         made = self.made
         made.clear()
-        st.chance_rng = self.chance
+        st.chance_rng = chance
         st.chance_events = made
         # pickers by label (they read the listed options), and the recorded choice taken without listing them
         st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take)
@@ -195,6 +197,9 @@ class Feed:
         made = self.made
         at = self.at
         k = 0
+        if made and evs[at:at + len(made)] == made:  # (the usual case, compared at once: the same as one by one)
+            k = len(made)
+            at += k
         while upto is not None and at < upto or upto is None and k < len(made):
             if at >= self.n:
                 raise Doubt()  # the engine made chance events the trace does not have
@@ -323,14 +328,22 @@ class Feed:
             return None
         at = self.at
         made = self.made
+        evs = self.evs
         j = at + len(made)
         if j >= self.n:
             return None
-        event = self.evs[j]
-        if event["type"] != "action" or made and self.evs[at:j] != made:
-            # a private look (or a chance event not made) on the way: matched and checked as ``pick`` does
-            j = self._action_after(at)
-            event = self.evs[j]
+        event = evs[j]
+        caught = event["type"] == "action" and not (made and evs[at:j] != made)
+        if not caught:
+            # a private look, a turn's digest (or a chance event not made) on the way: matched and checked
+            # as ``pick`` does, once the option is found (a choice with no option left is skipped, and the
+            # turn's digest is the table's after that)
+            j = at
+            while j < self.n and evs[j]["type"] != "action":
+                j += 1
+            if j >= self.n:
+                return None
+            event = evs[j]
         if event.keys() != _ACTION_KEYS:  # (every event has a type)
             return None
         action = event["action"]
@@ -341,9 +354,12 @@ class Feed:
         if found is None:
             return None
         opt, exact = found
+        if caught:
+            made.clear()
+        else:
+            self._catch_up(j)
         if not exact:
             self.replayer.loc_differs = True
-        made.clear()
         self.at = j + 1
         return opt
 
@@ -510,6 +526,40 @@ def recorded_rolls(events: list[tuple[int, dict[str, Any]]], start: int, step: i
             break
         rolls.append((roll, outcome))
     return rolls
+
+
+def seeded_shuffle(engine: Engine, st: State, event: dict[str, Any], shadow: Rng) -> bool:
+    """Shuffle the pending zone with the seed's chance stream ``shadow``, as play shuffled it
+    (``Engine._chance``: the same draws, order, triggers and step), if the recorded shuffle is the
+    pending one; False (nothing changed, nothing drawn) when it is not. A doubt when the seed's order
+    is not the recorded one, or on a rules error after it (the careful way says which)."""
+    outcome = event.get("outcome")
+    if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS:
+        return False
+    paused = engine.paused_at(st, SHUFFLE)
+    if paused is None:
+        return False
+    fr, ins = paused
+    if engine.model.zones[ins[2]].name != event["shuffle"]:
+        return False
+    tables = TABLES.get(engine)
+    if tables is None:
+        return False
+    src = ins[1](st, fr[2])
+    kind_of = engine.program.kind_of
+    shuffle_zone(shadow, src, kind_of)
+    names = tables.kind_names
+    if [names[kind_of[c]] for c in src] != outcome:
+        raise Doubt()  # (not the seed's order, or not the zone's components)
+    fr[1] += 1
+    try:
+        if ins[3]:
+            engine.check_triggers(st, ins[3])
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+    except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
+        raise Doubt() from None
+    return True
 
 
 def shuffled(engine: Engine, st: State, event: dict[str, Any]) -> bool:

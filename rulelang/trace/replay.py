@@ -25,7 +25,7 @@ from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.rng import SEED_MAX, SEED_MIN, Rng, seed_in_range
-from rulelang.trace.feed import Doubt, Feed, recorded_rolls, shuffled
+from rulelang.trace.feed import Doubt, Feed, recorded_rolls, seeded_shuffle, shuffled
 from rulelang.trace.format import CHANCE_FROM_SEED
 from rulelang.trace.header import load_for_trace, redacted_header
 from rulelang.trace.reading import CHANCE_KEYS, EVENT_TYPES, Trace, TraceError, line_span, read_trace
@@ -188,6 +188,9 @@ class Replayer(Verdicts):
             if step is not None and step != st.step + 1:
                 return self._malformed(f"step {step} out of order: expected step {st.step + 1}", line)
             if kind == "chance":
+                if feed is not None and self.shadow is not None and "shuffle" in event \
+                        and seeded_shuffle(engine, st, event, self.shadow):
+                    continue  # (shuffled with the seed's stream, as play did: the same order, or a doubt)
                 if self.shadow is not None:  # each outcome checked against the seed's (see _chance)
                     seen = engine.chance_seen_by(st, self.view) if self.redact else True
                     verdict = self._chance(line, event)
