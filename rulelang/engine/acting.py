@@ -222,6 +222,21 @@ class Acting:
             self._run(st)
         return True
 
+    def apply_face(self, st: State, face: int) -> None:
+        """Show face ``face`` (its number among the model's faces) on the next die of the pending roll.
+
+        The fast path of a chance outcome taken from the roll's own outcomes (an adapter's chance
+        node): nothing is looked up by label, and nothing is checked (see :meth:`try_roll`).
+        """
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        loc = fr[2]
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        done, fired = self._rolled(st, fr, ins, loc[ins[1]][loc[ins[2]]], face)
+        if done or fired:
+            self._run(st)
+
     def roll_recorded(self, st: State, rolls: list[tuple[str, str]]) -> int:
         """Apply recorded rolls ``(die label, face name)`` in order while each is exactly the pending
         one and possible; return how many were applied (the first one that is not stops it, with

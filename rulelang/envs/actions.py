@@ -41,6 +41,8 @@ from rulelang.errors import RulelangError
 from rulelang.numbers import format_number
 from rulelang.syntax.span import Span, source_line
 
+KEPT_LISTS = 4096  # option lists whose ids an action space keeps (a choice seen again is a look-up)
+
 
 class ActionSpaceError(RulelangError):
     """An action the fixed action space has no id for, or a space larger than its declared bound."""
@@ -68,6 +70,8 @@ class Block:
     texts: tuple[Callable[[Any], str], ...]
     strides: tuple[int, ...]
     positions: tuple[dict[int, int], ...]
+    # values -> id, as found (at most ``size`` entries)
+    known: dict[tuple, int] = attrs.field(factory=dict, eq=False, repr=False)
 
     def id_of(self, values: Sequence[Any]) -> int | None:
         """The id of these ``for`` values, or None when one is outside its domain."""
@@ -98,6 +102,8 @@ class ActionSpace:
     choose: dict[int, list[Block]]  # id(ChooseSpec) -> per option, its block
     ask: dict[int, dict[str, int]]  # id(AskSpec) -> answer label -> id
     kind_names: list[str]
+    # (spec, options) -> ids, for option lists seen (at most KEPT_LISTS)
+    lists: dict[tuple, list[int]] = attrs.field(factory=dict, eq=False, repr=False)
 
     def string(self, action: int) -> str:
         """The stable text of id ``action``: the option's label with its ``for`` values written in."""
@@ -117,19 +123,31 @@ class ActionSpace:
 
     def choose_ids(self, spec: Any, options: Sequence[tuple[int, tuple]], where: Span | None) -> list[int]:
         """The ids of a ``choose``'s legal options, as the engine lists them ((option, values) pairs)."""
+        key = (id(spec), *options)
+        known = self.lists.get(key)
+        if known is not None:
+            return list(known)
         table = self.choose.get(id(spec))
         if table is None:
             raise ActionSpaceError("a choice the action space does not know", where)  # pragma: no cover
         out = []
         for index, values in options:
             block = table[index]
-            i = block.id_of(values) if values else block.base
+            if not values:
+                out.append(block.base)
+                continue
+            i = block.known.get(values)
             if i is None:
-                raise ActionSpaceError(
-                    f"an option's values {values!r} are outside the domains the action space was built with", where,
-                    hint="declare a bound for the option's range (a number or a count of components)")
+                i = block.id_of(values)
+                if i is None:
+                    raise ActionSpaceError(
+                        f"an option's values {values!r} are outside the domains the action space was built with",
+                        where, hint="declare a bound for the option's range (a number or a count of components)")
+                block.known[values] = i
             out.append(i)
-        return out
+        if len(self.lists) < KEPT_LISTS:
+            self.lists[key] = out
+        return list(out)
 
     def ask_ids(self, spec: Any, answers: Sequence[str], where: Span | None) -> list[int]:
         """The ids of an ``ask``'s allowed answers (labels)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -131,11 +132,11 @@ def chance_outcomes(engine: Engine, st: State, shuffled: Sequence[str] = ()) -> 
     assert d is not None and d.kind == "chance"
     model = engine.model
     if d.pool is not None:
-        left = list(d.pool)
-        for kind in shuffled:
-            left.remove(kind)
-        return [(engine.kind_by_name[kind], kind, left.count(kind)) for kind in sorted(set(left),
-                key=engine.kind_by_name.__getitem__)]
+        left = Counter(d.pool)
+        for kind, n in Counter(shuffled).items():
+            left[kind] -= n
+        return [(engine.kind_by_name[kind], kind, n) for kind, n in sorted(left.items(),
+                key=lambda item: engine.kind_by_name[item[0]]) if n > 0]
     assert d.labels is not None and d.weights is not None
     if "roll" in d.event:
         index = {f.name: f.index for f in model.faces}

@@ -113,7 +113,8 @@ class _Loaded:
     params: dict[str, Any]
     skip_forced: bool
     history_length: int  # 0: not sized yet
-    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes, probabilities
+    rolls: dict[int, tuple[list, list, dict]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes,
+    # their probabilities, and face id -> label
     keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see _Progress)
 
     @property
@@ -312,7 +313,7 @@ class _Progress:
         self.length = 0  # OpenSpiel actions applied, chance included
         self.cut = False  # stopped at max_game_length
         self.steps: _Step | None = None
-        self.legal: tuple | None = None  # (kind, seat, ids, id -> position, listed) of the pending decision
+        self.legal: tuple | None = None  # (kind, seat, ids, listed, ids sorted) of the pending decision
         self.views: dict[int, tuple[int, list]] = {}  # per player: (steps count, her views) for info states
         self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
         self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed
@@ -361,7 +362,7 @@ def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bo
 
 
 def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
-    """(kind, seat, ids, id -> position, listed) of the pending decision, cached until the next step."""
+    """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written)."""
     legal = progress.legal
     if legal is None:
         engine = loaded.spec.engine
@@ -373,13 +374,13 @@ def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
             ids = space.choose_ids(spec, listed, where)
         else:
             ids = space.ask_ids(spec, listed, where)
-        legal = progress.legal = (kind, seat, ids, {a: i for i, a in enumerate(ids)}, listed, sorted(ids))
+        legal = progress.legal = (kind, seat, ids, listed, sorted(ids))
     return legal
 
 
 def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, forced: bool) -> None:
     """Apply legal option ``position`` of the pending decision and record it."""
-    kind, seat, ids, _pos, listed, _sorted = legal
+    kind, seat, ids, listed, _sorted = legal
     engine = loaded.spec.engine
     if kind == "choose":
         engine.apply_index(progress.st, position)
@@ -434,12 +435,13 @@ def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
         roll = _roll(engine, progress.st)
         known = loaded.rolls.get(roll[1]) if roll is not None else None
         if known is not None:  # a roll's outcomes depend only on the die's kind
-            outcomes, progress.probabilities = known
+            outcomes, progress.probabilities, _labels = known
         else:
             outcomes = [o for o in chance_outcomes(engine, progress.st, progress.shuffled) if o[2] > 0]
             if roll is not None:
                 total = sum(w for _i, _label, w in outcomes)
-                loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes])
+                loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes],
+                                         {i: label for i, label, _w in outcomes})
         progress.outcomes = outcomes
     return outcomes
 
@@ -538,7 +540,7 @@ class RulelangState(pyspiel.State):
         if (node if node is not None else _node(loaded, progress)) < 0:
             return []
         legal = progress.legal or _legal(loaded, progress)
-        return list(legal[5]) if player == legal[1] else []
+        return list(legal[4]) if player == legal[1] else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) of each possible outcome of the pending chance node."""
@@ -566,14 +568,24 @@ class RulelangState(pyspiel.State):
             node = _node(loaded, progress)
         if node == _TERMINAL:
             raise RulelangError("the game is over: no action can be applied")
+        face = False  # a roll's face, applied without a label looked up
         if node == _CHANCE:
-            label = next((o[1] for o in _outcomes(loaded, progress) if o[0] == action), None)
+            roll = _roll(loaded.spec.engine, progress.st)
+            known = loaded.rolls.get(roll[1]) if roll is not None else None
+            label = known[2].get(action) if known is not None else None
+            if label is not None:
+                face = True
+            else:
+                label = next((o[1] for o in _outcomes(loaded, progress) if o[0] == action), None)
             if label is None:
                 raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
                     f"{i}: {t}" for i, t, _w in sorted(_outcomes(loaded, progress))))
         else:
             legal = progress.legal or _legal(loaded, progress)
-            position = legal[3].get(action)
+            try:
+                position = legal[2].index(action)
+            except ValueError:
+                position = None
             if position is None:
                 raise RulelangError(
                     f"{seat_label(legal[1])} has no legal action {action}",
@@ -582,7 +594,11 @@ class RulelangState(pyspiel.State):
         if parent.shared:
             progress = self._progress = parent.copy()
         st = progress.st
-        if node == _CHANCE:
+        if face:
+            loaded.spec.engine.apply_face(st, action)
+            progress.outcomes = progress.node = progress.probabilities = progress.legal = None
+            progress.steps = _Step(progress.steps, ("chance", label))
+        elif node == _CHANCE:
             _chance(loaded, progress, label)
         else:
             _decide(loaded, progress, legal, position, False)

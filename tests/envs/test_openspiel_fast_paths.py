@@ -115,3 +115,33 @@ def test_positions_kept_by_history_are_the_positions_computed_afresh(path) -> No
     assert _walk(kept, 4, games) == _walk(fresh, 4, games)
     assert kept.loaded.initial.children  # (positions were kept, and looked up: the same walk twice)
     assert _walk(kept, 4, games) == _walk(fresh, 4, games)
+
+
+def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
+    """Barnyard's choices, played at random: the ids the action space keeps per option list (and per option's
+    values) are the ids its blocks compute from the values, and the adapter's legal actions are those ids."""
+    game = load(ROOT / "games" / "barnyard.rules", players=2)
+    game.loaded.keep = 0
+    space = game.actions
+    engine = game.engine
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            kind, _seat, spec, listed = engine.decision_options(state._st)
+            legal = state.legal_actions()
+            if kind == "choose":
+                fresh = [space.choose[id(spec)][index].id_of(values) if values else space.choose[id(spec)][index].base
+                         for index, values in listed]
+                assert space.choose_ids(spec, listed, None) == fresh
+                assert space.choose_ids(spec, listed, None) == fresh  # kept: the same again
+                assert legal == sorted(fresh)
+                checked += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 20
+    assert space.lists  # option lists were kept
