@@ -2,14 +2,15 @@
 
 Two players, or the fewest the game takes: MCTS in seat P1, random in the others.
 
-    python benchmarks/search.py [GAME ...] [--iters N] [--depth D] [--games G] [--rounds R]
+    python benchmarks/search.py [GAME ...] [--iters N] [--depth D] [--games G] [--searches S] [--rounds R]
 
 For each game, in one process and interleaved in R rounds (median taken):
 
 - ``play()`` with random agents in every seat (the engine's fast path): decisions/s, every
   decision counted (forced ones too: the pickers are asked for those as well);
 - G games with the MCTS agent (``mcts:iters=N,depth=D``; D defaults to the agent's own) in P1:
-  only its ``choose`` calls are timed; iterations/s, and the decisions its rollouts took.
+  only its ``choose`` calls are timed, its first S (``--searches``) per game, then it plays at random;
+  iterations/s, and the decisions its rollouts took.
 
 ``ratio`` = (MCTS iterations/s x mean rollout decisions per iteration) / (``play()`` decisions/s):
 how close a search spends its time at playout speed (1.0: all of it in rollouts as fast as
@@ -38,15 +39,21 @@ DEFAULT_DEPTH = MctsAgent(0, 0).depth
 
 
 class Timed:
-    """An MCTS agent whose ``choose`` calls are timed (a search with one legal action costs nothing)."""
+    """An MCTS agent whose ``choose`` calls are timed (a search with one legal action costs nothing);
+    after ``limit`` searches it plays at random, untimed (so that a long game, Hippe Kippen's, ends soon)."""
 
     searches = True
 
-    def __init__(self, inner: MctsAgent) -> None:
-        self.inner, self.seconds = inner, 0.0
+    def __init__(self, inner: MctsAgent, limit: int) -> None:
+        self.inner, self.seconds, self.limit = inner, 0.0, limit
+        self.fallback = RandomAgent(inner.rng.next32(), 0)
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: Any) -> str:
-        """The inner agent's choice, timed."""
+        """The inner agent's choice, timed (a random one after ``limit`` searches)."""
+        if self.limit <= 0:
+            return self.fallback.choose(observation, legal)
+        if len(legal) > 1:
+            self.limit -= 1
         start = time.process_time()
         action = self.inner.choose(observation, legal, world)
         self.seconds += time.process_time() - start
@@ -84,12 +91,12 @@ def playouts(engine: Any, games: int) -> tuple[int, float]:
     return count[0], time.process_time() - start
 
 
-def searches(engine: Any, games: int, iters: int, depth: int) -> tuple[int, int, float]:
+def searches(engine: Any, games: int, iters: int, depth: int, limit: int) -> tuple[int, int, float]:
     """Iterations, rollout decisions and seconds of the MCTS agent's searches in ``games`` games."""
     iterations = decisions = 0
     seconds = 0.0
     for g in range(games):
-        timed = Timed(MctsAgent(g, 0, iters=iters, depth=depth))
+        timed = Timed(MctsAgent(g, 0, iters=iters, depth=depth), limit)
         play(engine, engine.new_state(seats(engine)), [timed] + [RandomAgent(g, p) for p in range(1, seats(engine))], g)
         iterations += timed.inner.iterations
         decisions += timed.inner.rollout_decisions
@@ -104,6 +111,7 @@ def main() -> None:
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
     parser.add_argument("--games", type=int, default=2, help="games with the MCTS agent per round")
+    parser.add_argument("--searches", type=int, default=30, help="MCTS searches per game at most (then random)")
     parser.add_argument("--playouts", type=int, default=200, help="random games by play() per round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
@@ -117,7 +125,7 @@ def main() -> None:
         rates, iter_rates, per_iter, ratios = [], [], [], []
         for _ in range(args.rounds):
             n, s = playouts(engine, args.playouts)
-            iterations, decisions, seconds = searches(engine, args.games, args.iters, args.depth)
+            iterations, decisions, seconds = searches(engine, args.games, args.iters, args.depth, args.searches)
             play_rate, iter_rate, mean = n / s, iterations / seconds, decisions / iterations
             rates.append(play_rate)
             iter_rates.append(iter_rate)

@@ -322,11 +322,14 @@ class MctsAgent:
                 continue
             expanded = False
             while True:
+                children = node.children
+                untried = []
                 for a in options:
-                    child = node.children.get((seat, a))
+                    child = children.get((seat, a))
                     if child is not None:
                         child.avail += 1
-                untried = [a for a in options if (seat, a) not in node.children]
+                    else:
+                        untried.append(a)
                 if untried:
                     action = untried[rng.below(len(untried))]
                     child = node.children[(seat, action)] = _Node()

@@ -341,14 +341,114 @@ class World:
     It holds the real state but hands out only states built from what ``player`` knows.
     """
 
-    __slots__ = ("engine", "player", "_state", "_zone_kinds")
+    __slots__ = ("engine", "player", "_state", "_zone_kinds", "_template")
 
     def __init__(self, engine: Engine, state: State, player: int) -> None:
         self.engine = engine
         self.player = player
         self._state = state
         self._zone_kinds = learn_zone_kinds(engine, state.players)
+        self._template: _Template | None = None
 
     def sample(self, rng: Rng) -> State:
-        """A determinization of the current position for this player."""
-        return determinize(self.engine, self._state, self.player, rng, self._zone_kinds)
+        """A determinization of the current position for this player (as :func:`determinize` gives it,
+        the same state for the same draws; what does not depend on the draws is worked out once per World)."""
+        template = self._template
+        if template is None:
+            template = self._template = _Template(self.engine, self._state, self.player, self._zone_kinds)
+        return template.sample(rng)
+
+
+class _Template:
+    """What :func:`determinize` works out before its first draw, kept for many samples of one position."""
+
+    __slots__ = ("engine", "base", "found", "pool", "pinned", "order", "allowed_in", "every", "dice", "hidden_places")
+
+    def __init__(self, engine: Engine, st: State, player: int, zone_kinds: dict[int, frozenset[int]]) -> None:
+        self.engine = engine
+        base = st.copy()
+        kind_of = engine.program.kind_of
+        kinds = engine.model.kinds
+        hidden = _hidden_places(engine, base, player)
+        self.found = [place for place, _lst in hidden]
+        pool = sorted([c for _place, lst in hidden for c in lst])
+        sizes = {place: len(lst) for place, lst in hidden}
+        filled: dict[Place, list[int]] = {place: [] for place, _ in hidden}
+        if st.seen[player]:
+            names = place_names(engine, base)
+            latest: dict[Place, list[str]] = {}
+            for look in st.seen[player]:
+                place = names.get(look["where"])
+                if place is not None and place in filled:
+                    latest[place] = look["components"]
+            label_of = engine.program.component_labels
+            for place, seen_names in latest.items():
+                for name in seen_names:
+                    if len(filled[place]) >= sizes[place]:
+                        break
+                    name = name.partition("=")[0]
+                    for i, c in enumerate(pool):
+                        if kinds[kind_of[c]].name == name or label_of[c] == name:
+                            filled[place].append(pool.pop(i))
+                            break
+        self.pool = pool
+        self.allowed_in, self.every = _kinds_allowed_in(engine, zone_kinds)
+        allowed_in = self.allowed_in
+        # (place, components still to deal there, pinned ones) in dealing order
+        self.order = [(place, sizes[place] - len(filled[place]), allowed_in[place[0]])
+                      for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl))]
+        self.pinned = filled
+        zones = engine.model.zones
+        is_die = _dice(engine)
+        self.dice = is_die if any(is_die) else None
+        self.hidden_places = [(place, zones[place[0]].ordered, zones[place[0]].unrolled) for place in self.found]
+        _withdraw_answers(engine, base, player)
+        base.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(base.seen)]
+        self.base = base
+
+    def sample(self, rng: Rng) -> State:
+        """One determinization: the same as ``determinize(engine, st, player, rng, zone_kinds)``."""
+        engine = self.engine
+        new = self.base.copy()
+        kind_of = engine.program.kind_of
+        pool = self.pool[:]
+        filled = {place: lst[:] for place, lst in self.pinned.items()}
+        rng.shuffle(pool)
+        every = self.every
+        for place, need, allowed in self.order:
+            if need <= 0:
+                continue
+            if allowed is every:
+                filled[place] += pool[:need]
+                del pool[:need]
+                continue
+            at = []
+            for i, c in enumerate(pool):
+                if kind_of[c] in allowed:
+                    at.append(i)
+                    if len(at) == need:
+                        break
+            take = [pool[i] for i in at]
+            if at:
+                keep = set(at)
+                rest = [c for i, c in enumerate(pool) if i not in keep]
+            else:
+                rest = pool
+            if len(take) < need:
+                more = need - len(take)
+                take += rest[:more]
+                rest = rest[more:]
+            filled[place] += take
+            pool = rest
+        zs = new.zones
+        is_die = self.dice
+        faces_now = new.faces
+        for place, ordered, unrolled in self.hidden_places:
+            lst = zs[place[0]] if place[1] < 0 else zs[place[0]][place[1]]
+            lst[:] = filled[place] if ordered else sorted(filled[place])
+            if is_die is not None:
+                for c in lst:
+                    if is_die[c]:
+                        faces_now[c] = -1 if unrolled else rng.below(len(engine.die_faces[kind_of[c]]))
+        _rearm(engine, new)
+        return new
