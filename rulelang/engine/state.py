@@ -231,7 +231,7 @@ def _kept_text(key: int, numbers: list) -> str:
     text = repr(numbers).replace(" ", "")
     if _WHOLE_TEXT(text) is None:  # not whole numbers only: written by JSON, not kept
         return _TABLE_JSON(numbers)
-    _KEPT[key] = ([x[:] if type(x) is list else x for x in numbers], text)
+    _KEPT[key] = (numbers[:] if not numbers or type(numbers[0]) is not list else [x[:] for x in numbers], text)
     return text
 
 
