@@ -112,7 +112,7 @@ class Recorder:
     the private looks the rules gave meanwhile, and a digest of the table when a new turn began.
     """
 
-    __slots__ = ("on_event", "digests", "events", "turn", "looked", "labels")
+    __slots__ = ("on_event", "digests", "events", "turn", "looks", "looked", "labels")
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
@@ -120,6 +120,7 @@ class Recorder:
         self.events: list[dict[str, Any]] | None = None  # the events of the step under way, if one is
         self.turn = st.turn  # the turn when the step under way began
         self.looked = list(map(len, st.seen))  # how many private looks each player had then
+        self.looks = sum(self.looked)  # ...and all together (looks are only ever added during play)
         self.labels = [player_label(p) for p in range(st.players)]
 
     def begin(self, st: State, events: list[dict[str, Any]]) -> None:
@@ -137,25 +138,27 @@ class Recorder:
     def end(self, st: State) -> None:
         """The step under way is over: report its events, with the narration logged meanwhile."""
         events = self.events
-        self.events = None
         if events is None:
             return
+        self.events = None
         made = st.chance_events
         if made:
             events += made  # dice rolled on the way to the next decision
             made.clear()
-        looked = list(map(len, st.seen))
-        if looked != self.looked:
+        if sum(map(len, st.seen)) != self.looks:
+            looked = list(map(len, st.seen))
             for p, before in enumerate(self.looked):  # private looks the rules gave during this step
                 for look in st.seen[p][before:]:
                     events.append({"type": "private", "to": self.labels[p],  # not a step of its own
                                    "where": look["where"], "seen": look["components"]})
             self.looked = looked
+            self.looks = sum(looked)
         if st.turn != self.turn:
             if self.digests and not st.over:
                 events.append(digest_line(st))  # not a step of its own
             self.turn = st.turn
         on_event = self.on_event
         on_event(events[0], st.log or [])
-        for i in range(1, len(events)):
-            on_event(events[i], [])
+        if len(events) > 1:
+            for event in events[1:]:
+                on_event(event, [])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -177,8 +178,8 @@ class State:
         # The compact JSON text of [players, zones, faces, counters, current, turn, step, out], each zone
         # and the faces written once for as long as they hold the same numbers (see ``_kept_text``).
         zones = ",".join([_kept_text(i, z) for i, z in enumerate(self.zones)])
-        text = (f"[{self.players},[{zones}],{_kept_text(-1, self.faces)},{_TABLE_JSON(self.counters)},"
-                f"{self.current},{self.turn},{self.step},{_TABLE_JSON(self.out)}]")
+        text = (f"[{self.players},[{zones}],{_kept_text(-1, self.faces)},{_whole_text(self.counters)},"
+                f"{self.current},{self.turn},{self.step},{_kept_text(-2, self.out)}]")
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __eq__(self, other: object) -> bool:
@@ -205,7 +206,18 @@ def _fraction_text(value: Any) -> str:
     raise TypeError(f"not part of a state: {value!r}")
 
 
-_KEPT: dict[int, tuple[list, str]] = {}  # zone index (faces: -1) -> (a copy of its numbers, their JSON text)
+_WHOLE_TEXT = re.compile(r"[-\[\],0-9]*").fullmatch  # the text of whole numbers and lists of them, nothing else
+
+
+def _whole_text(value: list) -> str:
+    """The compact JSON text of ``value``. Whole numbers and lists of them (all a table holds but for
+    fractions) print alike in Python and in compact JSON once the spaces are gone, and Python prints
+    them faster: its text is used when it holds nothing else (a fraction or a bool: JSON writes it)."""
+    text = repr(value).replace(" ", "")
+    return text if _WHOLE_TEXT(text) is not None else _TABLE_JSON(value)
+
+
+_KEPT: dict[int, tuple[list, str]] = {}  # zone index (faces: -1, out: -2) -> (a copy of its numbers, their JSON text)
 
 
 def _kept_text(key: int, numbers: list) -> str:
@@ -216,8 +228,10 @@ def _kept_text(key: int, numbers: list) -> str:
     kept = _KEPT.get(key)
     if kept is not None and kept[0] == numbers:
         return kept[1]
-    text = _TABLE_JSON(numbers)
-    _KEPT[key] = ([x[:] if type(x) is list else x for x in numbers], text)
+    text = repr(numbers).replace(" ", "")
+    if _WHOLE_TEXT(text) is None:  # not whole numbers only: written by JSON, not kept
+        return _TABLE_JSON(numbers)
+    _KEPT[key] = (numbers[:] if not numbers or type(numbers[0]) is not list else [x[:] for x in numbers], text)
     return text
 
 
