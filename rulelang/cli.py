@@ -111,7 +111,7 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
     try:
         state = engine.new_state(n, narrate=talk, position=position, setup_seed=seed)
     except RulelangError as exc:
-        if "players" in exc.message and "position" not in exc.message:
+        if not engine.model.min_players <= n <= engine.model.max_players:  # a count the game does not take
             raise click.BadParameter(exc.message, param_hint="--players") from None
         if from_path and exc.span is None:
             exc.span = Span(from_path, 1, 1, 1, 2)

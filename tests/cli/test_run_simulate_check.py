@@ -91,6 +91,29 @@ def test_run_with_a_player_count_out_of_range_is_a_usage_error(players: str) -> 
     assert "2 to 8" in result.stderr
 
 
+SETUP_ERROR_NAMING_PLAYERS = """game "Setup error"
+players 2 to 3
+counter players_left per player = 0
+setup:
+  let w = nobody
+  set players_left of w to 1
+turn:
+  end game
+rank p by highest players_left of p
+"""
+
+
+def test_a_setup_error_whose_message_says_players_is_the_game_s_error_not_a_usage_error(tmp_path: Path) -> None:
+    """Only a player count the game does not take is a --players error; any other setup error keeps its place."""
+    path = tmp_path / "setup.rules"
+    path.write_text(SETUP_ERROR_NAMING_PLAYERS)
+    result = _invoke("run", "--seed", "1", str(path))
+    assert result.exit_code == 1, result.output
+    _no_traceback(result)
+    assert "--players" not in result.stderr
+    assert "setup.rules:6:" in result.stderr and "nobody has a 'players_left'" in result.stderr
+
+
 def test_run_missing_file() -> None:
     result = _invoke("run", "--seed", "1", "games/no_such_game.rules")
     assert result.exit_code == 1
