@@ -199,32 +199,9 @@ def determinize(engine: Engine, st: State, player: int, rng: Rng,
     # Deal to the most particular places first (the box takes anything, so it comes last).
     for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl)):
         need = sizes[place] - len(filled[place])
-        if need <= 0:
-            continue
-        allowed = allowed_in[place[0]]
-        if allowed is every:  # any kind may go here: the first ones of the pool
-            filled[place] += pool[:need]
-            del pool[:need]
-            continue
-        # The first ``need`` components of the pool of a kind allowed here, in pool order.
-        at = []
-        for i, c in enumerate(pool):
-            if kind_of[c] in allowed:
-                at.append(i)
-                if len(at) == need:
-                    break
-        take = [pool[i] for i in at]
-        if at:
-            keep = set(at)
-            rest = [c for i, c in enumerate(pool) if i not in keep]
-        else:
-            rest = pool
-        if len(take) < need:  # nothing the rules ever put here is left: deal what there is
-            more = need - len(take)
-            take += rest[:more]
-            rest = rest[more:]
-        filled[place] += take
-        pool = rest
+        if need > 0:
+            take, pool = deal_to_place(pool, need, allowed_in[place[0]], every, kind_of)
+            filled[place] += take
     is_die = _dice(engine)
     faces_now = new.faces
     for place, lst in hidden:
@@ -416,30 +393,9 @@ class _Template:
         rng.shuffle(pool)
         every = self.every
         for place, need, allowed in self.order:
-            if need <= 0:
-                continue
-            if allowed is every:
-                filled[place] += pool[:need]
-                del pool[:need]
-                continue
-            at = []
-            for i, c in enumerate(pool):
-                if kind_of[c] in allowed:
-                    at.append(i)
-                    if len(at) == need:
-                        break
-            take = [pool[i] for i in at]
-            if at:
-                keep = set(at)
-                rest = [c for i, c in enumerate(pool) if i not in keep]
-            else:
-                rest = pool
-            if len(take) < need:
-                more = need - len(take)
-                take += rest[:more]
-                rest = rest[more:]
-            filled[place] += take
-            pool = rest
+            if need > 0:
+                take, pool = deal_to_place(pool, need, allowed, every, kind_of)
+                filled[place] += take
         zs = new.zones
         is_die = self.dice
         faces_now = new.faces
@@ -452,3 +408,29 @@ class _Template:
                         faces_now[c] = -1 if unrolled else rng.below(len(engine.die_faces[kind_of[c]]))
         _rearm(engine, new)
         return new
+
+
+def deal_to_place(pool: list[int], need: int, allowed: Any, every: Any,
+                  kind_of: list[int]) -> tuple[list[int], list[int]]:
+    """What a hidden place needing ``need`` components is dealt from ``pool``, and the pool left: the first
+    ones of a kind ``allowed`` there, in pool order (any, where ``allowed`` is ``every``); if too few of
+    those are left, the first of the others (nothing the rules ever put there is left: deal what there is)."""
+    if allowed is every:
+        return pool[:need], pool[need:]
+    at = []
+    for i, c in enumerate(pool):
+        if kind_of[c] in allowed:
+            at.append(i)
+            if len(at) == need:
+                break
+    take = [pool[i] for i in at]
+    if at:
+        keep = set(at)
+        rest = [c for i, c in enumerate(pool) if i not in keep]
+    else:
+        rest = pool
+    if len(take) < need:
+        more = need - len(take)
+        take += rest[:more]
+        rest = rest[more:]
+    return take, rest

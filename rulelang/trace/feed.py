@@ -534,31 +534,18 @@ def seeded_shuffle(engine: Engine, st: State, event: dict[str, Any], shadow: Rng
     pending one; False (nothing changed, nothing drawn) when it is not. A doubt when the seed's order
     is not the recorded one, or on a rules error after it (the careful way says which)."""
     outcome = event.get("outcome")
-    if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS:
-        return False
-    paused = engine.paused_at(st, SHUFFLE)
+    tables = TABLES.get(engine)
+    paused = _pending_shuffle(engine, st, event) if tables is not None else None
     if paused is None:
         return False
     fr, ins = paused
-    if engine.model.zones[ins[2]].name != event["shuffle"]:
-        return False
-    tables = TABLES.get(engine)
-    if tables is None:
-        return False
     src = ins[1](st, fr[2])
     kind_of = engine.program.kind_of
     shuffle_zone(shadow, src, kind_of)
     names = tables.kind_names
     if [names[kind_of[c]] for c in src] != outcome:
         raise Doubt()  # (not the seed's order, or not the zone's components)
-    fr[1] += 1
-    try:
-        if ins[3]:
-            engine.check_triggers(st, ins[3])
-        st.step += 1
-        st.pending_cache = st.choice_cache = None
-    except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
-        raise Doubt() from None
+    _after_shuffle(engine, st, fr, ins, resume=False)
     return True
 
 
@@ -569,14 +556,10 @@ def shuffled(engine: Engine, st: State, event: dict[str, Any]) -> bool:
     error on the way is a doubt (the careful way says what it is)."""
     outcome = event.get("outcome")
     tables = TABLES.get(engine)
-    if type(outcome) is not list or not event.keys() <= _SHUFFLE_KEYS or tables is None or not tables.unique_kinds:
-        return False
-    paused = engine.paused_at(st, SHUFFLE)
+    paused = _pending_shuffle(engine, st, event) if tables is not None and tables.unique_kinds else None
     if paused is None:
         return False
     fr, ins = paused
-    if engine.model.zones[ins[2]].name != event["shuffle"]:
-        return False
     kind_by_name = engine.kind_by_name
     if not all(type(name) is str and name in kind_by_name for name in outcome):
         return False
@@ -591,13 +574,32 @@ def shuffled(engine: Engine, st: State, event: dict[str, Any]) -> bool:
     for lst in by_kind.values():
         lst.reverse()
     src[:] = [by_kind[kind_by_name[name]].pop() for name in outcome]
+    _after_shuffle(engine, st, fr, ins, resume=True)
+    return True
+
+
+def _pending_shuffle(engine: Engine, st: State, event: dict[str, Any]) -> tuple[list, tuple] | None:
+    """The paused frame and its instruction, if ``event`` is a well-formed shuffle of the zone the
+    rules are about to shuffle; None otherwise."""
+    if type(event.get("outcome")) is not list or not event.keys() <= _SHUFFLE_KEYS:
+        return None
+    paused = engine.paused_at(st, SHUFFLE)
+    if paused is None or engine.model.zones[paused[1][2]].name != event["shuffle"]:
+        return None
+    return paused
+
+
+def _after_shuffle(engine: Engine, st: State, fr: list, ins: tuple, resume: bool) -> None:
+    """What follows a shuffle applied in the fast way, as ``Engine.apply`` does it: the frame moves on,
+    its triggers are checked, the step counted (and, with ``resume``, play goes on to the next
+    decision); a rules error on the way is a doubt (the careful way says what it comes to)."""
     fr[1] += 1
     try:
         if ins[3]:
             engine.check_triggers(st, ins[3])
         st.step += 1
         st.pending_cache = st.choice_cache = None
-        engine.resume(st)
-    except Exception:  # (a rules error after the shuffle: the careful way says what it comes to)
+        if resume:
+            engine.resume(st)
+    except Exception:  # (a rules error after the shuffle)
         raise Doubt() from None
-    return True
