@@ -169,30 +169,13 @@ def determinize(engine: Engine, st: State, player: int, rng: Rng,
     """
     new = st.copy()
     kind_of = engine.program.kind_of
-    kinds = engine.model.kinds
     zones = engine.model.zones
     hidden = _hidden_places(engine, new, player)
     pool = sorted([c for _place, lst in hidden for c in lst])  # canonical: ids, not where they were
     sizes = {place: len(lst) for place, lst in hidden}
     filled: dict[Place, list[int]] = {place: [] for place, _ in hidden}
-    # Private looks pin the kinds seen (the latest look at each place counts).
     if st.seen[player]:
-        names = place_names(engine, new)
-        latest: dict[Place, list[str]] = {}
-        for look in st.seen[player]:
-            place = names.get(look["where"])
-            if place is not None and place in filled:
-                latest[place] = look["components"]
-        label_of = engine.program.component_labels
-        for place, seen_names in latest.items():
-            for name in seen_names:
-                if len(filled[place]) >= sizes[place]:
-                    break
-                name = name.partition("=")[0]  # a die is seen with its face ("Die#26=Two"); it may be rolled since
-                for i, c in enumerate(pool):
-                    if kinds[kind_of[c]].name == name or label_of[c] == name:
-                        filled[place].append(pool.pop(i))
-                        break
+        pin_seen(engine, st, new, player, pool, sizes, filled)
     rng.shuffle(pool)
     compat = zone_kinds if zone_kinds is not None else {}
     allowed_in, every = _kinds_allowed_in(engine, compat)
@@ -344,30 +327,13 @@ class _Template:
     def __init__(self, engine: Engine, st: State, player: int, zone_kinds: dict[int, frozenset[int]]) -> None:
         self.engine = engine
         base = st.copy()
-        kind_of = engine.program.kind_of
-        kinds = engine.model.kinds
         hidden = _hidden_places(engine, base, player)
         self.found = [place for place, _lst in hidden]
         pool = sorted([c for _place, lst in hidden for c in lst])
         sizes = {place: len(lst) for place, lst in hidden}
         filled: dict[Place, list[int]] = {place: [] for place, _ in hidden}
         if st.seen[player]:
-            names = place_names(engine, base)
-            latest: dict[Place, list[str]] = {}
-            for look in st.seen[player]:
-                place = names.get(look["where"])
-                if place is not None and place in filled:
-                    latest[place] = look["components"]
-            label_of = engine.program.component_labels
-            for place, seen_names in latest.items():
-                for name in seen_names:
-                    if len(filled[place]) >= sizes[place]:
-                        break
-                    name = name.partition("=")[0]
-                    for i, c in enumerate(pool):
-                        if kinds[kind_of[c]].name == name or label_of[c] == name:
-                            filled[place].append(pool.pop(i))
-                            break
+            pin_seen(engine, st, base, player, pool, sizes, filled)
         self.pool = pool
         self.allowed_in, self.every = _kinds_allowed_in(engine, zone_kinds)
         allowed_in = self.allowed_in
@@ -434,3 +400,28 @@ def deal_to_place(pool: list[int], need: int, allowed: Any, every: Any,
         take += rest[:more]
         rest = rest[more:]
     return take, rest
+
+
+def pin_seen(engine: Engine, st: State, new: State, player: int, pool: list[int], sizes: dict[Place, int],
+             filled: dict[Place, list[int]]) -> None:
+    """Put in ``filled`` (taking them out of ``pool``) the components ``player``'s private looks pinned:
+    the latest look at each hidden place counts, up to the place's size, each name seen matched by its
+    kind or its label."""
+    kind_of = engine.program.kind_of
+    kinds = engine.model.kinds
+    names = place_names(engine, new)
+    latest: dict[Place, list[str]] = {}
+    for look in st.seen[player]:
+        place = names.get(look["where"])
+        if place is not None and place in filled:
+            latest[place] = look["components"]
+    label_of = engine.program.component_labels
+    for place, seen_names in latest.items():
+        for name in seen_names:
+            if len(filled[place]) >= sizes[place]:
+                break
+            name = name.partition("=")[0]  # a die is seen with its face ("Die#26=Two"); it may be rolled since
+            for i, c in enumerate(pool):
+                if kinds[kind_of[c]].name == name or label_of[c] == name:
+                    filled[place].append(pool.pop(i))
+                    break
