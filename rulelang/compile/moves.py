@@ -115,8 +115,16 @@ class MoveEmitter:
         """Take component ``x`` out of the list ``z`` it is in, put it in the destination list ``d``, narrate it
         (``came``: the source of where it came from, (name, place))."""
         sp = s.span
-        dz = self.model.zones[s.dest.zone]
         L.append((ind, f"{z}.remove({x})", sp))
+        self.put_in(L, s, d, x, ind)
+        L.append((ind, "if st.log is not None:", sp))
+        L.append((ind + 1, f"log_move(st.log, LB, [{x}], [{came}], {self.zone_name(s.dest)})", sp))
+
+    def put_in(self, L: list, s: m.MoveS, d: str, x: str, ind: int) -> None:
+        """Put the one component ``x`` into the destination list ``d`` of move ``s``: its face cleared in a
+        zone of unrolled dice, in id order in an unordered zone, else at the top or the bottom."""
+        sp = s.span
+        dz = self.model.zones[s.dest.zone]
         if dz.unrolled:
             L.append((ind, f"F[{x}] = -1", sp))
         if not dz.ordered:
@@ -125,8 +133,6 @@ class MoveEmitter:
             L.append((ind, f"{d}.insert(0, {x})", sp))
         else:
             L.append((ind, f"{d}.append({x})", sp))
-        L.append((ind, "if st.log is not None:", sp))
-        L.append((ind + 1, f"log_move(st.log, LB, [{x}], [{came}], {self.zone_name(s.dest)})", sp))
 
     def fusible_moves(self, a: Any, b: Any) -> bool:
         """Whether two moves in a row can sort one zone's components in one pass: each takes every
@@ -281,16 +287,8 @@ class MoveEmitter:
         """Put the one component ``taken`` (the source that takes it out of ``z``) into ``d``, as ``put`` puts
         a list of one, without the list: its face cleared in a zone of unrolled dice, the move logged."""
         sp = s.span
-        dz = self.model.zones[s.dest.zone]
         L.append((ind, f"{c} = {taken}", sp))
-        if dz.unrolled:
-            L.append((ind, f"F[{c}] = -1", sp))
-        if not dz.ordered:
-            L.append((ind, f"insort({d}, {c})", sp))
-        elif s.place == "bottom":
-            L.append((ind, f"{d}.insert(0, {c})", sp))
-        else:
-            L.append((ind, f"{d}.append({c})", sp))
+        self.put_in(L, s, d, c, ind)
         L.append((ind, "if st.log is not None:", sp))
         L.append((ind + 1, f"log_move(st.log, LB, [{c}], [{self.zone_name(s.query.zones[0])}], "
                            f"{self.zone_name(s.dest)})", sp))
