@@ -111,6 +111,7 @@ class Feed:
         self.code = engine.code
         self.st = st
         self.lines = replayer.trace.events
+        self.scheme = replayer.trace.digest_scheme  # how the trace's turn digests are computed
         self.evs = list(map(_EVENT, self.lines))
         self.n = len(self.evs)
         self.at = 0
@@ -216,7 +217,8 @@ class Feed:
                 if self.replayer.check_private(self.lines[at][0], event) is not None:
                     raise Doubt()
             elif kind == "digest":  # a turn's digest: the table now, as play wrote it (the careful way tells more)
-                if k < len(made) or type(event.get("turn")) is not int or event.get("digest") != self.st.table_digest():
+                if k < len(made) or type(event.get("turn")) is not int \
+                        or event.get("digest") != self.st.table_digest(self.scheme):
                     raise Doubt()
                 if self.replayer.parted is None:
                     self.replayer.matched = (event["turn"], self.lines[at][0])

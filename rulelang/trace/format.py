@@ -11,7 +11,11 @@ from typing import Any
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 
-TRACE_FORMAT = "rulelang-trace/1"
+TRACE_FORMAT = "rulelang-trace/2"
+TRACE_FORMATS = {"rulelang-trace/1": 1, "rulelang-trace/2": 2}
+"""The trace formats this rulelang reads, each with the scheme of its tables' digests
+(``State.table_digest``): format 1 hashed the table's JSON text, format 2 its numbers as bytes; the
+lines are the same."""
 CHANCE_FROM_SEED = "seed"
 """The header's ``"chance"`` when every chance outcome was drawn from the seed's chance stream
 (PCG32 stream 0 of ``seed``, see docs/traces.md): replay then checks each outcome against it."""

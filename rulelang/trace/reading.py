@@ -18,7 +18,7 @@ from rulelang.safeio import (
     read_input,
 )
 from rulelang.syntax.span import Span, register_source
-from rulelang.trace.format import TRACE_FORMAT
+from rulelang.trace.format import TRACE_FORMAT, TRACE_FORMATS
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player", "pick")
 EVENT_TYPES = ("chance", "action", "private", "digest", "result", "comment")
@@ -34,6 +34,11 @@ class Trace:
     path: str
     header: dict[str, Any]
     events: list[tuple[int, dict[str, Any]]]
+
+    @property
+    def digest_scheme(self) -> int:
+        """How this trace's table digests are computed (``State.table_digest``), from its format."""
+        return TRACE_FORMATS[self.header["format"]]
 
 
 def read_trace(path: str | Path) -> Trace:
@@ -84,9 +89,9 @@ def read_trace(path: str | Path) -> Trace:
     if header is None:
         raise TraceError(f"{shown} is empty: a trace starts with a header line")
     fmt = header.get("format")
-    if fmt != TRACE_FORMAT:
+    if not isinstance(fmt, str) or fmt not in TRACE_FORMATS:
         raise TraceError(f"unknown trace format {fmt!r}", Span(shown, header["_line"], 1, header["_line"], 2),
-                         hint=f"this rulelang reads {TRACE_FORMAT}")
+                         hint=f"this rulelang reads {' and '.join(TRACE_FORMATS)}")
     return Trace(shown, header, events)
 
 

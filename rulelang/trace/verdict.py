@@ -66,7 +66,7 @@ class Verdicts:
                                    line, hint='{"type": "digest", "turn": 3, "digest": "5e5bd9412a197c69"}')
         if self.parted is not None:
             return None
-        if want == st.table_digest() and turn == st.turn:
+        if want == st.table_digest(self.trace.digest_scheme) and turn == st.turn:
             self.matched = (turn, line)
             return None
         since = self.matched

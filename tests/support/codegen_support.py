@@ -80,7 +80,9 @@ def fingerprint(game: str, options: dict[str, str], seed: int) -> dict[str, Any]
     engine = engine_for(game, tuple(sorted(options.items())))
     n = players_for(engine, seed)
     state = engine.new_state(n, narrate=True)
-    lines = [dumps_line(header(engine, game, n, seed, ["random"] * n, options))]
+    head = header(engine, game, n, seed, ["random"] * n, options)
+    head["format"] = "rulelang-trace/1"  # as recorded (format 2 changed only how turn digests are computed)
+    lines = [dumps_line(head)]
     narration = hashlib.sha256()
     for told in state.log or []:
         narration.update(json.dumps(told).encode())
@@ -127,9 +129,12 @@ def trace_text(game: str, options: dict[str, str], seed: int) -> str:
 
 def pinned_text(text: str) -> str:
     """A trace as the fixture pins it (``fingerprint``'s "trace"): without the header's "chance" and the
-    turn digests, which came after the fixture and say nothing of how the game went."""
+    turn digests, which came after the fixture and say nothing of how the game went, and with the
+    format it was recorded in (format 2 changed only how turn digests are computed)."""
     lines = [json.loads(line) for line in text.splitlines()]
     lines[0].pop("chance", None)
+    if lines[0].get("format") == "rulelang-trace/2":
+        lines[0]["format"] = "rulelang-trace/1"
     return "\n".join(dumps_line(e) for e in lines if e["type"] != "digest") + "\n"
 
 
