@@ -204,16 +204,35 @@ class Loop:
         """Draw the pending chance (not a roll) from ``rng`` and apply it; False if it cannot here.
 
         The same random numbers and the same state as ``apply_random`` (sampling the
-        Decision, then ``apply`` of its outcome), without the Decision and its labels;
-        only while nothing is recorded or narrated.
+        Decision, then ``apply`` of its outcome), without the Decision and its labels; only while
+        nothing is narrated. While play records (``Picking.record``), its trace event is the one
+        ``apply_random`` makes, kept with the chance events (``State.chance_events``) as a step of
+        its own: the step before ends first, as play's loop ends it before a chance decision.
         """
-        if rng is None or st.over or st.log is not None or st.chance_events is not None:
+        if rng is None or st.over or st.log is not None:
             return False
+        made = st.chance_events
+        rec = None
+        if made is not None:
+            rec = st.picking.record if st.picking is not None else None
+            if rec is None:  # (replay's feed keeps the chance events it matches: the careful way there)
+                return False
         op = ins[0]
         loc = fr[2]
+        event: dict[str, Any] | None = None
         if op == SHUFFLE:
+            zone = ins[1](st, loc)
+            if rec is not None:
+                rec.end(st)
+                rec.begin(st, [])
             # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
-            shuffle_zone(rng, ins[1](st, loc), self.program.kind_of)
+            kind_of = self.program.kind_of
+            shuffle_zone(rng, zone, kind_of)
+            if rec is not None:
+                kinds = self.model.kinds
+                event = {"type": "chance", "step": st.step + 1, "shuffle": self.model.zones[ins[2]].name,
+                         "outcome": [kinds[kind_of[c]].name for c in zone]}
+                made.append(event)  # type: ignore[union-attr]
             fr[1] += 1
             if ins[3]:
                 self.check_triggers(st, ins[3])
@@ -225,16 +244,35 @@ class Loop:
             kinds = sorted(counts)
             if not kinds:
                 return False
+            if rec is not None:
+                rec.end(st)
+                rec.begin(st, [])
             k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
+            if rec is not None:
+                made.append({"type": "chance", "step": st.step + 1,  # type: ignore[union-attr]
+                             "draw": self._zone_label(spec.source_zone, spec.source_owner, st, loc),  # type: ignore[attr-defined]
+                             "outcome": self.model.kinds[k].name})
             self._drawn(st, fr, ins, k)
         elif op == RANDFIRST:
+            if rec is not None:
+                rec.end(st)
+                rec.begin(st, [])
             st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
+            if rec is not None:
+                made.append({"type": "chance", "step": st.step + 1, "first_player": True,  # type: ignore[union-attr]
+                             "outcome": player_label(st.current)})
             fr[1] += 1
         elif op == PICK:
             among = loc[ins[1].among_slot]
             if not among:
                 return False
-            loc[ins[1].var] = among[rng.below(len(among))]
+            if rec is not None:
+                rec.end(st)
+                rec.begin(st, [])
+            loc[ins[1].var] = picked = among[rng.below(len(among))]
+            if rec is not None:
+                made.append({"type": "chance", "step": st.step + 1, "pick": ins[1].name,  # type: ignore[union-attr]
+                             "among": [player_label(p) for p in among], "outcome": player_label(picked)})
             fr[1] += 1
         else:
             return False
