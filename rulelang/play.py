@@ -75,7 +75,7 @@ def play(
                 engine.answer(state, asked, i)
             elif is_chance(state):
                 if rec is not None:
-                    rec.begin(state, [])  # (apply_random keeps its events in state.chance_events)
+                    rec.begin(state)  # (apply_random keeps its events in state.chance_events)
                 engine.apply_random(state, chance, events=rec is not None)
             else:
                 d = engine.pending(state)
@@ -112,53 +112,66 @@ class Recorder:
     the private looks the rules gave meanwhile, and a digest of the table when a new turn began.
     """
 
-    __slots__ = ("on_event", "digests", "events", "turn", "looks", "looked", "labels")
+    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels")
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
         self.digests = digests
-        self.events: list[dict[str, Any]] | None = None  # the events of the step under way, if one is
+        self.open = False  # whether a step is under way
+        self.first: dict[str, Any] | None = None  # its own event (an action), None for a chance step
         self.turn = st.turn  # the turn when the step under way began
         self.looked = list(map(len, st.seen))  # how many private looks each player had then
         self.looks = sum(self.looked)  # ...and all together (looks are only ever added during play)
         self.labels = [player_label(p) for p in range(st.players)]
 
-    def begin(self, st: State, events: list[dict[str, Any]]) -> None:
-        """A step begins at the pending decision of ``st``, with ``events`` its own (the turn and the
-        private looks it begins with are those the step before ended with: see ``end``)."""
-        self.events = events
+    def begin(self, st: State) -> None:
+        """A chance step begins at the pending decision of ``st``: its events are the chance events
+        it makes (the turn and the private looks it begins with are those the step before ended
+        with: see ``end``)."""
+        self.open = True
+        self.first = None
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` (a choice's label or an answer) now, before the step is counted:
         the step before ends, and this one begins with its action event."""
-        if self.events is not None:
+        if self.open:
             self.end(st)
-        self.events = [{"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action}]
+        self.open = True
+        self.first = {"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action}
 
     def end(self, st: State) -> None:
         """The step under way is over: report its events, with the narration logged meanwhile."""
-        events = self.events
-        if events is None:
+        if not self.open:
             return
-        self.events = None
+        self.open = False
+        first = self.first
         made = st.chance_events
+        events: list[dict[str, Any]] = [first] if first is not None else []
         if made:
             events += made  # dice rolled on the way to the next decision
             made.clear()
-        if sum(map(len, st.seen)) != self.looks:
-            looked = list(map(len, st.seen))
-            for p, before in enumerate(self.looked):  # private looks the rules gave during this step
-                for look in st.seen[p][before:]:
-                    events.append({"type": "private", "to": self.labels[p],  # not a step of its own
-                                   "where": look["where"], "seen": look["components"]})
-            self.looked = looked
-            self.looks = sum(looked)
-        if st.turn != self.turn:
-            if self.digests and not st.over:
-                events.append(digest_line(st))  # not a step of its own
-            self.turn = st.turn
+        if st.turn != self.turn or sum(map(len, st.seen)) != self.looks:
+            self._looks_and_digest(st, events)
+        if not events:
+            return
         on_event = self.on_event
         on_event(events[0], st.log or [])
         if len(events) > 1:
             for event in events[1:]:
                 on_event(event, [])
+
+    def _looks_and_digest(self, st: State, events: list[dict[str, Any]]) -> None:
+        """Add to a step's ``events`` the private looks the rules gave during it, then the digest of
+        the table when a new turn has begun (neither is a step of its own)."""
+        if sum(map(len, st.seen)) != self.looks:
+            looked = list(map(len, st.seen))
+            for p, before in enumerate(self.looked):
+                for look in st.seen[p][before:]:
+                    events.append({"type": "private", "to": self.labels[p],
+                                   "where": look["where"], "seen": look["components"]})
+            self.looked = looked
+            self.looks = sum(looked)
+        if st.turn != self.turn:
+            if self.digests and not st.over:
+                events.append(digest_line(st))
+            self.turn = st.turn

@@ -224,7 +224,7 @@ class Loop:
             zone = ins[1](st, loc)
             if rec is not None:
                 rec.end(st)
-                rec.begin(st, [])
+                rec.begin(st)
             # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
             kind_of = self.program.kind_of
             shuffle_zone(rng, zone, kind_of)
@@ -246,7 +246,7 @@ class Loop:
                 return False
             if rec is not None:
                 rec.end(st)
-                rec.begin(st, [])
+                rec.begin(st)
             k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
             if rec is not None:
                 made.append({"type": "chance", "step": st.step + 1,  # type: ignore[union-attr]
@@ -256,7 +256,7 @@ class Loop:
         elif op == RANDFIRST:
             if rec is not None:
                 rec.end(st)
-                rec.begin(st, [])
+                rec.begin(st)
             st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
             if rec is not None:
                 made.append({"type": "chance", "step": st.step + 1, "first_player": True,  # type: ignore[union-attr]
@@ -268,7 +268,7 @@ class Loop:
                 return False
             if rec is not None:
                 rec.end(st)
-                rec.begin(st, [])
+                rec.begin(st)
             loc[ins[1].var] = picked = among[rng.below(len(among))]
             if rec is not None:
                 made.append({"type": "chance", "step": st.step + 1, "pick": ins[1].name,  # type: ignore[union-attr]
