@@ -95,7 +95,10 @@ class ChanceEmitter:
 
         if not which:  # no trigger between two dice: all rolled in one call (the draws of rng.below, inlined)
             L.append((ind, f"{rng}.roll_into(loc[{lst}], DF, F)", sp))
-            L.append((ind, f"if {ev} is not None or st.log is not None:", sp))  # recorded or narrated
+            L.append((ind, f"if {ev} is not None and st.log is None:", sp))  # recorded: the dice's events at once
+            event = f"{{'type': 'chance', 'step': {face}, 'roll': LB[{die}], 'outcome': FN[F[{die}]]}}"
+            L.append((ind + 1, f"{ev} += [{event} for {face}, {die} in enumerate(loc[{lst}], st.step + 1)]", sp))
+            L.append((ind, "elif st.log is not None:", sp))  # narrated (and perhaps recorded): die by die
             L.append((ind + 1, f"for {face}, {die} in enumerate(loc[{lst}], st.step + 1):", sp))
             rolled(ind + 2, face)
             L.append((ind, f"loc[{lst + 1}] = len(loc[{lst}])", sp))
