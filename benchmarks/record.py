@@ -9,10 +9,13 @@ alternating which side goes first, the script plays the same N seeded random gam
 - **recording**: the same games collecting every event and its narration, with a digest of
   the table as each turn begins: what ``rulelang run --trace`` does before it writes a line
   (nothing is written or serialised here, so the figure is the engine's own cost);
+- **events only**: the same without the turn digests, as ``rulelang run`` (without
+  ``--trace``) and ``simulate --report`` record;
 
-and checks that both sides took the same number of steps. The last line printed is
+and checks that every side took the same number of steps. The last line printed is
 ``ratio: X``: recording seconds divided by plain seconds (1.0: recording is free; the
-goal of issue 24 is at most 1.5 on every game).
+goal of issue 24 is at most 1.5 on every game); the line before it, ``events only:``, the
+same without digests.
 
 Exit status: 0 on success, 1 if the .rules file does not load or the two sides differ,
 2 on a usage error.
@@ -42,9 +45,9 @@ def known_games() -> list[str]:
     return sorted(p.name[: -len(".rules")] for p in (ROOT / "games").glob("*.rules"))
 
 
-def recording(engine: Engine, players: int, seeds: range) -> tuple[float, int, int]:
-    """Play the same games keeping every event and its narration, with turn digests, as ``run --trace``
-    does before writing; return (seconds, steps, events kept)."""
+def recording(engine: Engine, players: int, seeds: range, digests: bool = True) -> tuple[float, int, int]:
+    """Play the same games keeping every event and its narration, with turn digests (as ``run --trace``
+    does before writing) or without; return (seconds, steps, events kept)."""
     steps = kept_total = 0
     start = time.perf_counter()
     for seed in seeds:
@@ -54,7 +57,7 @@ def recording(engine: Engine, players: int, seeds: range) -> tuple[float, int, i
             kept.append((event, narration))
 
         state = engine.new_state(players)
-        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=digests)
         steps += state.step
         kept_total += len(kept)
     return time.perf_counter() - start, steps, kept_total
@@ -84,28 +87,35 @@ def main(argv: list[str] | None = None) -> int:
     if not low <= players <= high:
         parser.error(f"{args.game} is for {low} to {high} players")
     size = -(-args.games // args.rounds)
-    plain_time = record_time = 0.0
-    plain_steps = record_steps = events = 0
+    plain_time = record_time = events_time = 0.0
+    plain_steps = record_steps = events_steps = events = 0
     for r in range(args.rounds):
         seeds = range(args.seed + r * size, args.seed + min(args.games, (r + 1) * size))
-        sides = ("plain", "record") if r % 2 == 0 else ("record", "plain")
-        for side in sides:
+        sides = ("plain", "record", "events")
+        for side in sides[r % 3:] + sides[:r % 3]:  # (each side first in turn)
             if side == "plain":
                 t, n = plain(engine, players, seeds)
                 plain_time += t
                 plain_steps += n
-            else:
+            elif side == "record":
                 t, n, k = recording(engine, players, seeds)
                 record_time += t
                 record_steps += n
                 events += k
-    if plain_steps != record_steps:
-        print(f"the two sides differ: plain took {plain_steps} steps, recording {record_steps}", file=sys.stderr)
+            else:
+                t, n, _k = recording(engine, players, seeds, digests=False)
+                events_time += t
+                events_steps += n
+    if not plain_steps == record_steps == events_steps:
+        print(f"the sides differ: plain took {plain_steps} steps, recording {record_steps}, events only "
+              f"{events_steps}", file=sys.stderr)
         return 1
     print(f"{engine.model.title}: {args.games} random games, {players} players, seeds {args.seed}.."
           f"{args.seed + args.games - 1}, {args.rounds} rounds")
     print(f"  plain      {plain_steps / plain_time:10.0f} steps/s  ({plain_time:.3f} s)")
     print(f"  recording  {record_steps / record_time:10.0f} steps/s  ({record_time:.3f} s, {events} events kept)")
+    print(f"  events     {events_steps / events_time:10.0f} steps/s  ({events_time:.3f} s, no turn digests)")
+    print(f"events only: {events_time / plain_time:.3f}")
     print(f"ratio: {record_time / plain_time:.3f}")
     return 0
 

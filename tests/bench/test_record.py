@@ -17,6 +17,8 @@ def test_record_prints_a_ratio_last_and_plays_the_same_steps_on_both_sides(capsy
     recording = re.search(r"recording\s+(\d+) steps/s .*, (\d+) events kept", lines[2])
     assert plain > 0 and int(recording.group(1)) > 0
     assert int(recording.group(2)) > 6  # each game kept its events
+    assert re.search(r"events\s+\d+ steps/s .*no turn digests", lines[3])
+    assert re.fullmatch(r"events only: \d+\.\d{3}", lines[-2])
     assert re.fullmatch(r"ratio: \d+\.\d{3}", lines[-1])
 
 
