@@ -11,14 +11,12 @@ import copy
 import hashlib
 import json
 import re
-import sys
-from array import array
 from fractions import Fraction
-from itertools import chain
 from typing import Any
 
 import attrs
 
+from rulelang.engine.tablebytes import table_bytes
 from rulelang.numbers import ascii_fraction
 
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
@@ -180,9 +178,9 @@ class State:
         locals may differ between ways of reaching one position), nor answers and private looks.
 
         ``scheme`` 2 (traces of format ``rulelang-trace/2``) hashes the table's numbers as bytes
-        (:func:`table_bytes`); scheme 1 (``rulelang-trace/1``) its compact JSON text."""
+        (``rulelang.engine.tablebytes``); scheme 1 (``rulelang-trace/1``) its compact JSON text."""
         if scheme == 2:
-            return hashlib.sha256(table_bytes(self)).hexdigest()[:16]
+            return hashlib.sha256(table_bytes(self, _whole_text(self.counters))).hexdigest()[:16]
         if scheme != 1:
             raise ValueError(f"no table digest scheme {scheme!r}")
         # The compact JSON text of [players, zones, faces, counters, current, turn, step, out], each zone
@@ -258,59 +256,3 @@ def _numbers(value: Any) -> Any:
         except ValueError:
             raise ValueError(f"not a fraction: {value['fraction']!r}") from None
     return value
-
-
-def table_bytes(st: State) -> bytes:
-    """The bytes a scheme-2 table digest hashes (``State.table_digest``), in this order:
-
-    1. ASCII ``players,current,turn,step,L;`` where L is how many id lists follow: each shared
-       zone is one list, each per-player zone one list per player, in the zones' order;
-    2. the lists' lengths and then all their component ids, in order: ``b`` and one byte each
-       where every length and id is below 256, else ``q`` and 8 bytes each (little-endian, signed);
-    3. ``;`` and the faces: ``b`` and a signed byte each (-128 to 127), else ``q`` and 8 bytes each,
-       or ``j`` and their compact JSON where they hold anything but whole numbers (a bool is 0 or 1);
-    4. ``;q`` and who is out, 8 bytes each;
-    5. ``;`` and the counters as compact JSON (a fraction as a string, ``"7/3"``).
-
-    Only the counters are written as text, so a digest costs a few microseconds where the table's
-    JSON text cost two to three times as much: a turn's digest is part of every recorded game."""
-    lists: list[list[int]] = []
-    for z in st.zones:
-        if z and type(z[0]) is list:
-            lists += z
-        else:
-            lists.append(z)
-    try:
-        ids = b"b" + bytes(map(len, lists)) + bytes(chain.from_iterable(lists))
-    except ValueError:  # a list of 256 or more, or an id of 256 or more
-        ids = b"q" + _wide([*map(len, lists), *chain.from_iterable(lists)])
-    return b"".join((b"%d,%d,%d,%d,%d;" % (st.players, st.current, st.turn, st.step, len(lists)), ids,
-                     b";", _faces_bytes(st.faces), b";q", _wide(st.out), b";", _whole_text(st.counters).encode()))
-
-
-def _wide(numbers: list[int]) -> bytes:
-    """Whole numbers as 8 bytes each, little-endian and signed."""
-    a = array("q", numbers)
-    if sys.byteorder != "little":
-        a.byteswap()
-    return a.tobytes()
-
-
-_KEPT_FACES: list = [None, b""]  # the faces last written (a copy; None: not whole numbers) and their bytes
-
-
-def _faces_bytes(faces: list[Any]) -> bytes:
-    """The faces' bytes (see ``table_bytes``), kept for as long as the faces stay the same (most turns
-    roll nothing)."""
-    kept = _KEPT_FACES
-    if kept[0] == faces:
-        return kept[1]
-    try:
-        kept[1] = b"b" + array("b", faces).tobytes()  # (a signed byte each: a face index, or -1)
-    except OverflowError:  # (never a die of 128 faces or more, but said right if there is)
-        kept[1] = b"q" + _wide(faces)
-    except TypeError:  # not whole numbers: their JSON, not kept (1 and Fraction(1) are equal lists)
-        kept[0] = None
-        return b"j" + _TABLE_JSON(faces).encode()
-    kept[0] = faces[:]
-    return kept[1]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
+import struct
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from rulelang import State, load_game
 from rulelang.agents.base import RandomAgent
+from rulelang.engine import tablebytes
 from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,25 +32,31 @@ def _json(value) -> str:
     return json.dumps(value, separators=(",", ":"), default=lambda v: str(v) if isinstance(v, Fraction) else None)
 
 
+def _marshal(value) -> bytes:
+    """Version 2 of Python's marshal format for lists, whole numbers, True, False and None."""
+    if value is None or isinstance(value, bool):
+        return {None: b"N", True: b"T", False: b"F"}[value]
+    if isinstance(value, int):
+        if -(2**31) <= value < 2**31:
+            return b"i" + struct.pack("<i", value)
+        digits, rest = [], abs(value)
+        while rest:
+            digits.append(rest % 2**15)
+            rest //= 2**15
+        return b"l" + struct.pack("<i", len(digits) * (1 if value > 0 else -1)) + b"".join(
+            struct.pack("<H", d) for d in digits)
+    assert isinstance(value, list)
+    return b"[" + struct.pack("<I", len(value)) + b"".join(_marshal(v) for v in value)
+
+
 def _reference2(st: State) -> str:
     """The scheme-2 digest as docs/traces.md defines it, written out the plain way."""
-    lists = []
-    for zone in st.zones:
-        lists.extend(zone if zone and isinstance(zone[0], list) else [zone])
-    numbers = [len(x) for x in lists] + [i for x in lists for i in x]
-    if all(0 <= n < 256 for n in numbers):
-        ids = b"b" + bytes(numbers)
-    else:
-        ids = b"q" + b"".join(n.to_bytes(8, "little", signed=True) for n in numbers)
-    if not all(isinstance(f, int) for f in st.faces):  # (a bool is its number, 0 or 1)
-        faces = b"j" + _json(st.faces).encode()
-    elif all(-128 <= f < 128 for f in st.faces):
-        faces = b"b" + b"".join(f.to_bytes(1, "little", signed=True) for f in st.faces)
-    else:
-        faces = b"q" + b"".join(f.to_bytes(8, "little", signed=True) for f in st.faces)
-    out = b"q" + b"".join(n.to_bytes(8, "little", signed=True) for n in st.out)
-    head = f"{st.players},{st.current},{st.turn},{st.step},{len(lists)};".encode()
-    data = head + ids + b";" + faces + b";" + out + b";" + _json(st.counters).encode()
+    table = [st.players, st.current, st.turn, st.step, st.zones, st.faces, st.out]
+    whole = all(isinstance(i, int) for z in st.zones for x in z for i in (x if isinstance(x, list) else [x])) \
+        and all(isinstance(f, int) for f in st.faces)
+    data = _marshal(table if whole else table[:4] + [None, None, st.out]) + b";" + _json(st.counters).encode()
+    if not whole:
+        data += b";" + _json([st.zones, st.faces]).encode()
     return hashlib.sha256(data).hexdigest()[:16]
 
 
@@ -93,6 +102,22 @@ def test_digest_of_large_ids_faces_and_lists(big):
     st.faces = [big, -1]
     assert st.table_digest() == _reference2(st)
     assert st.table_digest(1) == _reference(st)
+
+
+@pytest.mark.parametrize("value", [[], [0, -1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 2**90, -(2**90)],
+                                   [[1, [2, [True, False, None]]], [[], []]]])
+def test_the_plain_writer_writes_what_marshal_writes(value):
+    assert tablebytes.NATIVE
+    assert tablebytes.marshal2(value) == marshal.dumps(value, 2) == _marshal(value)
+
+
+def test_a_python_whose_marshal_differs_gets_the_same_digests(monkeypatch):
+    engine = load_game(REPO / "games" / "barnyard.rules")
+    st = engine.new_state(4)
+    play(engine, st, [RandomAgent(3, s) for s in range(4)], 3)  # (a table with something everywhere)
+    want = st.table_digest()
+    monkeypatch.setattr(tablebytes, "NATIVE", False)
+    assert st.table_digest() == want == _reference2(st)
 
 
 def test_digests_tell_tables_apart_and_an_unknown_scheme_is_an_error():
