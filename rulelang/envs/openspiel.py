@@ -21,6 +21,8 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("rulelang.envs.openspiel needs OpenSpiel: pip install 'rulelang[openspiel]'") from exc
 
+from collections import Counter
+
 import attrs
 
 from rulelang.check import model as m
@@ -160,6 +162,7 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
         else pyspiel.GameType.ChanceMode.DETERMINISTIC,
         _UTILITY.get(pay.utility, pyspiel.GameType.Utility.GENERAL_SUM))
     start = engine.new_state(spec.players)
+    start.defer_result = True  # the standings are written only when asked for: returns need only the payoffs
     encoder = ObservationEncoder(engine, spec.players, engine.observe(start, 0))
     full = {**params, "path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),
             "max_actions": int(params.get("max_actions", 0)), "max_game_length": max_game_length,
@@ -401,43 +404,63 @@ def _roll(engine: Engine, st: State) -> tuple[int, int] | None:
     return die, engine.program.kind_of[die]
 
 
-def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
-    """Apply a chance outcome (a shuffle's next position); True when the engine moved on."""
+def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bool:
+    """Apply the pending chance's outcome ``action`` (its fixed id, listed by ``_outcomes`` with the text
+    ``label``): a roll's face, a draw's kind, by number (no Decision built); a shuffle's next position
+    (its outcomes then worked out from the last ones); others by label. True when the engine moved on."""
     st = progress.st
     engine = loaded.spec.engine
-    roll = _roll(engine, st)
-    if roll is not None and engine.try_roll(st, engine.program.component_labels[roll[0]], label):
-        progress.outcomes = progress.node = progress.probabilities = progress.legal = None
-        progress.steps = _Step(progress.steps, ("chance", label))
-        return True
-    d = engine.pending(st)
-    assert d is not None
-    progress.outcomes = progress.node = progress.probabilities = None
-    if d.pool is not None:
-        progress.shuffled.append(label)
-        if len(progress.shuffled) < len(d.pool):
-            return False
-        outcome: Any = progress.shuffled
-        progress.shuffled = []
-    else:
+    fr = st.stack[-1]
+    op = engine.code[fr[0]][fr[1]][0]
+    if op == ROLL:
+        engine.apply_face(st, action)
+        outcome: Any = label
+    elif op == DRAW:
+        drawn = engine.apply_draw(st, action)
+        assert drawn, "a kind listed among the draw's outcomes can be drawn"
         outcome = label
-    engine.apply(st, outcome)
+    elif op == SHUFFLE:
+        outcomes = progress.outcomes
+        if outcomes is None:
+            outcomes = _outcomes(loaded, progress)
+        progress.shuffled.append(label)
+        if sum(w for _i, _label, w in outcomes) > 1:  # positions left: one fewer of this kind for the next
+            progress.outcomes = [(i, text, w - 1 if i == action else w) for i, text, w in outcomes
+                                 if i != action or w > 1]
+            progress.node = progress.probabilities = None
+            return False
+        outcome = progress.shuffled
+        progress.shuffled = []
+        engine.apply(st, outcome)
+    else:  # a first player or a pick
+        engine.apply(st, label)
+        outcome = label
     progress.steps = _Step(progress.steps, ("chance", outcome))
-    progress.legal = None
+    progress.outcomes = progress.node = progress.probabilities = progress.legal = None
     return True
 
 
 def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
-    """The pending chance's outcomes with a weight above 0, as (id, label, weight), cached until the next step."""
+    """The pending chance's outcomes with a weight above 0, as (id, label, weight) by id, cached until the next
+    step: those of ``chance_outcomes``, a roll's cached per die kind, a draw's and a shuffle's counted by kind
+    number (no Decision built)."""
     outcomes = progress.outcomes
     if outcomes is None:
         engine = loaded.spec.engine
-        roll = _roll(engine, progress.st)
+        st = progress.st
+        fr = st.stack[-1]
+        op = engine.code[fr[0]][fr[1]][0]
+        roll = _roll(engine, st) if op == ROLL else None
         known = loaded.rolls.get(roll[1]) if roll is not None else None
+        names = loaded.spec.actions.kind_names
         if known is not None:  # a roll's outcomes depend only on the die's kind
             outcomes, progress.probabilities, _labels = known
+        elif op == DRAW:
+            outcomes = [(k, names[k], n) for k, n in engine.draw_counts(st)]
+        elif op == SHUFFLE and not progress.shuffled:
+            outcomes = [(k, names[k], n) for k, n in sorted(Counter(engine.shuffle_kinds(st)).items())]
         else:
-            outcomes = [o for o in chance_outcomes(engine, progress.st, progress.shuffled) if o[2] > 0]
+            outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
             if roll is not None:
                 total = sum(w for _i, _label, w in outcomes)
                 loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes],
@@ -480,7 +503,7 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
             if len(outcomes) != 1:
                 progress.node = _CHANCE
                 return
-            _chance(loaded, progress, outcomes[0][1])
+            _chance(loaded, progress, outcomes[0][0], outcomes[0][1])
         else:
             legal = _legal(loaded, progress)
             if len(legal[2]) != 1:
@@ -515,8 +538,11 @@ class RulelangState(pyspiel.State):
         return self._progress.st
 
     def engine_state(self) -> State:
-        """A copy of the rulelang state (for tracing or inspection)."""
-        return self._st.copy()
+        """A copy of the rulelang state (for tracing or inspection), its result written if the game is over."""
+        st = self._st.copy()
+        st.defer_result = False
+        self._engine.settle_result(st)
+        return st
 
     def legal_labels(self) -> list[str]:
         """The engine's labels of the legal actions, in the order of ``legal_actions()`` (rendered here)."""
@@ -568,18 +594,18 @@ class RulelangState(pyspiel.State):
             node = _node(loaded, progress)
         if node == _TERMINAL:
             raise RulelangError("the game is over: no action can be applied")
-        face = False  # a roll's face, applied without a label looked up
         if node == _CHANCE:
-            roll = _roll(loaded.spec.engine, progress.st)
-            known = loaded.rolls.get(roll[1]) if roll is not None else None
-            label = known[2].get(action) if known is not None else None
-            if label is not None:
-                face = True
-            else:
-                label = next((o[1] for o in _outcomes(loaded, progress) if o[0] == action), None)
+            outcomes = progress.outcomes
+            if outcomes is None:
+                outcomes = _outcomes(loaded, progress)
+            label = None
+            for entry in outcomes:
+                if entry[0] == action:
+                    label = entry[1]
+                    break
             if label is None:
                 raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
-                    f"{i}: {t}" for i, t, _w in sorted(_outcomes(loaded, progress))))
+                    f"{i}: {t}" for i, t, _w in sorted(outcomes)))
         else:
             legal = progress.legal or _legal(loaded, progress)
             try:
@@ -594,12 +620,8 @@ class RulelangState(pyspiel.State):
         if parent.shared:
             progress = self._progress = parent.copy()
         st = progress.st
-        if face:
-            loaded.spec.engine.apply_face(st, action)
-            progress.outcomes = progress.node = progress.probabilities = progress.legal = None
-            progress.steps = _Step(progress.steps, ("chance", label))
-        elif node == _CHANCE:
-            _chance(loaded, progress, label)
+        if node == _CHANCE:
+            _chance(loaded, progress, action, label)
         else:
             _decide(loaded, progress, legal, position, False)
         progress.length += 1
@@ -713,13 +735,13 @@ def history_length(loaded: _Loaded) -> int:
         while not progress.st.over and not progress.cut and progress.length < loaded.max_game_length:
             st = progress.st
             if engine.is_chance(st):
-                outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
+                outcomes = _outcomes(loaded, progress)
                 weights = [w for _i, _l, w in outcomes]
                 r, k = pick.below(sum(weights)), 0
                 while r >= weights[k]:
                     r -= weights[k]
                     k += 1
-                _chance(loaded, progress, outcomes[k][1])
+                _chance(loaded, progress, outcomes[k][0], outcomes[k][1])
             else:
                 legal = _legal(loaded, progress)
                 counts[legal[1]] += 1
