@@ -26,7 +26,7 @@ from collections import Counter
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile.program import DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
+from rulelang.compile.program import ASK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, find_statements
@@ -115,8 +115,8 @@ class _Loaded:
     params: dict[str, Any]
     skip_forced: bool
     history_length: int  # 0: not sized yet
-    rolls: dict[int, tuple[list, list, dict]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes,
-    # their probabilities, and face id -> label
+    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes
+    # and their probabilities
     keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see _Progress)
 
     @property
@@ -372,12 +372,12 @@ def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
         st = progress.st
         kind, seat, spec, listed = engine.decision_options(st)
         space = loaded.spec.actions
-        where = None
         if kind == "choose":
-            ids = space.choose_ids(spec, listed, where)
+            ids, ordered = space.choose_legal(spec, listed)
         else:
-            ids = space.ask_ids(spec, listed, where)
-        legal = progress.legal = (kind, seat, ids, listed, sorted(ids))
+            ids = space.ask_ids(spec, listed, None)
+            ordered = sorted(ids)
+        legal = progress.legal = (kind, seat, ids, listed, ordered)
     return legal
 
 
@@ -449,22 +449,26 @@ def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
         engine = loaded.spec.engine
         st = progress.st
         fr = st.stack[-1]
-        op = engine.code[fr[0]][fr[1]][0]
-        roll = _roll(engine, st) if op == ROLL else None
-        known = loaded.rolls.get(roll[1]) if roll is not None else None
+        ins = engine.code[fr[0]][fr[1]]
+        op = ins[0]
+        if op == ROLL:
+            loc = fr[2]
+            kind = engine.program.kind_of[loc[ins[1]][loc[ins[2]]]]
+            known = loaded.rolls.get(kind)
+            if known is not None:  # a roll's outcomes depend only on the die's kind
+                outcomes = progress.outcomes = known[0]
+                progress.probabilities = known[1]
+                return outcomes
         names = loaded.spec.actions.kind_names
-        if known is not None:  # a roll's outcomes depend only on the die's kind
-            outcomes, progress.probabilities, _labels = known
-        elif op == DRAW:
+        if op == DRAW:
             outcomes = [(k, names[k], n) for k, n in engine.draw_counts(st)]
         elif op == SHUFFLE and not progress.shuffled:
             outcomes = [(k, names[k], n) for k, n in sorted(Counter(engine.shuffle_kinds(st)).items())]
         else:
             outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
-            if roll is not None:
+            if op == ROLL:
                 total = sum(w for _i, _label, w in outcomes)
-                loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes],
-                                         {i: label for i, label, _w in outcomes})
+                loaded.rolls[kind] = (outcomes, [(i, w / total) for i, _label, w in outcomes])
         progress.outcomes = outcomes
     return outcomes
 
@@ -489,29 +493,35 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
-    """With skip_forced: apply decisions with one legal action and chance with one outcome."""
+    """With skip_forced: apply decisions with one legal action and chance with one outcome; then note who moves."""
     if not loaded.skip_forced:
         return
     st = progress.st
-    engine = loaded.spec.engine
-    for _ in range(loaded.max_game_length):
+    code = loaded.spec.engine.code
+    left = loaded.max_game_length
+    while left > 0:
         if st.over:
             progress.node = _TERMINAL
             return
-        if engine.is_chance(st):
-            outcomes = _outcomes(loaded, progress)
+        fr = st.stack[-1]
+        if code[fr[0]][fr[1]][0] not in _DECISIONS:  # chance
+            outcomes = progress.outcomes or _outcomes(loaded, progress)
             if len(outcomes) != 1:
                 progress.node = _CHANCE
                 return
             _chance(loaded, progress, outcomes[0][0], outcomes[0][1])
         else:
-            legal = _legal(loaded, progress)
+            legal = progress.legal or _legal(loaded, progress)
             if len(legal[2]) != 1:
                 progress.node = legal[1]
                 return
             _decide(loaded, progress, legal, 0, True)
+        left -= 1
     progress.cut = True  # forced steps without end: cut as at max_game_length
     progress.node = None
+
+
+_DECISIONS = (CHOOSE, ASK)
 
 
 class RulelangState(pyspiel.State):
@@ -559,6 +569,23 @@ class RulelangState(pyspiel.State):
     def is_terminal(self) -> bool:
         """Whether the game is over (or was cut at max_game_length)."""
         return self._progress.st.over or self._progress.cut
+
+    def is_chance_node(self) -> bool:
+        """Whether chance moves now (pyspiel's ``CurrentPlayer() == kChancePlayerId``, without the C++ round trip)."""
+        node = self._progress.node
+        return (node if node is not None else _node(self._shared.loaded, self._progress)) == _CHANCE
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """The legal action ids, sorted: of the seat to move (or of ``player``), as pyspiel's ``legal_actions``
+        gives them; at a decision, for its seat, without the C++ round trip (elsewhere, pyspiel's own)."""
+        progress = self._progress
+        node = progress.node
+        if node is None:
+            node = _node(self._shared.loaded, progress)
+        if node >= 0 and (not player or player[0] == node):
+            legal = progress.legal or _legal(self._shared.loaded, progress)
+            return list(legal[4])
+        return pyspiel.State.legal_actions(self, *player)
 
     def _legal_actions(self, player: int) -> list[int]:
         loaded, progress = self._shared.loaded, self._progress
