@@ -301,14 +301,16 @@ class _Progress:
     a progress that another game state may also hold (``shared``: a clone's, the game's initial
     one, or one kept as a child) is never changed again. Applying an action to a shared progress
     works on a copy, which is kept in ``children`` by action while the game's budget of kept
-    positions lasts (``_Loaded.keep``): a history seen again (every game of a random or search
-    algorithm starts at the same root) is then a dictionary look-up, with the same engine state,
-    legal actions, outcomes and returns as computed the first time. A progress nobody else holds is
-    changed in place, as before.
+    positions lasts (``_Loaded.keep``) and the shared progress was played on before (``visits``: a
+    position revisited, as the root of every game of a random or search algorithm and the tree a
+    search walks down again; not one that a single game or simulation passes through, which would
+    cost a copy per step and memory): a history seen again is then a dictionary look-up, with the
+    same engine state, legal actions, outcomes and returns as computed the first time. A progress
+    nobody else holds is changed in place, as before.
     """
 
     __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes", "probabilities",
-                 "payoffs", "shared", "children")
+                 "payoffs", "shared", "children", "visits")
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -324,6 +326,7 @@ class _Progress:
         self.payoffs: list[float] | None = None  # the returns, once the game is over and they were asked for
         self.shared = False  # another game state may hold this progress: never change it
         self.children: dict[int, _Progress] | None = None  # kept: the progress after each action applied
+        self.visits = 0  # actions applied to it while shared (a count, not part of the position)
 
     def __deepcopy__(self, memo: dict) -> _Progress:
         """A clone's progress: this one, shared from now on (nothing changes a shared progress)."""
@@ -337,6 +340,7 @@ class _Progress:
         new.st.choice_cache = self.st.choice_cache  # (the same state lists the same options)
         new.shared = False
         new.children = None
+        new.visits = 0
         new.shuffled = list(self.shuffled)
         new.length = self.length
         new.cut = self.cut
@@ -610,6 +614,8 @@ class RulelangState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         loaded = self._shared.loaded
         progress = self._progress
+        if progress.shared:
+            progress.visits += 1
         children = progress.children
         if children is not None:
             child = children.get(action)
@@ -657,7 +663,7 @@ class RulelangState(pyspiel.State):
             progress.node = None
         if not progress.cut and loaded.skip_forced:
             _settle_forced(loaded, progress)
-        if progress is not parent and loaded.keep > 0:  # kept for the next game that gets here
+        if progress is not parent and loaded.keep > 0 and parent.visits > 1:  # kept for the next game here
             loaded.keep -= 1
             progress.shared = True
             if parent.children is None:
