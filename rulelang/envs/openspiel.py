@@ -273,7 +273,7 @@ class _Step:
     """One step applied to the engine, linked to the steps before (shared by copies, never changed).
 
     ``what`` is ("chance", outcome as the engine takes it) or ("choose" | "ask", seat, position
-    among the legal options, action id, forced).
+    among the legal options, action id (None for a forced one: never handed out), forced).
     """
 
     __slots__ = ("earlier", "what", "count")
@@ -368,13 +368,12 @@ def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bo
     return progress
 
 
-def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
-    """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written)."""
+def _legal(loaded: _Loaded, progress: _Progress, options: tuple | None = None) -> tuple:
+    """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written);
+    ``options``: what ``Engine.decision_options`` just said of it, if known."""
     legal = progress.legal
     if legal is None:
-        engine = loaded.spec.engine
-        st = progress.st
-        kind, seat, spec, listed = engine.decision_options(st)
+        kind, seat, spec, listed = options or loaded.spec.engine.decision_options(progress.st)
         space = loaded.spec.actions
         if kind == "choose":
             ids, ordered = space.choose_legal(spec, listed)
@@ -501,7 +500,8 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
     if not loaded.skip_forced:
         return
     st = progress.st
-    code = loaded.spec.engine.code
+    engine = loaded.spec.engine
+    code = engine.code
     left = loaded.max_game_length
     while left > 0:
         if st.over:
@@ -515,7 +515,20 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
                 return
             _chance(loaded, progress, outcomes[0][0], outcomes[0][1])
         else:
-            legal = progress.legal or _legal(loaded, progress)
+            legal = progress.legal
+            if legal is None:
+                options = engine.decision_options(st)
+                if len(options[3]) == 1:  # forced: taken without its id (no node: the id is never handed out)
+                    kind, seat, _spec, listed = options
+                    if kind == "choose":
+                        engine.apply_index(st, 0)
+                    else:
+                        engine.answer(st, (seat, listed), 0)
+                    progress.steps = _Step(progress.steps, (kind, seat, 0, None, True))
+                    progress.node = progress.outcomes = progress.probabilities = None
+                    left -= 1
+                    continue
+                legal = _legal(loaded, progress, options)
             if len(legal[2]) != 1:
                 progress.node = legal[1]
                 return
