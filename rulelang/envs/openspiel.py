@@ -427,10 +427,12 @@ def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bo
         if outcomes is None:
             outcomes = _outcomes(loaded, progress)
         progress.shuffled.append(label)
-        if sum(w for _i, _label, w in outcomes) > 1:  # positions left: one fewer of this kind for the next
-            progress.outcomes = [(i, text, w - 1 if i == action else w) for i, text, w in outcomes
-                                 if i != action or w > 1]
-            progress.node = progress.probabilities = None
+        left = sum(w for _i, _label, w in outcomes) - 1
+        if left > 0:  # positions left: one fewer of this kind for the next
+            outcomes = progress.outcomes = [(i, text, w - 1 if i == action else w) for i, text, w in outcomes
+                                            if i != action or w > 1]
+            progress.probabilities = [(i, w / left) for i, _text, w in outcomes]
+            progress.node = None
             return False
         outcome = progress.shuffled
         progress.shuffled = []
