@@ -504,13 +504,23 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
     st = progress.st
     engine = loaded.spec.engine
     code = engine.code
+    rolls = loaded.rolls
+    kind_of = engine.program.kind_of
     left = loaded.max_game_length
     while left > 0:
         if st.over:
             progress.node = _TERMINAL
             return
         fr = st.stack[-1]
-        if code[fr[0]][fr[1]][0] not in _DECISIONS:  # chance
+        ins = code[fr[0]][fr[1]]
+        if ins[0] not in _DECISIONS:  # chance
+            if ins[0] == ROLL and progress.outcomes is None:  # (what _outcomes gives for a die kind seen before)
+                loc = fr[2]
+                known = rolls.get(kind_of[loc[ins[1]][loc[ins[2]]]])
+                if known is not None and len(known[0]) != 1:
+                    progress.outcomes, progress.probabilities = known
+                    progress.node = _CHANCE
+                    return
             outcomes = progress.outcomes or _outcomes(loaded, progress)
             if len(outcomes) != 1:
                 progress.node = _CHANCE
