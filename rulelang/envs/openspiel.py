@@ -396,17 +396,6 @@ def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, f
     progress.legal = progress.node = progress.outcomes = progress.probabilities = None
 
 
-def _roll(engine: Engine, st: State) -> tuple[int, int] | None:
-    """(die, its kind) when the pending chance is a roll of one die, read from the program (no Decision built)."""
-    fr = st.stack[-1]
-    ins = engine.code[fr[0]][fr[1]]
-    if ins[0] != ROLL:
-        return None
-    loc = fr[2]
-    die = loc[ins[1]][loc[ins[2]]]
-    return die, engine.program.kind_of[die]
-
-
 def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bool:
     """Apply the pending chance's outcome ``action`` (its fixed id, listed by ``_outcomes`` with the text
     ``label``): a roll's face, a draw's kind, by number (no Decision built); a shuffle's next position
