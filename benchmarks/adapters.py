@@ -17,7 +17,8 @@ may be shared):
 A decision is one player action with more than one legal option, on every side: chance is not
 counted, nor a forced step (the adapter's ``skip_forced`` applies those itself; the engine's are
 played but not counted). The adapter and ``python_kuhn_poker`` run the same loop with the same
-random choices. It prints each side's decisions/s, the
+random choices, and read the returns at the end of each game as algorithms do (the engine writes its
+result, standings and payoffs, at the end of each game). It prints each side's decisions/s, the
 adapter's ratio to the engine's, and as its last line ``ratio: X``: the adapter's decisions/s
 divided by ``python_kuhn_poker``'s.
 
@@ -92,6 +93,7 @@ def spiel_games(game, games: int, seed: int) -> Callable[[], int]:
                     legal = state.legal_actions()
                     state.apply_action(legal[rng.randrange(len(legal))])
                     decisions += 1
+            state.returns()  # an algorithm reads them at every terminal (the engine writes its result at the end)
         return decisions
 
     return run

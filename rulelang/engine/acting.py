@@ -3,6 +3,7 @@ apply a recorded roll, draw or label without building a Decision (replay) or a p
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rulelang.check.model import Model
@@ -236,6 +237,41 @@ class Acting:
         done, fired = self._rolled(st, fr, ins, loc[ins[1]][loc[ins[2]]], face)
         if done or fired:
             self._run(st)
+
+    def draw_counts(self, st: State) -> list[tuple[int, int]]:
+        """The pending random draw's outcomes as (kind number, how many of it may be drawn), by kind number:
+        the kinds ``pending`` names (by their names) and its weights, without building a Decision."""
+        fr = st.stack[-1]
+        spec = self.code[fr[0]][fr[1]][1]
+        loc = fr[2]
+        src = spec.source(st, loc)
+        pred = spec.pred(st, loc)
+        kind_of = self.program.kind_of
+        if pred is None:
+            counts = Counter(map(kind_of.__getitem__, src))
+        else:
+            counts = Counter(kind_of[c] for c in src if pred(c))
+        return sorted(counts.items())
+
+    def apply_draw(self, st: State, kind: int) -> bool:
+        """Draw a component of kind ``kind`` (its number) in the pending random draw and go on: what
+        ``apply`` does with that kind's name, without building a Decision; False, with nothing changed,
+        when none may be drawn (``apply`` then says why). The fast path of an adapter's chance node."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != DRAW or not self._drawn(st, fr, ins, kind):
+            return False
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+        return True
+
+    def shuffle_kinds(self, st: State) -> list[int]:
+        """The kind numbers of the components the pending shuffle orders (``pending(st).pool``, by number)."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        kind_of = self.program.kind_of
+        return [kind_of[c] for c in ins[1](st, fr[2])]
 
     def roll_recorded(self, st: State, rolls: list[tuple[str, str]]) -> int:
         """Apply recorded rolls ``(die label, face name)`` in order while each is exactly the pending

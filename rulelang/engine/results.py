@@ -24,6 +24,22 @@ class Results:
     def _finish(self, st: State) -> None:
         st.stack.clear()
         st.over = True
+        if st.defer_result and st.log is None:  # worked out when asked for (settle_result, payoffs)
+            return
+        self._settle(st)
+
+    def settled(self, st: State) -> bool:
+        """Whether the result of a finished game ``st`` is written (False while a deferred one is not)."""
+        return isinstance(st.result, dict) and "standings" in st.result
+
+    def settle_result(self, st: State) -> None:
+        """Write the result (standings, declared payoffs) of a finished game whose end deferred it
+        (``State.defer_result``); nothing if it is written already or the game is not over."""
+        if st.over and not self.settled(st):
+            self._settle(st)
+
+    def _settle(self, st: State) -> None:
+        """The result of the game that just ended: standings, ``no winner``, declared payoffs (checked)."""
         no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
         result = self.standings(st)
         if no_winner:
@@ -51,8 +67,19 @@ class Results:
     def payoffs(self, st: State) -> tuple[Fraction, ...]:
         """Each seat's payoff in a finished game: the declared expression, else
         (players ranked below - players ranked above) / (players - 1); 0 for one player without a declaration."""
-        if not st.over or not isinstance(st.result, dict) or "standings" not in st.result:
+        if not st.over:
             raise RulelangError("the game is not over: payoffs are known only at its end", self.where_span(st))
+        if not self.settled(st):  # a deferred result (State.defer_result)
+            if self.run.pay_fn is not None:  # the declared payoffs alone, checked as the result checks them
+                payoff = self.model.payoff
+                assert payoff is not None
+                self.run.reset_memo()
+                try:
+                    values = declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals)
+                finally:
+                    self.run.reset_memo()
+                return tuple(Fraction(v) for v in values)
+            self._settle(st)
         return payoffs_of_result(st.result, st.players)
 
     def payoffs_now(self, st: State) -> tuple[Fraction, ...] | None:

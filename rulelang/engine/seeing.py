@@ -20,6 +20,7 @@ class Seeing:
     model: Model
     code: list
     shown_name: dict[str, str]
+    settle_result: Any  # (Results)
 
     def place_of(self, st: State, c: int) -> list[int]:
         """Where component ``c`` is: [zone index, owner seat or -1]."""
@@ -127,6 +128,8 @@ class Seeing:
                 obs["legal_actions"] = self.legal_actions(st, player)
                 if d.players is not None:
                     obs["ask"] = True
+        if st.over:
+            self.settle_result(st)  # (a deferred result: State.defer_result)
         if st.result is not None:
             obs["result"] = copy.deepcopy(st.result)
         return obs

@@ -54,7 +54,7 @@ class State:
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
-        "out", "picking",
+        "out", "picking", "defer_result",
     )
 
     def __init__(self, players: int) -> None:
@@ -85,6 +85,10 @@ class State:
         # While the engine's loop and the generated blocks take decisions themselves: the mode of play
         # (a ``Picking``: plain play, recording or replay); None: every decision pauses.
         self.picking: Picking | None = None
+        # With it, the end of the game leaves ``result`` to be worked out when it is asked for
+        # (``Engine.settle_result``; ``Engine.payoffs`` needs only the declared payoffs): for a driver
+        # that reads only the payoffs, if at all (an OpenSpiel algorithm's returns). Copies keep it.
+        self.defer_result = False
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -113,6 +117,7 @@ class State:
         new.chance_rng = None
         new.chance_events = None
         new.picking = None
+        new.defer_result = self.defer_result
         return new
 
     def to_json(self, fresh: bool = True) -> dict[str, Any]:

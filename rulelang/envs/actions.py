@@ -102,8 +102,8 @@ class ActionSpace:
     choose: dict[int, list[Block]]  # id(ChooseSpec) -> per option, its block
     ask: dict[int, dict[str, int]]  # id(AskSpec) -> answer label -> id
     kind_names: list[str]
-    # (spec, options) -> ids, for option lists seen (at most KEPT_LISTS)
-    lists: dict[tuple, list[int]] = attrs.field(factory=dict, eq=False, repr=False)
+    # (spec, options) -> (ids, ids sorted), for option lists seen (at most KEPT_LISTS)
+    lists: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = attrs.field(factory=dict, eq=False, repr=False)
 
     def string(self, action: int) -> str:
         """The stable text of id ``action``: the option's label with its ``for`` values written in."""
@@ -123,10 +123,16 @@ class ActionSpace:
 
     def choose_ids(self, spec: Any, options: Sequence[tuple[int, tuple]], where: Span | None) -> list[int]:
         """The ids of a ``choose``'s legal options, as the engine lists them ((option, values) pairs)."""
+        return list(self.choose_legal(spec, options, where)[0])
+
+    def choose_legal(self, spec: Any, options: Sequence[tuple[int, tuple]],
+                     where: Span | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(the ids of a ``choose``'s legal options in the engine's order, the same ids sorted), kept for the
+        option lists seen (at most ``KEPT_LISTS``): a choice seen again is a look-up."""
         key = (id(spec), *options)
         known = self.lists.get(key)
         if known is not None:
-            return list(known)
+            return known
         table = self.choose.get(id(spec))
         if table is None:
             raise ActionSpaceError("a choice the action space does not know", where)  # pragma: no cover
@@ -145,9 +151,10 @@ class ActionSpace:
                         where, hint="declare a bound for the option's range (a number or a count of components)")
                 block.known[values] = i
             out.append(i)
+        pair = (tuple(out), tuple(sorted(out)))
         if len(self.lists) < KEPT_LISTS:
-            self.lists[key] = out
-        return list(out)
+            self.lists[key] = pair
+        return pair
 
     def ask_ids(self, spec: Any, answers: Sequence[str], where: Span | None) -> list[int]:
         """The ids of an ``ask``'s allowed answers (labels)."""

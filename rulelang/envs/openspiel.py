@@ -21,10 +21,12 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("rulelang.envs.openspiel needs OpenSpiel: pip install 'rulelang[openspiel]'") from exc
 
+from collections import Counter
+
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile.program import DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
+from rulelang.compile.program import ASK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, find_statements
@@ -113,8 +115,8 @@ class _Loaded:
     params: dict[str, Any]
     skip_forced: bool
     history_length: int  # 0: not sized yet
-    rolls: dict[int, tuple[list, list, dict]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes,
-    # their probabilities, and face id -> label
+    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes
+    # and their probabilities
     keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see _Progress)
 
     @property
@@ -160,6 +162,7 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
         else pyspiel.GameType.ChanceMode.DETERMINISTIC,
         _UTILITY.get(pay.utility, pyspiel.GameType.Utility.GENERAL_SUM))
     start = engine.new_state(spec.players)
+    start.defer_result = True  # the standings are written only when asked for: returns need only the payoffs
     encoder = ObservationEncoder(engine, spec.players, engine.observe(start, 0))
     full = {**params, "path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),
             "max_actions": int(params.get("max_actions", 0)), "max_game_length": max_game_length,
@@ -270,7 +273,7 @@ class _Step:
     """One step applied to the engine, linked to the steps before (shared by copies, never changed).
 
     ``what`` is ("chance", outcome as the engine takes it) or ("choose" | "ask", seat, position
-    among the legal options, action id, forced).
+    among the legal options, action id (None for a forced one: never handed out), forced).
     """
 
     __slots__ = ("earlier", "what", "count")
@@ -298,14 +301,16 @@ class _Progress:
     a progress that another game state may also hold (``shared``: a clone's, the game's initial
     one, or one kept as a child) is never changed again. Applying an action to a shared progress
     works on a copy, which is kept in ``children`` by action while the game's budget of kept
-    positions lasts (``_Loaded.keep``): a history seen again (every game of a random or search
-    algorithm starts at the same root) is then a dictionary look-up, with the same engine state,
-    legal actions, outcomes and returns as computed the first time. A progress nobody else holds is
-    changed in place, as before.
+    positions lasts (``_Loaded.keep``) and the shared progress was played on before (``visits``: a
+    position revisited, as the root of every game of a random or search algorithm and the tree a
+    search walks down again; not one that a single game or simulation passes through, which would
+    cost a copy per step and memory): a history seen again is then a dictionary look-up, with the
+    same engine state, legal actions, outcomes and returns as computed the first time. A progress
+    nobody else holds is changed in place, as before.
     """
 
     __slots__ = ("st", "shuffled", "length", "cut", "steps", "legal", "views", "node", "outcomes", "probabilities",
-                 "payoffs", "shared", "children")
+                 "payoffs", "shared", "children", "visits")
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -321,6 +326,7 @@ class _Progress:
         self.payoffs: list[float] | None = None  # the returns, once the game is over and they were asked for
         self.shared = False  # another game state may hold this progress: never change it
         self.children: dict[int, _Progress] | None = None  # kept: the progress after each action applied
+        self.visits = 0  # actions applied to it while shared (a count, not part of the position)
 
     def __deepcopy__(self, memo: dict) -> _Progress:
         """A clone's progress: this one, shared from now on (nothing changes a shared progress)."""
@@ -334,6 +340,7 @@ class _Progress:
         new.st.choice_cache = self.st.choice_cache  # (the same state lists the same options)
         new.shared = False
         new.children = None
+        new.visits = 0
         new.shuffled = list(self.shuffled)
         new.length = self.length
         new.cut = self.cut
@@ -361,20 +368,19 @@ def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bo
     return progress
 
 
-def _legal(loaded: _Loaded, progress: _Progress) -> tuple:
-    """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written)."""
+def _legal(loaded: _Loaded, progress: _Progress, options: tuple | None = None) -> tuple:
+    """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written);
+    ``options``: what ``Engine.decision_options`` just said of it, if known."""
     legal = progress.legal
     if legal is None:
-        engine = loaded.spec.engine
-        st = progress.st
-        kind, seat, spec, listed = engine.decision_options(st)
+        kind, seat, spec, listed = options or loaded.spec.engine.decision_options(progress.st)
         space = loaded.spec.actions
-        where = None
         if kind == "choose":
-            ids = space.choose_ids(spec, listed, where)
+            ids, ordered = space.choose_legal(spec, listed)
         else:
-            ids = space.ask_ids(spec, listed, where)
-        legal = progress.legal = (kind, seat, ids, listed, sorted(ids))
+            ids = space.ask_ids(spec, listed, None)
+            ordered = sorted(ids)
+        legal = progress.legal = (kind, seat, ids, listed, ordered)
     return legal
 
 
@@ -390,58 +396,73 @@ def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, f
     progress.legal = progress.node = progress.outcomes = progress.probabilities = None
 
 
-def _roll(engine: Engine, st: State) -> tuple[int, int] | None:
-    """(die, its kind) when the pending chance is a roll of one die, read from the program (no Decision built)."""
-    fr = st.stack[-1]
-    ins = engine.code[fr[0]][fr[1]]
-    if ins[0] != ROLL:
-        return None
-    loc = fr[2]
-    die = loc[ins[1]][loc[ins[2]]]
-    return die, engine.program.kind_of[die]
-
-
-def _chance(loaded: _Loaded, progress: _Progress, label: str) -> bool:
-    """Apply a chance outcome (a shuffle's next position); True when the engine moved on."""
+def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bool:
+    """Apply the pending chance's outcome ``action`` (its fixed id, listed by ``_outcomes`` with the text
+    ``label``): a roll's face, a draw's kind, by number (no Decision built); a shuffle's next position
+    (its outcomes then worked out from the last ones); others by label. True when the engine moved on."""
     st = progress.st
     engine = loaded.spec.engine
-    roll = _roll(engine, st)
-    if roll is not None and engine.try_roll(st, engine.program.component_labels[roll[0]], label):
-        progress.outcomes = progress.node = progress.probabilities = progress.legal = None
-        progress.steps = _Step(progress.steps, ("chance", label))
-        return True
-    d = engine.pending(st)
-    assert d is not None
-    progress.outcomes = progress.node = progress.probabilities = None
-    if d.pool is not None:
-        progress.shuffled.append(label)
-        if len(progress.shuffled) < len(d.pool):
-            return False
-        outcome: Any = progress.shuffled
-        progress.shuffled = []
-    else:
+    fr = st.stack[-1]
+    op = engine.code[fr[0]][fr[1]][0]
+    if op == ROLL:
+        engine.apply_face(st, action)
+        outcome: Any = label
+    elif op == DRAW:
+        drawn = engine.apply_draw(st, action)
+        assert drawn, "a kind listed among the draw's outcomes can be drawn"
         outcome = label
-    engine.apply(st, outcome)
+    elif op == SHUFFLE:
+        outcomes = progress.outcomes
+        if outcomes is None:
+            outcomes = _outcomes(loaded, progress)
+        progress.shuffled.append(label)
+        left = sum(w for _i, _label, w in outcomes) - 1
+        if left > 0:  # positions left: one fewer of this kind for the next
+            outcomes = progress.outcomes = [(i, text, w - 1 if i == action else w) for i, text, w in outcomes
+                                            if i != action or w > 1]
+            progress.probabilities = [(i, w / left) for i, _text, w in outcomes]
+            progress.node = None
+            return False
+        outcome = progress.shuffled
+        progress.shuffled = []
+        engine.apply(st, outcome)
+    else:  # a first player or a pick
+        engine.apply(st, label)
+        outcome = label
     progress.steps = _Step(progress.steps, ("chance", outcome))
-    progress.legal = None
+    progress.outcomes = progress.node = progress.probabilities = progress.legal = None
     return True
 
 
 def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
-    """The pending chance's outcomes with a weight above 0, as (id, label, weight), cached until the next step."""
+    """The pending chance's outcomes with a weight above 0, as (id, label, weight) by id, cached until the next
+    step: those of ``chance_outcomes``, a roll's cached per die kind, a draw's and a shuffle's counted by kind
+    number (no Decision built)."""
     outcomes = progress.outcomes
     if outcomes is None:
         engine = loaded.spec.engine
-        roll = _roll(engine, progress.st)
-        known = loaded.rolls.get(roll[1]) if roll is not None else None
-        if known is not None:  # a roll's outcomes depend only on the die's kind
-            outcomes, progress.probabilities, _labels = known
+        st = progress.st
+        fr = st.stack[-1]
+        ins = engine.code[fr[0]][fr[1]]
+        op = ins[0]
+        if op == ROLL:
+            loc = fr[2]
+            kind = engine.program.kind_of[loc[ins[1]][loc[ins[2]]]]
+            known = loaded.rolls.get(kind)
+            if known is not None:  # a roll's outcomes depend only on the die's kind
+                outcomes = progress.outcomes = known[0]
+                progress.probabilities = known[1]
+                return outcomes
+        names = loaded.spec.actions.kind_names
+        if op == DRAW:
+            outcomes = [(k, names[k], n) for k, n in engine.draw_counts(st)]
+        elif op == SHUFFLE and not progress.shuffled:
+            outcomes = [(k, names[k], n) for k, n in sorted(Counter(engine.shuffle_kinds(st)).items())]
         else:
-            outcomes = [o for o in chance_outcomes(engine, progress.st, progress.shuffled) if o[2] > 0]
-            if roll is not None:
+            outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
+            if op == ROLL:
                 total = sum(w for _i, _label, w in outcomes)
-                loaded.rolls[roll[1]] = (outcomes, [(i, w / total) for i, _label, w in outcomes],
-                                         {i: label for i, label, _w in outcomes})
+                loaded.rolls[kind] = (outcomes, [(i, w / total) for i, _label, w in outcomes])
         progress.outcomes = outcomes
     return outcomes
 
@@ -466,29 +487,59 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
-    """With skip_forced: apply decisions with one legal action and chance with one outcome."""
+    """With skip_forced: apply decisions with one legal action and chance with one outcome; then note who moves."""
     if not loaded.skip_forced:
         return
     st = progress.st
     engine = loaded.spec.engine
-    for _ in range(loaded.max_game_length):
+    code = engine.code
+    rolls = loaded.rolls
+    kind_of = engine.program.kind_of
+    left = loaded.max_game_length
+    while left > 0:
         if st.over:
             progress.node = _TERMINAL
             return
-        if engine.is_chance(st):
-            outcomes = _outcomes(loaded, progress)
+        fr = st.stack[-1]
+        ins = code[fr[0]][fr[1]]
+        if ins[0] not in _DECISIONS:  # chance
+            if ins[0] == ROLL and progress.outcomes is None:  # (what _outcomes gives for a die kind seen before)
+                loc = fr[2]
+                known = rolls.get(kind_of[loc[ins[1]][loc[ins[2]]]])
+                if known is not None and len(known[0]) != 1:
+                    progress.outcomes, progress.probabilities = known
+                    progress.node = _CHANCE
+                    return
+            outcomes = progress.outcomes or _outcomes(loaded, progress)
             if len(outcomes) != 1:
                 progress.node = _CHANCE
                 return
-            _chance(loaded, progress, outcomes[0][1])
+            _chance(loaded, progress, outcomes[0][0], outcomes[0][1])
         else:
-            legal = _legal(loaded, progress)
+            legal = progress.legal
+            if legal is None:
+                options = engine.decision_options(st)
+                if len(options[3]) == 1:  # forced: taken without its id (no node: the id is never handed out)
+                    kind, seat, _spec, listed = options
+                    if kind == "choose":
+                        engine.apply_index(st, 0)
+                    else:
+                        engine.answer(st, (seat, listed), 0)
+                    progress.steps = _Step(progress.steps, (kind, seat, 0, None, True))
+                    progress.node = progress.outcomes = progress.probabilities = None
+                    left -= 1
+                    continue
+                legal = _legal(loaded, progress, options)
             if len(legal[2]) != 1:
                 progress.node = legal[1]
                 return
             _decide(loaded, progress, legal, 0, True)
+        left -= 1
     progress.cut = True  # forced steps without end: cut as at max_game_length
     progress.node = None
+
+
+_DECISIONS = (CHOOSE, ASK)
 
 
 class RulelangState(pyspiel.State):
@@ -515,8 +566,11 @@ class RulelangState(pyspiel.State):
         return self._progress.st
 
     def engine_state(self) -> State:
-        """A copy of the rulelang state (for tracing or inspection)."""
-        return self._st.copy()
+        """A copy of the rulelang state (for tracing or inspection), its result written if the game is over."""
+        st = self._st.copy()
+        st.defer_result = False
+        self._engine.settle_result(st)
+        return st
 
     def legal_labels(self) -> list[str]:
         """The engine's labels of the legal actions, in the order of ``legal_actions()`` (rendered here)."""
@@ -533,6 +587,23 @@ class RulelangState(pyspiel.State):
     def is_terminal(self) -> bool:
         """Whether the game is over (or was cut at max_game_length)."""
         return self._progress.st.over or self._progress.cut
+
+    def is_chance_node(self) -> bool:
+        """Whether chance moves now (pyspiel's ``CurrentPlayer() == kChancePlayerId``, without the C++ round trip)."""
+        node = self._progress.node
+        return (node if node is not None else _node(self._shared.loaded, self._progress)) == _CHANCE
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """The legal action ids, sorted: of the seat to move (or of ``player``), as pyspiel's ``legal_actions``
+        gives them; at a decision, for its seat, without the C++ round trip (elsewhere, pyspiel's own)."""
+        progress = self._progress
+        node = progress.node
+        if node is None:
+            node = _node(self._shared.loaded, progress)
+        if node >= 0 and (not player or player[0] == node):
+            legal = progress.legal or _legal(self._shared.loaded, progress)
+            return list(legal[4])
+        return pyspiel.State.legal_actions(self, *player)
 
     def _legal_actions(self, player: int) -> list[int]:
         loaded, progress = self._shared.loaded, self._progress
@@ -557,6 +628,8 @@ class RulelangState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         loaded = self._shared.loaded
         progress = self._progress
+        if progress.shared:
+            progress.visits += 1
         children = progress.children
         if children is not None:
             child = children.get(action)
@@ -568,18 +641,18 @@ class RulelangState(pyspiel.State):
             node = _node(loaded, progress)
         if node == _TERMINAL:
             raise RulelangError("the game is over: no action can be applied")
-        face = False  # a roll's face, applied without a label looked up
         if node == _CHANCE:
-            roll = _roll(loaded.spec.engine, progress.st)
-            known = loaded.rolls.get(roll[1]) if roll is not None else None
-            label = known[2].get(action) if known is not None else None
-            if label is not None:
-                face = True
-            else:
-                label = next((o[1] for o in _outcomes(loaded, progress) if o[0] == action), None)
+            outcomes = progress.outcomes
+            if outcomes is None:
+                outcomes = _outcomes(loaded, progress)
+            label = None
+            for entry in outcomes:
+                if entry[0] == action:
+                    label = entry[1]
+                    break
             if label is None:
                 raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
-                    f"{i}: {t}" for i, t, _w in sorted(_outcomes(loaded, progress))))
+                    f"{i}: {t}" for i, t, _w in sorted(outcomes)))
         else:
             legal = progress.legal or _legal(loaded, progress)
             try:
@@ -594,12 +667,8 @@ class RulelangState(pyspiel.State):
         if parent.shared:
             progress = self._progress = parent.copy()
         st = progress.st
-        if face:
-            loaded.spec.engine.apply_face(st, action)
-            progress.outcomes = progress.node = progress.probabilities = progress.legal = None
-            progress.steps = _Step(progress.steps, ("chance", label))
-        elif node == _CHANCE:
-            _chance(loaded, progress, label)
+        if node == _CHANCE:
+            _chance(loaded, progress, action, label)
         else:
             _decide(loaded, progress, legal, position, False)
         progress.length += 1
@@ -608,7 +677,7 @@ class RulelangState(pyspiel.State):
             progress.node = None
         if not progress.cut and loaded.skip_forced:
             _settle_forced(loaded, progress)
-        if progress is not parent and loaded.keep > 0:  # kept for the next game that gets here
+        if progress is not parent and loaded.keep > 0 and parent.visits > 1:  # kept for the next game here
             loaded.keep -= 1
             progress.shared = True
             if parent.children is None:
@@ -713,13 +782,13 @@ def history_length(loaded: _Loaded) -> int:
         while not progress.st.over and not progress.cut and progress.length < loaded.max_game_length:
             st = progress.st
             if engine.is_chance(st):
-                outcomes = [o for o in chance_outcomes(engine, st, progress.shuffled) if o[2] > 0]
+                outcomes = _outcomes(loaded, progress)
                 weights = [w for _i, _l, w in outcomes]
                 r, k = pick.below(sum(weights)), 0
                 while r >= weights[k]:
                     r -= weights[k]
                     k += 1
-                _chance(loaded, progress, outcomes[k][1])
+                _chance(loaded, progress, outcomes[k][0], outcomes[k][1])
             else:
                 legal = _legal(loaded, progress)
                 counts[legal[1]] += 1

@@ -12,6 +12,7 @@ from env_support import CHICKEN, ROOT
 pytest.importorskip("numpy", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 
+from rulelang.envs.actions import legal_ids  # noqa: E402
 from rulelang.envs.common import chance_outcomes, payoffs  # noqa: E402
 from rulelang.envs.openspiel import load  # noqa: E402
 
@@ -145,3 +146,134 @@ def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
             state.apply_action(legal[rng.randrange(len(legal))])
     assert checked > 20
     assert space.lists  # option lists were kept
+
+
+LEDUC = ROOT / "examples" / "leduc-poker" / "leduc-poker.rules"
+BARNYARD = ROOT / "games" / "barnyard.rules"
+GOOFSPIEL = ROOT / "examples" / "goofspiel" / "goofspiel.rules"
+
+
+def _general_forced(engine, mirror, space) -> None:
+    """Apply, by the general path, decisions with one legal action and chance with one outcome (skip_forced)."""
+    while not mirror.over:
+        if engine.is_chance(mirror):
+            general = [o for o in chance_outcomes(engine, mirror, ()) if o[2] > 0]
+            d = engine.pending(mirror)
+            if len(general) != 1 or d.pool is not None and len(d.pool) > 1:
+                return
+            engine.apply(mirror, general[0][1] if d.pool is None else [general[0][1]])
+        else:
+            _seat, ids = legal_ids(engine, space, mirror)
+            if len(ids) != 1:
+                return
+            _general_decide(engine, mirror, 0)
+
+
+def _general_decide(engine, mirror, position: int) -> None:
+    if engine.choice_size(mirror) is not None:
+        engine.apply_index(mirror, position)
+    else:
+        answers = engine.ask_answers(mirror)
+        engine.answer(mirror, answers, position)
+
+
+def _outcome(f, *args) -> tuple:
+    """What a call gives: ("value", its value) or ("error", the error's type and text)."""
+    try:
+        return "value", f(*args)
+    except Exception as exc:  # (pyspiel's own errors, e.g. the legal actions of a player who does not move)
+        return "error", type(exc).__name__, str(exc)
+
+
+def _against_the_general_path(path, seed: int, skip_forced: bool) -> int:
+    """A random game through the adapter (nothing kept), each step checked against a state of its own played
+    by the engine's general path (pending, labels, apply; its result written at the end as usual): the same
+    chance outcomes and probabilities, the same action ids, the same engine state after each action, the same
+    returns. Returns the number of nodes."""
+    game = load(path, players=2, skip_forced=skip_forced, max_game_length=100_002 + skip_forced)
+    game.loaded.keep = 0
+    engine = game.loaded.spec.engine
+    space = game.loaded.spec.actions
+    mirror = engine.new_state(2)
+    shuffled: list[str] = []
+    if skip_forced:
+        _general_forced(engine, mirror, space)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    nodes = 0
+    while not state.is_terminal():
+        nodes += 1
+        assert not mirror.over
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state) == engine.is_chance(mirror)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in (-1, 0, 1):
+            assert _outcome(state.legal_actions, p) == _outcome(pyspiel.State.legal_actions, state, p)
+        if state.is_chance_node():
+            general = [o for o in chance_outcomes(engine, mirror, shuffled) if o[2] > 0]
+            total = sum(w for _i, _l, w in general)
+            assert state.chance_outcomes() == [(i, w / total) for i, _l, w in general]
+            action, label, _w = general[rng.randrange(len(general))]
+            d = engine.pending(mirror)
+            if d.pool is None:
+                engine.apply(mirror, label)
+            else:
+                shuffled.append(label)
+                left = [o for o in chance_outcomes(engine, mirror, shuffled) if o[2] > 0]
+                if skip_forced and len(left) == 1:  # the adapter deals the forced rest of the shuffle itself
+                    shuffled.extend([left[0][1]] * left[0][2])
+                if len(shuffled) == len(d.pool):
+                    engine.apply(mirror, shuffled)
+                    shuffled = []
+        else:
+            seat, ids = legal_ids(engine, space, mirror)
+            assert state.current_player() == seat and state.legal_actions() == sorted(ids)
+            action = ids[rng.randrange(len(ids))]
+            _general_decide(engine, mirror, ids.index(action))
+        state.apply_action(action)
+        if skip_forced and not shuffled:
+            _general_forced(engine, mirror, space)
+        if not shuffled:
+            assert state.engine_state().to_json() == mirror.to_json()
+    assert mirror.over and not engine.settled(state._st)  # the adapter's result is written only when asked for
+    assert state.returns() == [float(v) for v in engine.payoffs(mirror)]
+    assert state.legal_actions() == pyspiel.State.legal_actions(state) == []
+    assert not state.is_chance_node()
+    return nodes
+
+
+@pytest.mark.parametrize("skip_forced", [True, False])
+@pytest.mark.parametrize("path", [KUHN, LEDUC, GOOFSPIEL, BARNYARD, CHICKEN], ids=lambda p: p.stem)
+def test_every_step_is_the_general_paths(path, skip_forced: bool) -> None:
+    """Draws and shuffles by kind number, rolls by face number, legal actions and chance answered in Python,
+    returns from the declared payoffs alone: the same as the general path, node for node, on seeded games."""
+    games = 2 if path in (BARNYARD, CHICKEN) else 25
+    assert sum(_against_the_general_path(path, seed, skip_forced) for seed in range(games)) > 4 * games
+
+
+def test_positions_are_kept_below_positions_played_on_again() -> None:
+    """Kept children (``_Progress.children``) only below a shared position played on before: one game keeps
+    nothing, the root's children appear from the second, a clone played on twice keeps its child; walks agree."""
+    game = load(LEDUC, players=2, max_game_length=100_004)
+    root = game.loaded.initial
+
+    def one(state, seed: int) -> None:
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+
+    one(game.new_initial_state(), 0)
+    assert root.children is None  # a single pass keeps nothing
+    one(game.new_initial_state(), 1)
+    assert root.children  # the root, played on twice, keeps its child
+    start = game.new_initial_state()
+    start.apply_action(start.chance_outcomes()[0][0])
+    start.apply_action(start.chance_outcomes()[0][0])  # a decision, held by this state alone
+    for seed in range(3):
+        one(start.clone(), seed)
+    assert start._progress.children  # its clones played on it three times
+    assert _walk(game, 7, 30) == _walk(load(LEDUC, players=2, max_game_length=100_005), 7, 30)
