@@ -40,22 +40,22 @@ from rulelang.envs.common import (
 )
 from rulelang.envs.encoding import ObservationEncoder, kinds_entering
 from rulelang.envs.progress import (
-    _CHANCE,
-    _TERMINAL,
-    _chance,
-    _decide,
-    _legal,
-    _node,
-    _outcomes,
-    _Progress,
-    _settle_forced,
+    CHANCE_ID,
+    TERMINAL_ID,
+    Progress,
+    apply_chance,
+    decide,
+    legal_of,
+    node_of,
+    outcomes_of,
+    settle_forced,
 )
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 
 SHORT_NAME = "python_rulelang"
 DEFAULT_MAX_GAME_LENGTH = 100_000
-KEPT_POSITIONS = 20_000  # positions kept by history per loaded game (see _Progress): a small game's whole tree
+KEPT_POSITIONS = 20_000  # positions kept by history per loaded game (see Progress): a small game's whole tree
 KEPT_TEXT = 10_000_000  # ... and as many as about this much JSON text of their states (tens of megabytes)
 HISTORY_PROBE_GAMES = 16  # random games played to size the information-state tensor when no length is given
 
@@ -118,7 +118,7 @@ class _Loaded:
     spec: GameSpec
     encoder: ObservationEncoder
     start: State  # the game as new_state leaves it (information states are replayed from here)
-    initial: _Progress
+    initial: Progress
     max_game_length: int
     info: Any
     game_type: Any
@@ -127,7 +127,7 @@ class _Loaded:
     history_length: int  # 0: not sized yet
     rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes
     # and their probabilities
-    keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see _Progress)
+    keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see Progress)
 
     @property
     def space(self) -> ActionSpace:
@@ -180,8 +180,8 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
             "history_length": int(params.get("history_length", 0))}
     loaded = _Loaded(spec, encoder, start, None, max_game_length, info, game_type, full,  # type: ignore[arg-type]
                      bool(full["skip_forced"]), int(full["history_length"]))
-    initial = _Progress(start.copy())
-    _settle_forced(loaded, initial)
+    initial = Progress(start.copy())
+    settle_forced(loaded, initial)
     initial.shared = True  # every new game starts from it
     loaded.initial = initial
     # Kept positions cost memory: about KEPT_TEXT characters of their JSON text in all, at most KEPT_POSITIONS.
@@ -319,7 +319,7 @@ class RulelangState(pyspiel.State):
     def current_player(self) -> int:
         """The seat to move, CHANCE, or TERMINAL."""
         node = self._progress.node
-        return node if node is not None else _node(self._shared.loaded, self._progress)
+        return node if node is not None else node_of(self._shared.loaded, self._progress)
 
     def is_terminal(self) -> bool:
         """Whether the game is over (or was cut at max_game_length)."""
@@ -328,7 +328,7 @@ class RulelangState(pyspiel.State):
     def is_chance_node(self) -> bool:
         """Whether chance moves now (pyspiel's ``CurrentPlayer() == kChancePlayerId``, without the C++ round trip)."""
         node = self._progress.node
-        return (node if node is not None else _node(self._shared.loaded, self._progress)) == _CHANCE
+        return (node if node is not None else node_of(self._shared.loaded, self._progress)) == CHANCE_ID
 
     def legal_actions(self, *player: int) -> list[int]:
         """The legal action ids, sorted: of the seat to move (or of ``player``), as pyspiel's ``legal_actions``
@@ -336,18 +336,18 @@ class RulelangState(pyspiel.State):
         progress = self._progress
         node = progress.node
         if node is None:
-            node = _node(self._shared.loaded, progress)
+            node = node_of(self._shared.loaded, progress)
         if node >= 0 and (not player or player[0] == node):
-            legal = progress.legal or _legal(self._shared.loaded, progress)
+            legal = progress.legal or legal_of(self._shared.loaded, progress)
             return list(legal[4])
         return pyspiel.State.legal_actions(self, *player)
 
     def _legal_actions(self, player: int) -> list[int]:
         loaded, progress = self._shared.loaded, self._progress
         node = progress.node
-        if (node if node is not None else _node(loaded, progress)) < 0:
+        if (node if node is not None else node_of(loaded, progress)) < 0:
             return []
-        legal = progress.legal or _legal(loaded, progress)
+        legal = progress.legal or legal_of(loaded, progress)
         return list(legal[4]) if player == legal[1] else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -355,7 +355,7 @@ class RulelangState(pyspiel.State):
         progress = self._progress
         probabilities = progress.probabilities
         if probabilities is None:
-            outcomes = _outcomes(self._shared.loaded, progress)  # a roll's come with its probabilities
+            outcomes = outcomes_of(self._shared.loaded, progress)  # a roll's come with its probabilities
             probabilities = progress.probabilities
         if probabilities is None:
             total = sum(w for _i, _label, w in outcomes)
@@ -375,13 +375,13 @@ class RulelangState(pyspiel.State):
                 return
         node = progress.node
         if node is None:
-            node = _node(loaded, progress)
-        if node == _TERMINAL:
+            node = node_of(loaded, progress)
+        if node == TERMINAL_ID:
             raise RulelangError("the game is over: no action can be applied")
-        if node == _CHANCE:
+        if node == CHANCE_ID:
             outcomes = progress.outcomes
             if outcomes is None:
-                outcomes = _outcomes(loaded, progress)
+                outcomes = outcomes_of(loaded, progress)
             label = None
             for entry in outcomes:
                 if entry[0] == action:
@@ -391,7 +391,7 @@ class RulelangState(pyspiel.State):
                 raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
                     f"{i}: {t}" for i, t, _w in sorted(outcomes)))
         else:
-            legal = progress.legal or _legal(loaded, progress)
+            legal = progress.legal or legal_of(loaded, progress)
             try:
                 position = legal[2].index(action)
             except ValueError:
@@ -404,16 +404,16 @@ class RulelangState(pyspiel.State):
         if parent.shared:
             progress = self._progress = parent.copy()
         st = progress.st
-        if node == _CHANCE:
-            _chance(loaded, progress, action, label)
+        if node == CHANCE_ID:
+            apply_chance(loaded, progress, action, label)
         else:
-            _decide(loaded, progress, legal, position, False)
+            decide(loaded, progress, legal, position, False)
         progress.length += 1
         if not st.over and progress.length >= loaded.max_game_length:
             progress.cut = True
             progress.node = None
         if not progress.cut and loaded.skip_forced:
-            _settle_forced(loaded, progress)
+            settle_forced(loaded, progress)
         if progress is not parent and loaded.keep > 0 and parent.visits > 1:  # kept for the next game here
             loaded.keep -= 1
             progress.shared = True
@@ -519,19 +519,19 @@ def history_length(loaded: _Loaded) -> int:
         while not progress.st.over and not progress.cut and progress.length < loaded.max_game_length:
             st = progress.st
             if engine.is_chance(st):
-                outcomes = _outcomes(loaded, progress)
+                outcomes = outcomes_of(loaded, progress)
                 weights = [w for _i, _l, w in outcomes]
                 r, k = pick.below(sum(weights)), 0
                 while r >= weights[k]:
                     r -= weights[k]
                     k += 1
-                _chance(loaded, progress, outcomes[k][0], outcomes[k][1])
+                apply_chance(loaded, progress, outcomes[k][0], outcomes[k][1])
             else:
-                legal = _legal(loaded, progress)
+                legal = legal_of(loaded, progress)
                 counts[legal[1]] += 1
-                _decide(loaded, progress, legal, pick.below(len(legal[2])), False)
+                decide(loaded, progress, legal, pick.below(len(legal[2])), False)
             progress.length += 1
-            _settle_forced(loaded, progress)
+            settle_forced(loaded, progress)
         most = max(most, *counts)
     size = 1
     while size < 2 * most:

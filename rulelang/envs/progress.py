@@ -17,7 +17,7 @@ from rulelang.envs.common import chance_outcomes
 if TYPE_CHECKING:
     from rulelang.envs.openspiel import _Loaded
 
-class _Step:
+class Step:
     """One step applied to the engine, linked to the steps before (shared by copies, never changed).
 
     ``what`` is ("chance", outcome as the engine takes it) or ("choose" | "ask", seat, position
@@ -26,7 +26,7 @@ class _Step:
 
     __slots__ = ("earlier", "what", "count")
 
-    def __init__(self, earlier: _Step | None, what: tuple) -> None:
+    def __init__(self, earlier: Step | None, what: tuple) -> None:
         self.earlier = earlier
         self.what = what
         self.count = 1 if earlier is None else earlier.count + 1
@@ -34,7 +34,7 @@ class _Step:
     def all(self) -> list[tuple]:
         """Every step so far, in order."""
         out = []
-        node: _Step | None = self
+        node: Step | None = self
         while node is not None:
             out.append(node.what)
             node = node.earlier
@@ -42,7 +42,7 @@ class _Step:
         return out
 
 
-class _Progress:
+class Progress:
     """The part of a game in progress that a clone copies: the engine state and the record.
 
     Everything here is a function of the history (the OpenSpiel actions applied, chance included):
@@ -65,7 +65,7 @@ class _Progress:
         self.shuffled: list[str] = []  # a shuffle is dealt position by position: the kinds so far
         self.length = 0  # OpenSpiel actions applied, chance included
         self.cut = False  # stopped at max_game_length
-        self.steps: _Step | None = None
+        self.steps: Step | None = None
         self.legal: tuple | None = None  # (kind, seat, ids, listed, ids sorted) of the pending decision
         self.views: dict[int, tuple[int, list]] = {}  # per player: (steps count, her views) for info states
         self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
@@ -73,17 +73,17 @@ class _Progress:
         self.probabilities: list | None = None  # the pending chance's (id, probability), once asked for
         self.payoffs: list[float] | None = None  # the returns, once the game is over and they were asked for
         self.shared = False  # another game state may hold this progress: never change it
-        self.children: dict[int, _Progress] | None = None  # kept: the progress after each action applied
+        self.children: dict[int, Progress] | None = None  # kept: the progress after each action applied
         self.visits = 0  # actions applied to it while shared (a count, not part of the position)
 
-    def __deepcopy__(self, memo: dict) -> _Progress:
+    def __deepcopy__(self, memo: dict) -> Progress:
         """A clone's progress: this one, shared from now on (nothing changes a shared progress)."""
         self.shared = True
         return self
 
-    def copy(self) -> _Progress:
+    def copy(self) -> Progress:
         """A copy that nobody else holds (the engine state copied; the pending choice's options kept)."""
-        new = _Progress.__new__(_Progress)
+        new = Progress.__new__(Progress)
         new.st = self.st.copy()
         new.st.choice_cache = self.st.choice_cache  # (the same state lists the same options)
         new.shared = False
@@ -103,20 +103,20 @@ class _Progress:
 
     def __reduce__(self) -> tuple:
         steps = self.steps.all() if self.steps is not None else []
-        return (_progress_from, (self.st.to_json(), self.shuffled, self.length, self.cut, steps))
+        return (progress_from, (self.st.to_json(), self.shuffled, self.length, self.cut, steps))
 
 
-def _progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bool, steps: list) -> _Progress:
+def progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: bool, steps: list) -> Progress:
     """Unpickle a game in progress."""
-    progress = _Progress(State.from_json(st))
+    progress = Progress(State.from_json(st))
     progress.shuffled, progress.length, progress.cut = list(shuffled), length, cut
     progress.node = progress.legal = progress.outcomes = progress.probabilities = progress.payoffs = None
     for what in steps:
-        progress.steps = _Step(progress.steps, tuple(what))
+        progress.steps = Step(progress.steps, tuple(what))
     return progress
 
 
-def _legal(loaded: _Loaded, progress: _Progress, options: tuple | None = None) -> tuple:
+def legal_of(loaded: _Loaded, progress: Progress, options: tuple | None = None) -> tuple:
     """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written);
     ``options``: what ``Engine.decision_options`` just said of it, if known."""
     legal = progress.legal
@@ -132,7 +132,7 @@ def _legal(loaded: _Loaded, progress: _Progress, options: tuple | None = None) -
     return legal
 
 
-def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, forced: bool) -> None:
+def decide(loaded: _Loaded, progress: Progress, legal: tuple, position: int, forced: bool) -> None:
     """Apply legal option ``position`` of the pending decision and record it."""
     kind, seat, ids, listed, _sorted = legal
     engine = loaded.spec.engine
@@ -140,12 +140,12 @@ def _decide(loaded: _Loaded, progress: _Progress, legal: tuple, position: int, f
         engine.apply_index(progress.st, position)
     else:
         engine.answer(progress.st, (seat, listed), position)
-    progress.steps = _Step(progress.steps, (kind, seat, position, ids[position], forced))
+    progress.steps = Step(progress.steps, (kind, seat, position, ids[position], forced))
     progress.legal = progress.node = progress.outcomes = progress.probabilities = None
 
 
-def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bool:
-    """Apply the pending chance's outcome ``action`` (its fixed id, listed by ``_outcomes`` with the text
+def apply_chance(loaded: _Loaded, progress: Progress, action: int, label: str) -> bool:
+    """Apply the pending chance's outcome ``action`` (its fixed id, listed by ``outcomes_of`` with the text
     ``label``): a roll's face, a draw's kind, by number (no Decision built); a shuffle's next position
     (its outcomes then worked out from the last ones); others by label. True when the engine moved on."""
     st = progress.st
@@ -162,7 +162,7 @@ def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bo
     elif op == SHUFFLE:
         outcomes = progress.outcomes
         if outcomes is None:
-            outcomes = _outcomes(loaded, progress)
+            outcomes = outcomes_of(loaded, progress)
         progress.shuffled.append(label)
         left = sum(w for _i, _label, w in outcomes) - 1
         if left > 0:  # positions left: one fewer of this kind for the next
@@ -177,12 +177,12 @@ def _chance(loaded: _Loaded, progress: _Progress, action: int, label: str) -> bo
     else:  # a first player or a pick
         engine.apply(st, label)
         outcome = label
-    progress.steps = _Step(progress.steps, ("chance", outcome))
+    progress.steps = Step(progress.steps, ("chance", outcome))
     progress.outcomes = progress.node = progress.probabilities = progress.legal = None
     return True
 
 
-def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
+def outcomes_of(loaded: _Loaded, progress: Progress) -> list:
     """The pending chance's outcomes with a weight above 0, as (id, label, weight) by id, cached until the next
     step: those of ``chance_outcomes``, a roll's cached per die kind, a draw's and a shuffle's counted by kind
     number (no Decision built)."""
@@ -215,26 +215,26 @@ def _outcomes(loaded: _Loaded, progress: _Progress) -> list:
     return outcomes
 
 
-def _node(loaded: _Loaded, progress: _Progress) -> int:
+def node_of(loaded: _Loaded, progress: Progress) -> int:
     """The current player: a seat, CHANCE or TERMINAL (cached until the next step)."""
     node = progress.node
     if node is None:
         st = progress.st
         if st.over or progress.cut:
-            node = _TERMINAL
+            node = TERMINAL_ID
         elif loaded.spec.engine.is_chance(st):
-            node = _CHANCE
+            node = CHANCE_ID
         else:
-            node = _legal(loaded, progress)[1]
+            node = legal_of(loaded, progress)[1]
         progress.node = node
     return node
 
 
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL_ID = int(pyspiel.PlayerId.TERMINAL)
+CHANCE_ID = int(pyspiel.PlayerId.CHANCE)
 
 
-def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
+def settle_forced(loaded: _Loaded, progress: Progress) -> None:
     """With skip_forced: apply decisions with one legal action and chance with one outcome; then note who moves."""
     if not loaded.skip_forced:
         return
@@ -246,23 +246,23 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
     left = loaded.max_game_length
     while left > 0:
         if st.over:
-            progress.node = _TERMINAL
+            progress.node = TERMINAL_ID
             return
         fr = st.stack[-1]
         ins = code[fr[0]][fr[1]]
-        if ins[0] not in _DECISIONS:  # chance
-            if ins[0] == ROLL and progress.outcomes is None:  # (what _outcomes gives for a die kind seen before)
+        if ins[0] not in DECISIONS:  # chance
+            if ins[0] == ROLL and progress.outcomes is None:  # (what outcomes_of gives for a die kind seen before)
                 loc = fr[2]
                 known = rolls.get(kind_of[loc[ins[1]][loc[ins[2]]]])
                 if known is not None and len(known[0]) != 1:
                     progress.outcomes, progress.probabilities = known
-                    progress.node = _CHANCE
+                    progress.node = CHANCE_ID
                     return
-            outcomes = progress.outcomes or _outcomes(loaded, progress)
+            outcomes = progress.outcomes or outcomes_of(loaded, progress)
             if len(outcomes) != 1:
-                progress.node = _CHANCE
+                progress.node = CHANCE_ID
                 return
-            _chance(loaded, progress, outcomes[0][0], outcomes[0][1])
+            apply_chance(loaded, progress, outcomes[0][0], outcomes[0][1])
         else:
             legal = progress.legal
             if legal is None:
@@ -273,20 +273,20 @@ def _settle_forced(loaded: _Loaded, progress: _Progress) -> None:
                         engine.apply_index(st, 0)
                     else:
                         engine.answer(st, (seat, listed), 0)
-                    progress.steps = _Step(progress.steps, (kind, seat, 0, None, True))
+                    progress.steps = Step(progress.steps, (kind, seat, 0, None, True))
                     progress.node = progress.outcomes = progress.probabilities = None
                     left -= 1
                     continue
-                legal = _legal(loaded, progress, options)
+                legal = legal_of(loaded, progress, options)
             if len(legal[2]) != 1:
                 progress.node = legal[1]
                 return
-            _decide(loaded, progress, legal, 0, True)
+            decide(loaded, progress, legal, 0, True)
         left -= 1
     progress.cut = True  # forced steps without end: cut as at max_game_length
     progress.node = None
 
 
-_DECISIONS = (CHOOSE, ASK)
+DECISIONS = (CHOOSE, ASK)
 
 

@@ -106,7 +106,7 @@ def _walk(game, seed: int, games: int) -> list:
 
 @pytest.mark.parametrize("path", [KUHN, ROOT / "examples" / "leduc-poker" / "leduc-poker.rules", CHICKEN])
 def test_positions_kept_by_history_are_the_positions_computed_afresh(path) -> None:
-    """A history played again is looked up among the kept positions (``_Progress.children``): the same nodes,
+    """A history played again is looked up among the kept positions (``Progress.children``): the same nodes,
     actions, outcomes, strings, engine states and returns as with nothing kept, clones included."""
     kept = load(path, players=2)
     fresh = load(path, players=2, max_game_length=100_001)  # another loaded game, with nothing kept
@@ -251,7 +251,7 @@ def test_every_step_is_the_general_paths(path, skip_forced: bool) -> None:
 
 
 def test_positions_are_kept_below_positions_played_on_again() -> None:
-    """Kept children (``_Progress.children``) only below a shared position played on before: one game keeps
+    """Kept children (``Progress.children``) only below a shared position played on before: one game keeps
     nothing, the root's children appear from the second, a clone played on twice keeps its child; walks agree."""
     game = load(LEDUC, players=2, max_game_length=100_004)
     root = game.loaded.initial
