@@ -27,22 +27,31 @@ def _advance_chance(engine: Engine, st: State, rng: Rng) -> None:
         engine.apply_random(st, rng, events=False)
 
 
-def _decider(engine: Engine, st: State) -> tuple[int, list[str], dict[str, int] | None]:
+def _decider(engine: Engine, st: State, by_spec: dict | None = None) \
+        -> tuple[int, list[str], dict[str, int] | None, bool]:
     """Who decides now and their legal actions (the first still to answer, during an ``ask``); for a
-    ``choose`` whose labels are known from its options' values, also each label's position."""
-    known = _choice_labels(engine, st)
+    ``choose`` whose labels are known from its options' values, also each label's position; and
+    whether it is an ``ask``. (``by_spec``: :func:`_label_tables` of the engine, once per search.)"""
+    known = _choice_labels(engine, st, by_spec)
     if known is not None:
-        return known
+        return known[0], known[1], known[2], False
+    asked = engine.ask_answers(st)
+    if asked is not None:  # (what pending(st) says of an ask: the first still to answer, her answers)
+        return asked[0], asked[1], None, True
     d = engine.pending(st)
     assert d is not None and d.player is not None
-    return d.player, list(d.labels or []), None
+    return d.player, list(d.labels or []), None, False
 
 
-def _legal_for(engine: Engine, st: State, player: int) -> tuple[list[str], dict[str, int] | None]:
+def _legal_for(engine: Engine, st: State, player: int, by_spec: dict | None = None) \
+        -> tuple[list[str], dict[str, int] | None]:
     """``engine.legal_actions(st, player)``, and each label's position when :func:`_choice_labels` knows it."""
-    known = _choice_labels(engine, st)
+    known = _choice_labels(engine, st, by_spec)
     if known is not None:
         return (known[1], known[2]) if known[0] == player else ([], None)
+    answers = engine.answers_of(st, player)
+    if answers is not None:  # an ask: what legal_actions gives, without the Decision
+        return answers, None
     return engine.legal_actions(st, player), None
 
 
@@ -71,7 +80,16 @@ def _pure_labels(spec: Any) -> tuple[bool, ...]:
     return tuple(out)
 
 
-def _choice_labels(engine: Engine, st: State) -> tuple[int, list[str], dict[str, int]] | None:
+def _label_tables(engine: Engine) -> dict[int, tuple[Any, tuple[bool, ...], dict]]:
+    """The labels kept for ``engine``'s choices (see ``_LABELS``)."""
+    by_spec = _LABELS.get(engine)
+    if by_spec is None:
+        by_spec = _LABELS[engine] = {}
+    return by_spec
+
+
+def _choice_labels(engine: Engine, st: State, by_spec: dict | None = None) \
+        -> tuple[int, list[str], dict[str, int]] | None:
     """(chooser, labels, label -> position) of a pending ``choose`` whose options' labels depend only on
     their values (:func:`_pure_labels`): those are rendered once per (option, values) and kept, instead
     of once per determinization; the same labels in the same order. None for any other decision (the
@@ -83,18 +101,20 @@ def _choice_labels(engine: Engine, st: State) -> tuple[int, list[str], dict[str,
     if ins[0] != CHOOSE:
         return None
     spec = ins[1]
-    by_spec = _LABELS.get(engine)
     if by_spec is None:
-        by_spec = _LABELS[engine] = {}
+        by_spec = _label_tables(engine)
     entry = by_spec.get(id(spec))
     if entry is None or entry[0] is not spec:
         entry = by_spec[id(spec)] = (spec, _pure_labels(spec), {})
     _spec, pure, table = entry
     if not any(pure):
         return None
-    seat, _n = engine.choice_size(st)  # type: ignore[misc]
     options = st.choice_cache
-    assert options is not None
+    if options is None:
+        engine.choice_size(st)
+        options = st.choice_cache
+        assert options is not None
+    seat = spec.player(st, fr[2]) if spec.player is not None else st.current  # (as choice_size says)
     labels: list[str] = []
     render = None
     for i, option in enumerate(options):
@@ -173,6 +193,34 @@ def payoff_rewards(engine: Engine, st: State, result: dict[str, Any] | None = No
         spec = rank_payoff_spec(n)
         values = rank_payoffs_of((result or engine.standings(st))["standings"], n)
     return [normalised(v, spec) for v in values]
+
+
+_LEAN: weakref.WeakKeyDictionary[Engine, dict[tuple, list[float]]] = weakref.WeakKeyDictionary()
+
+
+def lean_rewards(engine: Engine, n: int, result: dict[str, Any]) -> list[float]:
+    """:func:`payoff_rewards` of a game that ended with the engine's lean result (``Picking.lean``:
+    ``{"ranks": [...], "payoffs": [...]}``), the same values: the declared payoffs if the result has
+    them, else the rank payoffs, on [0, 1]; kept by (players, payoffs, ranks)."""
+    payoffs = result.get("payoffs")
+    key = (n, tuple(payoffs) if payoffs is not None else None, tuple(result["ranks"]))
+    by_engine = _LEAN.get(engine)
+    if by_engine is None:
+        by_engine = _LEAN[engine] = {}
+    known = by_engine.get(key)
+    if known is not None:
+        return list(known)
+    spec = engine.payoff_spec_for(n)
+    if not spec.declared and n == 1:
+        return [1.0]
+    if payoffs is not None:
+        values = tuple(Fraction(v) for v in payoffs)
+    else:
+        values = rank_payoffs_of([{"player": f"P{p + 1}", "rank": r} for p, r in enumerate(result["ranks"])], n)
+    rewards = [normalised(v, spec) for v in values]
+    if len(by_engine) < 10_000:
+        by_engine[key] = rewards
+    return list(rewards)
 
 
 def soft_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
@@ -309,6 +357,7 @@ class MctsAgent:
         if len(legal) == 1:
             return legal[0]
         engine, me, rng = world.engine, world.player, self.rng
+        by_spec = _label_tables(engine)
         root = _Node()
         self.iterations += self.iters
         for _ in range(self.iters):
@@ -316,11 +365,11 @@ class MctsAgent:
             path: list[tuple[_Node, int]] = []
             node = root
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
-            here, where = _legal_for(engine, st, me)
+            here, where = _legal_for(engine, st, me, by_spec)
             seat, options = me, [a for a in legal if a in (where if where is not None else set(here))]
             if not options:
                 continue
-            expanded = False
+            expanded = asked = False
             while True:
                 children = node.children
                 untried = []
@@ -342,6 +391,8 @@ class MctsAgent:
                 try:
                     if where is not None:  # a choose: the option's position is known
                         engine.apply_index(st, where[action])
+                    elif asked:  # the first still to answer an ask: her answer, without a Decision
+                        engine.answer(st, (seat, options), options.index(action))
                     else:
                         engine.apply(st, action, player=seat)
                 finally:
@@ -351,7 +402,7 @@ class MctsAgent:
                 _advance_chance(engine, st, rng)  # (what the engine did not draw itself: a shuffle, a first player)
                 if st.over or expanded:
                     break
-                seat, options, where = _decider(engine, st)
+                seat, options, where, asked = _decider(engine, st, by_spec)
             rewards = self._rollout(engine, st, rng)
             for n, who in path:
                 n.visits += 1
@@ -373,8 +424,13 @@ class MctsAgent:
 
     def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
         # chance outcomes do not count towards the depth
-        self.rollout_decisions += random_playout(engine, st, rng, self.depth)
-        if st.over or (engine.model.payoff is not None and engine.payoffs_now(st) is not None):
+        self.rollout_decisions += random_playout(engine, st, rng, self.depth, lean=True)
+        if st.over:
+            result = st.result
+            if result is not None and "ranks" in result:  # the lean result of a rollout: what payoff_rewards gives
+                return lean_rewards(engine, st.players, result)
+            return payoff_rewards(engine, st)
+        if engine.model.payoff is not None and engine.payoffs_now(st) is not None:
             return payoff_rewards(engine, st)
         # Cut short: who is ahead, and by how much, count half each.
         result = engine.standings(st)

@@ -22,8 +22,18 @@ class Results:
     run: Any
 
     def _finish(self, st: State) -> None:
+        """The game is over: its result (a lean one, ranks and payoffs only, while ``st.picking.lean``)."""
         st.stack.clear()
         st.over = True
+        picking = st.picking
+        if picking is not None and picking.lean and st.log is None:
+            lean: dict[str, Any] = {"ranks": self.ranks(st)}
+            if self.run.pay_fn is not None:
+                payoff = self.model.payoff
+                assert payoff is not None
+                lean["payoffs"] = declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals)
+            st.result = lean
+            return
         no_winner = isinstance(st.result, dict) and st.result.get("no_winner")  # 'end game with no winner'
         result = self.standings(st)
         if no_winner:
@@ -77,8 +87,30 @@ class Results:
 
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
+        sheets, rows = self._standing_values(st)
+        ranking = []
+        for rank, (_k, p, values) in _ranked(self.program.rank_keys, rows):
+            entry: dict[str, Any] = {"player": player_label(p), "rank": rank,
+                                     "keys": [json_number(v) for v in values]}
+            if sheets[p]:
+                entry["sheets"] = {name: {label: json_number(v) for label, v in lines.items()}
+                                   for name, lines in sheets[p].items()}
+            ranking.append(entry)
+        winners = [r["player"] for r in ranking if r["rank"] == 1]
+        return {"winners": winners, "standings": ranking}
+
+    def ranks(self, st: State) -> list[int]:
+        """Each seat's rank in :meth:`standings` (1: a winner), the same values computed the same way (and the
+        same errors raised), without writing its rows: what a search's rollout needs of the end of a game."""
+        _sheets, rows = self._standing_values(st)
+        out = [0] * st.players
+        for rank, (_k, p, _values) in _ranked(self.program.rank_keys, rows):
+            out[p] = rank
+        return out
+
+    def _standing_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
+        """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values."""
         program = self.program
-        keys = program.rank_keys
         run = self.run
         run.reset_memo()  # pure definitions are computed once per arguments within one standings
         sheets: list[dict[str, dict[str, int]]] = []
@@ -108,26 +140,21 @@ class Results:
                     values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), span))
                 else:
                     values.append(bounded(fn(st, loc), span))
-            rows.append((p, values))
+            rows.append(values)
+        return sheets, rows
 
-        highest = [d == "highest" for d, _ in keys]
 
-        def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
-            return tuple([-v if h else v for h, v in zip(highest, row[1])])
-
-        keyed = sorted([(sort_key(row), row[0], row) for row in rows])  # seats differ: rows never compared
-        ranking = []
-        rank = 0
-        prev = None
-        for i, (k, _p, row) in enumerate(keyed):
-            if k != prev:
-                rank = i + 1
-                prev = k
-            entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank,
-                                     "keys": [json_number(v) for v in row[1]]}
-            if sheets[row[0]]:
-                entry["sheets"] = {name: {label: json_number(v) for label, v in lines.items()}
-                                   for name, lines in sheets[row[0]].items()}
-            ranking.append(entry)
-        winners = [r["player"] for r in ranking if r["rank"] == 1]
-        return {"winners": winners, "standings": ranking}
+def _ranked(keys: Any, rows: list[list[Any]]) -> list[tuple[int, tuple[tuple[Any, ...], int, list[Any]]]]:
+    """(rank, (sort key, seat, key values)) for every seat, best first: seats with equal keys share a rank."""
+    highest = [d == "highest" for d, _ in keys]
+    keyed = sorted([(tuple([-v if h else v for h, v in zip(highest, values)]), p, values)
+                    for p, values in enumerate(rows)])  # seats differ: rows never compared
+    out = []
+    rank = 0
+    prev = None
+    for i, row in enumerate(keyed):
+        if row[0] != prev:
+            rank = i + 1
+            prev = row[0]
+        out.append((rank, row))
+    return out

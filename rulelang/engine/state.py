@@ -33,9 +33,13 @@ class Picking:
     - ``take(st, spec, loc)``: replay's recorded option of a choice found without listing the options
       (``ChooseSpec.member``), or None to list them;
     - ``record``: a recorder whose ``took(st, seat, label)`` is called just before each choice or
-      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks).
+      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks);
+    - ``lean``: a game that ends meanwhile gets a lean result, each seat's rank and the declared
+      payoffs only (``{"ranks": [...], "payoffs": [...]}``, see ``Engine._finish``): a search's rollout,
+      which reads nothing else of it.
 
-    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``.
+    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``;
+    a search's rollouts set ``lean``.
     """
 
     picks: list[Any]
@@ -43,6 +47,7 @@ class Picking:
     listed: bool = False
     take: Any = None
     record: Any = None
+    lean: bool = False
 
 
 class State:
