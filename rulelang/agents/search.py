@@ -17,7 +17,7 @@ from rulelang.compile.program import CHOOSE
 from rulelang.engine.determinize import World, random_playout
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import normalised, rank_payoffs_of
-from rulelang.engine.state import State
+from rulelang.engine.state import Picking, State
 from rulelang.rng import Rng
 
 
@@ -326,6 +326,95 @@ class _Node:
         self.total = 0.0
 
 
+class _Walk:
+    """One iteration's walk down the tree, taken by the engine's pickers (``State.picking``, options listed).
+
+    At each decision below the root the engine's loop lists the options and asks the picker of the
+    seat to decide (the first still to answer, during an ``ask``); the walk finds their labels (as
+    :func:`_decider`), updates availability, expands an untried action or takes the UCB one, and
+    answers with its position. After the decision it expands, it lowers the step limit so that play
+    stops at the next decision (the rollout's), as a step by ``apply_index`` would.
+    """
+
+    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking")
+
+    _FAR = 1 << 62  # the step limit while the walk goes on
+
+    def __init__(self, engine: Engine, rng: Rng, c: float, by_spec: dict) -> None:
+        self.engine, self.rng, self.c, self.by_spec, self.code = engine, rng, c, by_spec, engine.code
+        self.st: State | None = None
+        self.node: _Node | None = None
+        self.path: list[tuple[_Node, int]] = []
+        self.expanded = False
+        self.picking = Picking([], self._FAR, listed=True, lean=True)
+
+    def start(self, st: State, root: _Node) -> list[tuple[_Node, int]]:
+        """Begin a walk from ``root`` in ``st``; the path of (node, seat) it will take."""
+        self.st, self.node, self.path, self.expanded = st, root, [], False
+        picking = self.picking
+        picking.limit = self._FAR
+        picking.picks = [self._picker(p) for p in range(st.players)] if len(picking.picks) != st.players \
+            else picking.picks
+        return self.path
+
+    def _picker(self, seat: int) -> Any:
+        def pick(n: int) -> int:
+            return self.pick(seat, n)
+        return pick
+
+    def pick(self, seat: int, n: int) -> int:
+        """The position of the walk's action among the ``n`` options listed now (``State.choice_cache``)."""
+        st = self.st
+        assert st is not None and self.node is not None
+        fr = st.stack[-1]
+        where: dict[str, int] | None = None
+        if self.code[fr[0]][fr[1]][0] == CHOOSE:
+            known = _choice_labels(self.engine, st, self.by_spec)
+            if known is not None:
+                options, where = known[1], known[2]
+            else:  # rendered (two that read alike: the engine's error, as before)
+                d = self.engine.pending(st)
+                assert d is not None
+                options = list(d.labels or [])
+        else:  # an ask: the answers listed for the first still to answer
+            options = list(st.choice_cache or [])
+        action = self.step(self.node, seat, options)
+        if self.expanded:
+            self.picking.limit = st.step + 1  # play stops at the next decision
+        return where[action] if where is not None else options.index(action)
+
+    def step(self, node: _Node, seat: int, options: list[str]) -> str:
+        """At ``node``, ``seat`` to choose among ``options``: count their availability, expand an untried one
+        (at random) or take the best by UCB; move down to its child."""
+        children = node.children
+        untried = None
+        for a in options:
+            child = children.get((seat, a))
+            if child is not None:
+                child.avail += 1
+            elif untried is None:
+                untried = [a]
+            else:
+                untried.append(a)
+        if untried is not None:
+            action = untried[self.rng.below(len(untried))] if len(untried) > 1 else untried[0]
+            child = children[(seat, action)] = _Node()
+            child.avail = 1
+            self.expanded = True
+        else:  # UCB (as MctsAgent._select)
+            c, sqrt, log = self.c, math.sqrt, math.log
+            action, best_u = options[0], -math.inf
+            for a in options:
+                ch = children[(seat, a)]
+                u = ch.total / ch.visits + c * sqrt(log(max(ch.avail, 1)) / ch.visits)
+                if u > best_u:
+                    action, best_u = a, u
+            child = children[(seat, action)]
+        self.path.append((child, seat))
+        self.node = child
+        return action
+
+
 class MctsAgent:
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) with UCT.
 
@@ -351,7 +440,12 @@ class MctsAgent:
         self.rollout_decisions = 0
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
-        """The root action the search visited most."""
+        """The root action the search visited most.
+
+        Below the root, the tree is walked by the engine's own pickers (``Walk``): the generated code
+        rolls the dice and the engine's loop draws the other chance and lists each decision's options
+        for the walk to pick among, as ``play()`` plays, without returning between the decisions; the
+        same tree, the same picks and the same draws as taking each step by ``apply_index``."""
         if world is None:
             raise TypeError("the mcts agent needs a World to search in (play() gives it one)")
         if len(legal) == 1:
@@ -359,54 +453,38 @@ class MctsAgent:
         engine, me, rng = world.engine, world.player, self.rng
         by_spec = _label_tables(engine)
         root = _Node()
+        walk = _Walk(engine, rng, self.c, by_spec)
         self.iterations += self.iters
         for _ in range(self.iters):
             st = world.sample(rng)
-            path: list[tuple[_Node, int]] = []
-            node = root
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
             here, where = _legal_for(engine, st, me, by_spec)
-            seat, options = me, [a for a in legal if a in (where if where is not None else set(here))]
+            options = [a for a in legal if a in (where if where is not None else set(here))]
             if not options:
                 continue
-            expanded = asked = False
-            while True:
-                children = node.children
-                untried = []
-                for a in options:
-                    child = children.get((seat, a))
-                    if child is not None:
-                        child.avail += 1
-                    else:
-                        untried.append(a)
-                if untried:
-                    action = untried[rng.below(len(untried))]
-                    child = node.children[(seat, action)] = _Node()
-                    child.avail = 1
-                    expanded = True
+            path = walk.start(st, root)
+            action = walk.step(root, me, options)
+            if walk.expanded:
+                walk.picking.limit = st.step + 1  # play stops at the next decision
+            st.chance_rng = rng  # dice and draws on the way: rolled as play() rolls them
+            st.picking = walk.picking
+            try:
+                if where is not None:  # a choose: the option's position is known
+                    engine.apply_index(st, where[action])
                 else:
-                    action = self._select(node, seat, options)
-                    child = node.children[(seat, action)]
-                st.chance_rng = rng  # dice and draws on the way to the next decision: rolled as play() rolls them
-                try:
-                    if where is not None:  # a choose: the option's position is known
-                        engine.apply_index(st, where[action])
-                    elif asked:  # the first still to answer an ask: her answer, without a Decision
-                        engine.answer(st, (seat, options), options.index(action))
-                    else:
-                        engine.apply(st, action, player=seat)
-                finally:
-                    st.chance_rng = None
-                path.append((child, seat))
-                node = child
-                _advance_chance(engine, st, rng)  # (what the engine did not draw itself: a shuffle, a first player)
-                if st.over or expanded:
-                    break
-                seat, options, where, asked = _decider(engine, st, by_spec)
+                    engine.apply(st, action, player=me)
+                while not st.over and not walk.expanded and engine.is_chance(st):
+                    engine.apply_random(st, rng, events=False)  # (a chance the engine's loop left: drawn as before)
+            finally:
+                st.chance_rng = None
+                st.picking = None
+            if not st.over and not walk.expanded:
+                raise RuntimeError("the tree walk stopped at a decision it did not take")  # (the limit is far)
             rewards = self._rollout(engine, st, rng)
             for n, who in path:
                 n.visits += 1
                 n.total += rewards[who]
+
         def score(a: str) -> tuple[float, float]:
             ch = root.children.get((me, a))
             return (-1.0, 0.0) if ch is None or not ch.visits else (ch.visits, ch.total / ch.visits)

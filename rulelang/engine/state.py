@@ -27,7 +27,8 @@ class Picking:
     engine's loop read at each decision they take (``State.picking``).
 
     - ``picks[seat](n)``: the index of the option (or answer) ``seat`` takes among ``n``;
-    - ``limit``: no decision is taken from this step on (play stops there: ``max_steps``);
+    - ``limit``: no decision is taken from this step on (play stops there: ``max_steps``); a picker may
+      lower it while play goes on (a search's tree walk stops at the decision after the one it expands);
     - ``listed``: the pickers read the pending decision's listed options (``State.choice_cache``), as
       replay's pickers by label do, so no choice is only counted or listed lazily;
     - ``take(st, spec, loc)``: replay's recorded option of a choice found without listing the options
