@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import weakref
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from rulelang.check.model import rank_payoff_spec
@@ -336,7 +337,7 @@ class _Walk:
     stops at the next decision (the rollout's), as a step by ``apply_index`` would.
     """
 
-    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking")
+    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking", "known")
 
     _FAR = 1 << 62  # the step limit while the walk goes on
 
@@ -347,35 +348,46 @@ class _Walk:
         self.path: list[tuple[_Node, int]] = []
         self.expanded = False
         self.picking = Picking([], self._FAR, listed=True, lean=True)
+        # (choose spec's id, its options listed) -> (labels, label -> position), where every option's label
+        # is a function of its values alone (see _pure_labels): found once, not at every walk
+        self.known: dict[tuple, tuple[list[str], dict[str, int]]] = {}
 
     def start(self, st: State, root: _Node) -> list[tuple[_Node, int]]:
         """Begin a walk from ``root`` in ``st``; the path of (node, seat) it will take."""
         self.st, self.node, self.path, self.expanded = st, root, [], False
         picking = self.picking
         picking.limit = self._FAR
-        picking.picks = [self._picker(p) for p in range(st.players)] if len(picking.picks) != st.players \
-            else picking.picks
+        if len(picking.picks) != st.players:
+            picking.picks = [partial(self.pick, p) for p in range(st.players)]
         return self.path
-
-    def _picker(self, seat: int) -> Any:
-        def pick(n: int) -> int:
-            return self.pick(seat, n)
-        return pick
 
     def pick(self, seat: int, n: int) -> int:
         """The position of the walk's action among the ``n`` options listed now (``State.choice_cache``)."""
         st = self.st
         assert st is not None and self.node is not None
         fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
         where: dict[str, int] | None = None
-        if self.code[fr[0]][fr[1]][0] == CHOOSE:
-            known = _choice_labels(self.engine, st, self.by_spec)
-            if known is not None:
-                options, where = known[1], known[2]
-            else:  # rendered (two that read alike: the engine's error, as before)
-                d = self.engine.pending(st)
-                assert d is not None
-                options = list(d.labels or [])
+        if ins[0] == CHOOSE:
+            listed = st.choice_cache
+            try:
+                key: tuple | None = (id(ins[1]), tuple(listed or ()))
+                found = self.known.get(key)  # type: ignore[arg-type]
+            except TypeError:  # a value that is no key (none of the shipped games has one)
+                key = found = None
+            if found is not None:
+                options, where = found
+            else:
+                known = _choice_labels(self.engine, st, self.by_spec)
+                if known is not None:
+                    options, where = known[1], known[2]
+                    pure = self.by_spec[id(ins[1])][1]
+                    if key is not None and len(self.known) < _LABELS_KEPT and all(pure[o[0]] for o in listed or ()):
+                        self.known[key] = (options, where)
+                else:  # rendered (two that read alike: the engine's error, as before)
+                    d = self.engine.pending(st)
+                    assert d is not None
+                    options = list(d.labels or [])
         else:  # an ask: the answers listed for the first still to answer
             options = list(st.choice_cache or [])
         action = self.step(self.node, seat, options)

@@ -343,7 +343,7 @@ class _Template:
     and the dice among the hidden components, whose faces each sample rolls again.
     """
 
-    __slots__ = ("engine", "base", "found", "pool", "pinned", "deals", "fills", "dice", "face_numbers")
+    __slots__ = ("engine", "base", "found", "pool", "pinned", "deals", "fills", "dice", "face_numbers", "shape")
 
     def __init__(self, engine: Engine, st: State, player: int, zone_kinds: dict[int, frozenset[int]]) -> None:
         self.engine = engine
@@ -400,11 +400,12 @@ class _Template:
         _withdraw_answers(engine, base, player)
         base.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(base.seen)]
         self.base = base
+        self.shape = base.shape()  # (the base is never changed: each sample copies it)
 
     def sample(self, rng: Rng) -> State:
         """One determinization: the same as ``determinize(engine, st, player, rng, zone_kinds)``."""
         engine = self.engine
-        new = self.base.copy()
+        new = self.base.copy_shaped(self.shape)
         pool = self.pool[:]
         rng.shuffle(pool)
         pinned = self.pinned

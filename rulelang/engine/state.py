@@ -120,6 +120,50 @@ class State:
         new.picking = None
         return new
 
+    def shape(self) -> tuple[list[bool], list[list[int]]]:
+        """Which zones nest a list per owner, and where each frame of the continuation holds a list: what
+        :meth:`copy` looks at value by value, for :meth:`copy_shaped` of this state again and again."""
+        nested = [bool(z) and isinstance(z[0], list) for z in self.zones]
+        lists = [[i for i, v in enumerate(f[2]) if isinstance(v, list)] for f in self.stack]
+        return nested, lists
+
+    def copy_shaped(self, shape: tuple[list[bool], list[list[int]]]) -> State:
+        """:meth:`copy` of a state whose :meth:`shape` is ``shape`` (a search's template, copied for
+        every determinization): the same copy, without looking at each value again."""
+        nested, lists = shape
+        new = State.__new__(State)
+        new.players = self.players
+        new.zones = [[p[:] for p in z] if deep else z[:] for z, deep in zip(self.zones, nested)]
+        new.faces = self.faces[:]
+        new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
+        new.current = self.current
+        stack = []
+        for f, at in zip(self.stack, lists):
+            loc = f[2][:]
+            for i in at:
+                loc[i] = loc[i][:]
+            stack.append([f[0], f[1], loc])
+        new.stack = stack
+        new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
+        new.answers = self.answers[:]
+        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
+        new.out = self.out[:]
+        new.over = self.over
+        new.result = None if self.result is None else copy.deepcopy(self.result)
+        new.extra_turn = self.extra_turn
+        new.next_player = self.next_player
+        new.step = self.step
+        new.stopped_at = self.stopped_at
+        new.turn = self.turn
+        new.pending_cache = None
+        new.choice_cache = None
+        new.log = None
+        new.pause_at_turn = False
+        new.chance_rng = None
+        new.chance_events = None
+        new.picking = None
+        return new
+
     def to_json(self, fresh: bool = True) -> dict[str, Any]:
         """The state as JSON-ready plain data (``out`` only once a player has dropped out); with ``fresh``
         False the result is the state's own (not a copy: for writing it out at once)."""
