@@ -199,15 +199,17 @@ def payoff_rewards(engine: Engine, st: State, result: dict[str, Any] | None = No
 _LEAN: weakref.WeakKeyDictionary[Engine, dict[tuple, list[float]]] = weakref.WeakKeyDictionary()
 
 
-def lean_rewards(engine: Engine, n: int, result: dict[str, Any]) -> list[float]:
+def lean_rewards(engine: Engine, n: int, result: dict[str, Any], by_engine: dict | None = None) -> list[float]:
     """:func:`payoff_rewards` of a game that ended with the engine's lean result (``Picking.lean``:
     ``{"ranks": [...], "payoffs": [...]}``), the same values: the declared payoffs if the result has
-    them, else the rank payoffs, on [0, 1]; kept by (players, payoffs, ranks)."""
+    them, else the rank payoffs, on [0, 1]; kept by (players, payoffs, ranks) (in ``by_engine``, the
+    engine's table of ``_LEAN``, when the caller has it at hand)."""
     payoffs = result.get("payoffs")
     key = (n, tuple(payoffs) if payoffs is not None else None, tuple(result["ranks"]))
-    by_engine = _LEAN.get(engine)
     if by_engine is None:
-        by_engine = _LEAN[engine] = {}
+        by_engine = _LEAN.get(engine)
+        if by_engine is None:
+            by_engine = _LEAN[engine] = {}
     known = by_engine.get(key)
     if known is not None:
         return list(known)
@@ -361,6 +363,30 @@ class _Walk:
             picking.picks = [partial(self.pick, p) for p in range(st.players)]
         return self.path
 
+    def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None]:
+        """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), and each one's position
+        where :func:`_choice_labels` knows it: what ``_legal_for`` says, kept as the walk keeps labels."""
+        engine = self.engine
+        size = engine.choice_size(st)  # (a choose: its options listed)
+        if size is not None and size[0] == me:
+            fr = st.stack[-1]
+            try:
+                key: tuple | None = ("root", id(self.code[fr[0]][fr[1]][1]), tuple(st.choice_cache or ()))
+                found = self.known.get(key)  # type: ignore[arg-type]
+            except TypeError:
+                key = found = None
+            if found is not None:
+                return found
+        else:
+            key = None
+        here, where = _legal_for(engine, st, me, self.by_spec)
+        options = [a for a in legal if a in (where if where is not None else set(here))]
+        if key is not None and where is not None and len(self.known) < _LABELS_KEPT:
+            pure = self.by_spec[key[1]][1]
+            if all(pure[o[0]] for o in st.choice_cache or ()):
+                self.known[key] = (options, where)
+        return options, where
+
     def pick(self, seat: int, n: int) -> int:
         """The position of the walk's action among the ``n`` options listed now (``State.choice_cache``)."""
         st = self.st
@@ -450,6 +476,7 @@ class MctsAgent:
         self.depth = depth
         self.iterations = 0  # iterations run, and decisions taken in their rollouts (for benchmarks)
         self.rollout_decisions = 0
+        self._lean: tuple[Engine, dict] | None = None  # the engine searched last, and its rewards kept (_LEAN)
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
         """The root action the search visited most.
@@ -470,8 +497,7 @@ class MctsAgent:
         for _ in range(self.iters):
             st = world.sample(rng)
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
-            here, where = _legal_for(engine, st, me, by_spec)
-            options = [a for a in legal if a in (where if where is not None else set(here))]
+            options, where = walk.root(st, me, legal)
             if not options:
                 continue
             path = walk.start(st, root)
@@ -518,7 +544,11 @@ class MctsAgent:
         if st.over:
             result = st.result
             if result is not None and "ranks" in result:  # the lean result of a rollout: what payoff_rewards gives
-                return lean_rewards(engine, st.players, result)
+                table = self._lean
+                if table is None or table[0] is not engine:
+                    lean_rewards(engine, st.players, result)  # (makes the engine's table)
+                    table = self._lean = (engine, _LEAN[engine])
+                return lean_rewards(engine, st.players, result, table[1])
             return payoff_rewards(engine, st)
         if engine.model.payoff is not None and engine.payoffs_now(st) is not None:
             return payoff_rewards(engine, st)

@@ -102,11 +102,27 @@ class Results:
     def ranks(self, st: State) -> list[int]:
         """Each seat's rank in :meth:`standings` (1: a winner), the same values computed the same way (and the
         same errors raised), without writing its rows: what a search's rollout needs of the end of a game."""
-        _sheets, rows = self._standing_values(st)
-        out = [0] * st.players
-        for rank, (_k, p, _values) in _ranked(self.program.rank_keys, rows):
-            out[p] = rank
-        return out
+        program = self.program
+        if program.sheets:
+            _sheets, rows = self._standing_values(st)
+            out = [0] * st.players
+            for rank, (_k, p, _values) in _ranked(program.rank_keys, rows):
+                out[p] = rank
+            return out
+        # No score sheets: the keys alone, as _standing_values computes them; a seat's rank is one more
+        # than the seats whose keys sort before its own (as _ranked numbers them).
+        run = self.run
+        run.reset_memo()
+        span = self.model.ranking.span
+        nlocals = max(1, program.rank_nlocals)
+        fns = run.rank_fns
+        signs = [-1 if d == "highest" else 1 for d, _ in program.rank_keys]
+        keys = []
+        for p in range(st.players):
+            loc = [None] * nlocals
+            loc[0] = p
+            keys.append(tuple([-v if h < 0 else v for h, v in zip(signs, [bounded(fn(st, loc), span) for fn in fns])]))
+        return [1 + sum(1 for other in keys if other < mine) for mine in keys]
 
     def _standing_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
         """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values."""
