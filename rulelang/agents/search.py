@@ -28,22 +28,6 @@ def _advance_chance(engine: Engine, st: State, rng: Rng) -> None:
         engine.apply_random(st, rng, events=False)
 
 
-def _decider(engine: Engine, st: State, by_spec: dict | None = None) \
-        -> tuple[int, list[str], dict[str, int] | None, bool]:
-    """Who decides now and their legal actions (the first still to answer, during an ``ask``); for a
-    ``choose`` whose labels are known from its options' values, also each label's position; and
-    whether it is an ``ask``. (``by_spec``: :func:`_label_tables` of the engine, once per search.)"""
-    known = _choice_labels(engine, st, by_spec)
-    if known is not None:
-        return known[0], known[1], known[2], False
-    asked = engine.ask_answers(st)
-    if asked is not None:  # (what pending(st) says of an ask: the first still to answer, her answers)
-        return asked[0], asked[1], None, True
-    d = engine.pending(st)
-    assert d is not None and d.player is not None
-    return d.player, list(d.labels or []), None, False
-
-
 def _legal_for(engine: Engine, st: State, player: int, by_spec: dict | None = None) \
         -> tuple[list[str], dict[str, int] | None]:
     """``engine.legal_actions(st, player)``, and each label's position when :func:`_choice_labels` knows it."""
@@ -333,8 +317,9 @@ class _Walk:
     """One iteration's walk down the tree, taken by the engine's pickers (``State.picking``, options listed).
 
     At each decision below the root the engine's loop lists the options and asks the picker of the
-    seat to decide (the first still to answer, during an ``ask``); the walk finds their labels (as
-    :func:`_decider`), updates availability, expands an untried action or takes the UCB one, and
+    seat to decide (the first still to answer, during an ``ask``); the walk finds their labels (kept by
+    :func:`_choice_labels`, else rendered), updates availability, expands an untried action (at random)
+    or takes the one of the best UCB (Walk.step), and
     answers with its position. After the decision it expands, it lowers the step limit so that play
     stops at the next decision (the rollout's), as a step by ``apply_index`` would.
     """
@@ -439,7 +424,7 @@ class _Walk:
             child = children[(seat, action)] = _Node()
             child.avail = 1
             self.expanded = True
-        else:  # UCB (as MctsAgent._select)
+        else:  # UCB: mean reward + c * sqrt(log(availability) / visits)
             c, sqrt, log = self.c, math.sqrt, math.log
             action, best_u = options[0], -math.inf
             for a in options:
@@ -528,15 +513,6 @@ class MctsAgent:
             return (-1.0, 0.0) if ch is None or not ch.visits else (ch.visits, ch.total / ch.visits)
 
         return max(legal, key=score)
-
-    def _select(self, node: _Node, seat: int, options: list[str]) -> str:
-        best, best_u = options[0], -math.inf
-        for a in options:
-            ch = node.children[(seat, a)]
-            u = ch.total / ch.visits + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
-            if u > best_u:
-                best, best_u = a, u
-        return best
 
     def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
         # chance outcomes do not count towards the depth
