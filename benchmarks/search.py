@@ -4,7 +4,8 @@ Two players, or the fewest the game takes: MCTS in seat P1, random in the others
 
     python benchmarks/search.py [GAME ...] [--iters N] [--depth D] [--games G] [--searches S] [--rounds R]
 
-For each game, in one process and interleaved in R rounds (median taken):
+For each game, in one process and interleaved in R rounds (median taken; within a round, a share of the
+playouts before each MCTS game):
 
 - ``play()`` with random agents in every seat (the engine's fast path): decisions/s, every
   decision counted (forced ones too: the pickers are asked for those as well);
@@ -79,23 +80,26 @@ def seats(engine: Any) -> int:
     return max(2, engine.model.min_players)
 
 
-def playouts(engine: Any, games: int) -> tuple[int, float]:
-    """Decisions and seconds of ``games`` random games by ``play()`` (counted in a run of their own)."""
+def playouts(engine: Any, games: int, first: int = 0) -> tuple[int, float]:
+    """Decisions and seconds of ``games`` random games by ``play()`` (seeds from ``first``; the decisions
+    counted in a run of their own)."""
     count = [0]
     n = seats(engine)
-    for g in range(games):
+    seeds = range(first, first + games)
+    for g in seeds:
         play(engine, engine.new_state(n), [Counting(g, p, count) for p in range(n)], g)
     start = time.process_time()
-    for g in range(games):
+    for g in seeds:
         play(engine, engine.new_state(n), [RandomAgent(g, p) for p in range(n)], g)
     return count[0], time.process_time() - start
 
 
-def searches(engine: Any, games: int, iters: int, depth: int, limit: int) -> tuple[int, int, float]:
-    """Iterations, rollout decisions and seconds of the MCTS agent's searches in ``games`` games."""
+def searches(engine: Any, games: int, iters: int, depth: int, limit: int, first: int = 0) -> tuple[int, int, float]:
+    """Iterations, rollout decisions and seconds of the MCTS agent's searches in ``games`` games (seeds
+    from ``first``)."""
     iterations = decisions = 0
     seconds = 0.0
-    for g in range(games):
+    for g in range(first, first + games):
         timed = Timed(MctsAgent(g, 0, iters=iters, depth=depth), limit)
         play(engine, engine.new_state(seats(engine)), [timed] + [RandomAgent(g, p) for p in range(1, seats(engine))], g)
         iterations += timed.inner.iterations
@@ -124,8 +128,16 @@ def main() -> None:
         engine = load_game(ROOT / "games" / f"{name}.rules")
         rates, iter_rates, per_iter, ratios = [], [], [], []
         for _ in range(args.rounds):
-            n, s = playouts(engine, args.playouts)
-            iterations, decisions, seconds = searches(engine, args.games, args.iters, args.depth, args.searches)
+            # Interleaved within the round: a share of the playouts before each MCTS game, so that the
+            # machine's load weighs on both sides alike (a busy spell then shifts the ratio less).
+            n = iterations = decisions = 0
+            s = seconds = 0.0
+            for g in range(args.games):
+                share = args.playouts // args.games + (g < args.playouts % args.games)
+                first = g * (args.playouts // args.games) + min(g, args.playouts % args.games)
+                dn, ds = playouts(engine, share, first)
+                di, dd, dt = searches(engine, 1, args.iters, args.depth, args.searches, first=g)
+                n, s, iterations, decisions, seconds = n + dn, s + ds, iterations + di, decisions + dd, seconds + dt
             play_rate, iter_rate, mean = n / s, iterations / seconds, decisions / iterations
             rates.append(play_rate)
             iter_rates.append(iter_rate)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import weakref
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from rulelang.check.model import rank_payoff_spec
@@ -17,7 +18,7 @@ from rulelang.compile.program import CHOOSE
 from rulelang.engine.determinize import World, random_playout
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import normalised, rank_payoffs_of
-from rulelang.engine.state import State
+from rulelang.engine.state import Picking, State
 from rulelang.rng import Rng
 
 
@@ -27,22 +28,15 @@ def _advance_chance(engine: Engine, st: State, rng: Rng) -> None:
         engine.apply_random(st, rng, events=False)
 
 
-def _decider(engine: Engine, st: State) -> tuple[int, list[str], dict[str, int] | None]:
-    """Who decides now and their legal actions (the first still to answer, during an ``ask``); for a
-    ``choose`` whose labels are known from its options' values, also each label's position."""
-    known = _choice_labels(engine, st)
-    if known is not None:
-        return known
-    d = engine.pending(st)
-    assert d is not None and d.player is not None
-    return d.player, list(d.labels or []), None
-
-
-def _legal_for(engine: Engine, st: State, player: int) -> tuple[list[str], dict[str, int] | None]:
+def _legal_for(engine: Engine, st: State, player: int, by_spec: dict | None = None) \
+        -> tuple[list[str], dict[str, int] | None]:
     """``engine.legal_actions(st, player)``, and each label's position when :func:`_choice_labels` knows it."""
-    known = _choice_labels(engine, st)
+    known = _choice_labels(engine, st, by_spec)
     if known is not None:
         return (known[1], known[2]) if known[0] == player else ([], None)
+    answers = engine.answers_of(st, player)
+    if answers is not None:  # an ask: what legal_actions gives, without the Decision
+        return answers, None
     return engine.legal_actions(st, player), None
 
 
@@ -71,7 +65,16 @@ def _pure_labels(spec: Any) -> tuple[bool, ...]:
     return tuple(out)
 
 
-def _choice_labels(engine: Engine, st: State) -> tuple[int, list[str], dict[str, int]] | None:
+def _label_tables(engine: Engine) -> dict[int, tuple[Any, tuple[bool, ...], dict]]:
+    """The labels kept for ``engine``'s choices (see ``_LABELS``)."""
+    by_spec = _LABELS.get(engine)
+    if by_spec is None:
+        by_spec = _LABELS[engine] = {}
+    return by_spec
+
+
+def _choice_labels(engine: Engine, st: State, by_spec: dict | None = None) \
+        -> tuple[int, list[str], dict[str, int]] | None:
     """(chooser, labels, label -> position) of a pending ``choose`` whose options' labels depend only on
     their values (:func:`_pure_labels`): those are rendered once per (option, values) and kept, instead
     of once per determinization; the same labels in the same order. None for any other decision (the
@@ -83,18 +86,20 @@ def _choice_labels(engine: Engine, st: State) -> tuple[int, list[str], dict[str,
     if ins[0] != CHOOSE:
         return None
     spec = ins[1]
-    by_spec = _LABELS.get(engine)
     if by_spec is None:
-        by_spec = _LABELS[engine] = {}
+        by_spec = _label_tables(engine)
     entry = by_spec.get(id(spec))
     if entry is None or entry[0] is not spec:
         entry = by_spec[id(spec)] = (spec, _pure_labels(spec), {})
     _spec, pure, table = entry
     if not any(pure):
         return None
-    seat, _n = engine.choice_size(st)  # type: ignore[misc]
     options = st.choice_cache
-    assert options is not None
+    if options is None:
+        engine.choice_size(st)
+        options = st.choice_cache
+        assert options is not None
+    seat = spec.player(st, fr[2]) if spec.player is not None else st.current  # (as choice_size says)
     labels: list[str] = []
     render = None
     for i, option in enumerate(options):
@@ -173,6 +178,36 @@ def payoff_rewards(engine: Engine, st: State, result: dict[str, Any] | None = No
         spec = rank_payoff_spec(n)
         values = rank_payoffs_of((result or engine.standings(st))["standings"], n)
     return [normalised(v, spec) for v in values]
+
+
+_LEAN: weakref.WeakKeyDictionary[Engine, dict[tuple, list[float]]] = weakref.WeakKeyDictionary()
+
+
+def lean_rewards(engine: Engine, n: int, result: dict[str, Any], by_engine: dict | None = None) -> list[float]:
+    """:func:`payoff_rewards` of a game that ended with the engine's lean result (``Picking.lean``:
+    ``{"ranks": [...], "payoffs": [...]}``), the same values: the declared payoffs if the result has
+    them, else the rank payoffs, on [0, 1]; kept by (players, payoffs, ranks) (in ``by_engine``, the
+    engine's table of ``_LEAN``, when the caller has it at hand)."""
+    payoffs = result.get("payoffs")
+    key = (n, tuple(payoffs) if payoffs is not None else None, tuple(result["ranks"]))
+    if by_engine is None:
+        by_engine = _LEAN.get(engine)
+        if by_engine is None:
+            by_engine = _LEAN[engine] = {}
+    known = by_engine.get(key)
+    if known is not None:
+        return list(known)
+    spec = engine.payoff_spec_for(n)
+    if not spec.declared and n == 1:
+        return [1.0]
+    if payoffs is not None:
+        values = tuple(Fraction(v) for v in payoffs)
+    else:
+        values = rank_payoffs_of([{"player": f"P{p + 1}", "rank": r} for p, r in enumerate(result["ranks"])], n)
+    rewards = [normalised(v, spec) for v in values]
+    if len(by_engine) < 10_000:
+        by_engine[key] = rewards
+    return list(rewards)
 
 
 def soft_rewards(engine: Engine, st: State, result: dict[str, Any] | None = None) -> list[float]:
@@ -278,6 +313,131 @@ class _Node:
         self.total = 0.0
 
 
+class _Walk:
+    """One iteration's walk down the tree, taken by the engine's pickers (``State.picking``, options listed).
+
+    At each decision below the root the engine's loop lists the options and asks the picker of the
+    seat to decide (the first still to answer, during an ``ask``); the walk finds their labels (kept by
+    :func:`_choice_labels`, else rendered), updates availability, expands an untried action (at random)
+    or takes the one of the best UCB (Walk.step), and
+    answers with its position. After the decision it expands, it lowers the step limit so that play
+    stops at the next decision (the rollout's), as a step by ``apply_index`` would.
+    """
+
+    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking", "known")
+
+    _FAR = 1 << 62  # the step limit while the walk goes on
+
+    def __init__(self, engine: Engine, rng: Rng, c: float, by_spec: dict) -> None:
+        self.engine, self.rng, self.c, self.by_spec, self.code = engine, rng, c, by_spec, engine.code
+        self.st: State | None = None
+        self.node: _Node | None = None
+        self.path: list[tuple[_Node, int]] = []
+        self.expanded = False
+        self.picking = Picking([], self._FAR, listed=True, lean=True)
+        # (choose spec's id, its options listed) -> (labels, label -> position), where every option's label
+        # is a function of its values alone (see _pure_labels): found once, not at every walk
+        self.known: dict[tuple, tuple[list[str], dict[str, int]]] = {}
+
+    def start(self, st: State, root: _Node) -> list[tuple[_Node, int]]:
+        """Begin a walk from ``root`` in ``st``; the path of (node, seat) it will take."""
+        self.st, self.node, self.path, self.expanded = st, root, [], False
+        picking = self.picking
+        picking.limit = self._FAR
+        if len(picking.picks) != st.players:
+            picking.picks = [partial(self.pick, p) for p in range(st.players)]
+        return self.path
+
+    def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None]:
+        """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), and each one's position
+        where :func:`_choice_labels` knows it: what ``_legal_for`` says, kept as the walk keeps labels."""
+        engine = self.engine
+        size = engine.choice_size(st)  # (a choose: its options listed)
+        if size is not None and size[0] == me:
+            fr = st.stack[-1]
+            try:
+                key: tuple | None = ("root", id(self.code[fr[0]][fr[1]][1]), tuple(st.choice_cache or ()))
+                found = self.known.get(key)  # type: ignore[arg-type]
+            except TypeError:
+                key = found = None
+            if found is not None:
+                return found
+        else:
+            key = None
+        here, where = _legal_for(engine, st, me, self.by_spec)
+        options = [a for a in legal if a in (where if where is not None else set(here))]
+        if key is not None and where is not None and len(self.known) < _LABELS_KEPT:
+            pure = self.by_spec[key[1]][1]
+            if all(pure[o[0]] for o in st.choice_cache or ()):
+                self.known[key] = (options, where)
+        return options, where
+
+    def pick(self, seat: int, n: int) -> int:
+        """The position of the walk's action among the ``n`` options listed now (``State.choice_cache``)."""
+        st = self.st
+        assert st is not None and self.node is not None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        where: dict[str, int] | None = None
+        if ins[0] == CHOOSE:
+            listed = st.choice_cache
+            try:
+                key: tuple | None = (id(ins[1]), tuple(listed or ()))
+                found = self.known.get(key)  # type: ignore[arg-type]
+            except TypeError:  # a value that is no key (none of the shipped games has one)
+                key = found = None
+            if found is not None:
+                options, where = found
+            else:
+                known = _choice_labels(self.engine, st, self.by_spec)
+                if known is not None:
+                    options, where = known[1], known[2]
+                    pure = self.by_spec[id(ins[1])][1]
+                    if key is not None and len(self.known) < _LABELS_KEPT and all(pure[o[0]] for o in listed or ()):
+                        self.known[key] = (options, where)
+                else:  # rendered (two that read alike: the engine's error, as before)
+                    d = self.engine.pending(st)
+                    assert d is not None
+                    options = list(d.labels or [])
+        else:  # an ask: the answers listed for the first still to answer
+            options = list(st.choice_cache or [])
+        action = self.step(self.node, seat, options)
+        if self.expanded:
+            self.picking.limit = st.step + 1  # play stops at the next decision
+        return where[action] if where is not None else options.index(action)
+
+    def step(self, node: _Node, seat: int, options: list[str]) -> str:
+        """At ``node``, ``seat`` to choose among ``options``: count their availability, expand an untried one
+        (at random) or take the best by UCB; move down to its child."""
+        children = node.children
+        untried = None
+        for a in options:
+            child = children.get((seat, a))
+            if child is not None:
+                child.avail += 1
+            elif untried is None:
+                untried = [a]
+            else:
+                untried.append(a)
+        if untried is not None:
+            action = untried[self.rng.below(len(untried))] if len(untried) > 1 else untried[0]
+            child = children[(seat, action)] = _Node()
+            child.avail = 1
+            self.expanded = True
+        else:  # UCB: mean reward + c * sqrt(log(availability) / visits)
+            c, sqrt, log = self.c, math.sqrt, math.log
+            action, best_u = options[0], -math.inf
+            for a in options:
+                ch = children[(seat, a)]
+                u = ch.total / ch.visits + c * sqrt(log(max(ch.avail, 1)) / ch.visits)
+                if u > best_u:
+                    action, best_u = a, u
+            child = children[(seat, action)]
+        self.path.append((child, seat))
+        self.node = child
+        return action
+
+
 class MctsAgent:
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) with UCT.
 
@@ -301,80 +461,72 @@ class MctsAgent:
         self.depth = depth
         self.iterations = 0  # iterations run, and decisions taken in their rollouts (for benchmarks)
         self.rollout_decisions = 0
+        self._lean: tuple[Engine, dict] | None = None  # the engine searched last, and its rewards kept (_LEAN)
 
     def choose(self, observation: dict[str, Any], legal: list[str], world: World | None = None) -> str:
-        """The root action the search visited most."""
+        """The root action the search visited most.
+
+        Below the root, the tree is walked by the engine's own pickers (``Walk``): the generated code
+        rolls the dice and the engine's loop draws the other chance and lists each decision's options
+        for the walk to pick among, as ``play()`` plays, without returning between the decisions; the
+        same tree, the same picks and the same draws as taking each step by ``apply_index``."""
         if world is None:
             raise TypeError("the mcts agent needs a World to search in (play() gives it one)")
         if len(legal) == 1:
             return legal[0]
         engine, me, rng = world.engine, world.player, self.rng
+        by_spec = _label_tables(engine)
         root = _Node()
+        walk = _Walk(engine, rng, self.c, by_spec)
         self.iterations += self.iters
         for _ in range(self.iters):
             st = world.sample(rng)
-            path: list[tuple[_Node, int]] = []
-            node = root
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
-            here, where = _legal_for(engine, st, me)
-            seat, options = me, [a for a in legal if a in (where if where is not None else set(here))]
+            options, where = walk.root(st, me, legal)
             if not options:
                 continue
-            expanded = False
-            while True:
-                children = node.children
-                untried = []
-                for a in options:
-                    child = children.get((seat, a))
-                    if child is not None:
-                        child.avail += 1
-                    else:
-                        untried.append(a)
-                if untried:
-                    action = untried[rng.below(len(untried))]
-                    child = node.children[(seat, action)] = _Node()
-                    child.avail = 1
-                    expanded = True
+            path = walk.start(st, root)
+            action = walk.step(root, me, options)
+            if walk.expanded:
+                walk.picking.limit = st.step + 1  # play stops at the next decision
+            st.chance_rng = rng  # dice and draws on the way: rolled as play() rolls them
+            st.picking = walk.picking
+            try:
+                if where is not None:  # a choose: the option's position is known
+                    engine.apply_index(st, where[action])
                 else:
-                    action = self._select(node, seat, options)
-                    child = node.children[(seat, action)]
-                st.chance_rng = rng  # dice and draws on the way to the next decision: rolled as play() rolls them
-                try:
-                    if where is not None:  # a choose: the option's position is known
-                        engine.apply_index(st, where[action])
-                    else:
-                        engine.apply(st, action, player=seat)
-                finally:
-                    st.chance_rng = None
-                path.append((child, seat))
-                node = child
-                _advance_chance(engine, st, rng)  # (what the engine did not draw itself: a shuffle, a first player)
-                if st.over or expanded:
-                    break
-                seat, options, where = _decider(engine, st)
+                    engine.apply(st, action, player=me)
+                while not st.over and not walk.expanded and engine.is_chance(st):
+                    engine.apply_random(st, rng, events=False)  # (a chance the engine's loop left: drawn as before)
+            finally:
+                st.chance_rng = None
+                st.picking = None
+            if not st.over and not walk.expanded:
+                raise RuntimeError("the tree walk stopped at a decision it did not take")  # (the limit is far)
             rewards = self._rollout(engine, st, rng)
             for n, who in path:
                 n.visits += 1
                 n.total += rewards[who]
+
         def score(a: str) -> tuple[float, float]:
             ch = root.children.get((me, a))
             return (-1.0, 0.0) if ch is None or not ch.visits else (ch.visits, ch.total / ch.visits)
 
         return max(legal, key=score)
 
-    def _select(self, node: _Node, seat: int, options: list[str]) -> str:
-        best, best_u = options[0], -math.inf
-        for a in options:
-            ch = node.children[(seat, a)]
-            u = ch.total / ch.visits + self.c * math.sqrt(math.log(max(ch.avail, 1)) / ch.visits)
-            if u > best_u:
-                best, best_u = a, u
-        return best
-
     def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
         # chance outcomes do not count towards the depth
-        self.rollout_decisions += random_playout(engine, st, rng, self.depth)
-        if st.over or (engine.model.payoff is not None and engine.payoffs_now(st) is not None):
+        self.rollout_decisions += random_playout(engine, st, rng, self.depth, lean=True)
+        if st.over:
+            result = st.result
+            if result is not None and "ranks" in result:  # the lean result of a rollout: what payoff_rewards gives
+                table = self._lean
+                if table is None or table[0] is not engine:
+                    lean_rewards(engine, st.players, result)  # (makes the engine's table)
+                    table = self._lean = (engine, _LEAN[engine])
+                return lean_rewards(engine, st.players, result, table[1])
+            return payoff_rewards(engine, st)
+        if engine.model.payoff is not None and engine.payoffs_now(st) is not None:
             return payoff_rewards(engine, st)
         # Cut short: who is ahead, and by how much, count half each.
         result = engine.standings(st)

@@ -293,6 +293,19 @@ class Choices:
         who = fr[2][ins[1].pending_slot][0]
         return who, self._answers(st, ins[1], fr[2], who)
 
+    def answers_of(self, st: State, player: int) -> list[str] | None:
+        """The answers allowed to ``player`` in the pending ``ask`` (``legal_actions(st, player)`` there:
+        empty when she is not still to answer); None when no ``ask`` is pending (cheap: no Decision)."""
+        if st.over:
+            return None
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        if ins[0] != ASK:
+            return None
+        if player not in fr[2][ins[1].pending_slot]:
+            return []
+        return self._answers(st, ins[1], fr[2], player)
+
     def explain(self, st: State, action: Any, player: int | None = None) -> tuple[str, Span | None]:
         """Why ``action`` (by ``player``) is not legal now, and the rule construct that says so."""
         d = self.pending(st)

@@ -119,7 +119,7 @@ def random_step(engine: Engine, st: State, rng: Rng) -> bool:
     return True
 
 
-def random_playout(engine: Engine, st: State, rng: Rng, decisions: int) -> int:
+def random_playout(engine: Engine, st: State, rng: Rng, decisions: int, lean: bool = False) -> int:
     """Play ``st`` on at random until the game ends or ``decisions`` decisions were taken (chance
     does not count); return how many were taken.
 
@@ -127,19 +127,32 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int) -> int:
     taken the way ``play()`` takes them: the engine's pickers by position (``State.picking``) and a
     chance stream attached, so the generated code takes every choice, answer and chance outcome
     itself without returning between them. After the last decision allowed, the stream is taken
-    off again, so play stops at the next chance as it would one step at a time.
+    off again, so play stops at the next chance as it would one step at a time. With ``lean``, a
+    game that ends gets the engine's lean result (ranks and payoffs only: ``Picking.lean``).
     """
     taken = 0
     if decisions <= 0 or st.over:
         return 0
-    pick = rng.pick  # rng.below's draw
 
     def picker(n: int) -> int:
+        # rng.pick(n) (the same draw, its step written out here: one call per decision, as play()'s pickers)
         nonlocal taken
         taken += 1
         if taken >= decisions:
             st.chance_rng = None  # no chance after the last decision (random_step would stop here)
-        return pick(n)
+        if n <= 1:
+            return 0 if n == 1 else rng.below(n)
+        state = rng._state
+        inc = rng._inc
+        r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+        state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
+            threshold = (0x100000000 - n) % n
+            while r < threshold:
+                r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+                state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        rng._state = state
+        return r % n
 
     picks = [picker] * st.players
     try:
@@ -147,7 +160,7 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int) -> int:
             before = (st.step, taken)
             st.chance_rng = rng
             # the step limit: at most the decisions still allowed (chance steps count towards it too)
-            st.picking = Picking(picks, st.step + decisions - taken)
+            st.picking = Picking(picks, st.step + decisions - taken, lean=lean)
             st.pending_cache = st.choice_cache = None
             engine.resume(st)
             if (st.step, taken) == before and not st.over:  # nothing the fast way takes here: one step as before
@@ -320,9 +333,17 @@ class World:
 
 
 class _Template:
-    """What :func:`determinize` works out before its first draw, kept for many samples of one position."""
+    """What :func:`determinize` works out before its first draw, kept for many samples of one position.
 
-    __slots__ = ("engine", "base", "found", "pool", "pinned", "order", "allowed_in", "every", "dice", "hidden_places")
+    Besides the copy to start from (other players' answers withdrawn, their looks emptied), the pool
+    and the pins: the places dealt to, in dealing order, each with a table of the components it may
+    take; the hidden places whose content is the same in every sample (a place dealt nothing holds
+    its pins; an unordered place that is the only one dealt to, and takes the whole pool, holds it
+    sorted), laid out in that copy once;
+    and the dice among the hidden components, whose faces each sample rolls again.
+    """
+
+    __slots__ = ("engine", "base", "found", "pool", "pinned", "deals", "fills", "dice", "face_numbers", "shape")
 
     def __init__(self, engine: Engine, st: State, player: int, zone_kinds: dict[int, frozenset[int]]) -> None:
         self.engine = engine
@@ -335,43 +356,98 @@ class _Template:
         if st.seen[player]:
             pin_seen(engine, st, base, player, pool, sizes, filled)
         self.pool = pool
-        self.allowed_in, self.every = _kinds_allowed_in(engine, zone_kinds)
-        allowed_in = self.allowed_in
-        # (place, components still to deal there, pinned ones) in dealing order
-        self.order = [(place, sizes[place] - len(filled[place]), allowed_in[place[0]])
-                      for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl))]
-        self.pinned = filled
+        allowed_in, every = _kinds_allowed_in(engine, zone_kinds)
+        kind_of = engine.program.kind_of
         zones = engine.model.zones
+        order = [(place, sizes[place] - len(filled[place]), allowed_in[place[0]])
+                 for place in sorted(filled, key=lambda pl: (len(allowed_in[pl[0]]), pl))]
+        dealt = [(place, need, allowed) for place, need, allowed in order if need > 0]
+        # (place, components to deal there, which components it takes: None for any, else a table by id)
+        # (a place that may take every component of the pool takes the first ones, as one that takes any)
+        self.deals = [(place, need, None if allowed is every or all(kind_of[c] in allowed for c in pool)
+                       else [k in allowed for k in kind_of]) for place, need, allowed in dealt]
+        fixed: dict[Place, list[int]] = {}
+        if len(dealt) == 1 and dealt[0][1] >= len(pool) and not zones[dealt[0][0][0]].ordered:
+            place = dealt[0][0]  # the one place dealt to takes the whole pool, whatever its order
+            fixed[place] = sorted(filled[place] + pool)
+        for place, need, _allowed in order:
+            if need <= 0:
+                lst = filled[place]
+                fixed[place] = lst[:] if zones[place[0]].ordered else sorted(lst)
+        self.pinned = {place: lst for place, lst in filled.items() if place not in fixed}
+        zs = base.zones
+        # (place, its list's zone, owner, ordered, unrolled, whether its content is the same each time)
         is_die = _dice(engine)
-        self.dice = is_die if any(is_die) else None
-        self.hidden_places = [(place, zones[place[0]].ordered, zones[place[0]].unrolled) for place in self.found]
+        has_dice = any(is_die[c] for c in pool) or any(is_die[c] for lst in filled.values() for c in lst)
+        self.dice = is_die if has_dice else None
+        # per die, its face numbers (0 to faces - 1): a roll of these (Rng.roll_into) is below(faces) for each
+        self.face_numbers = [list(range(len(engine.die_faces[k]))) for k in kind_of] if has_dice else []
+        # (place, ordered, unrolled, fixed: None, or the dice its fixed content rolls, in order)
+        self.fills = []
+        for place in self.found:
+            z = zones[place[0]]
+            rolled = None
+            if place in fixed:
+                lst = zs[place[0]] if place[1] < 0 else zs[place[0]][place[1]]
+                lst[:] = fixed[place]
+                if has_dice:
+                    for c in lst:
+                        if is_die[c] and z.unrolled:
+                            base.faces[c] = -1
+                rolled = [c for c in lst if is_die[c]] if has_dice and not z.unrolled else []
+            self.fills.append((place, z.ordered, z.unrolled, rolled))
+        self.deals = [d for d in self.deals if d[0] not in fixed]
         _withdraw_answers(engine, base, player)
         base.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(base.seen)]
         self.base = base
+        self.shape = base.shape()  # (the base is never changed: each sample copies it)
 
     def sample(self, rng: Rng) -> State:
         """One determinization: the same as ``determinize(engine, st, player, rng, zone_kinds)``."""
         engine = self.engine
-        new = self.base.copy()
-        kind_of = engine.program.kind_of
+        new = self.base.copy_shaped(self.shape)
         pool = self.pool[:]
-        filled = {place: lst[:] for place, lst in self.pinned.items()}
         rng.shuffle(pool)
-        every = self.every
-        for place, need, allowed in self.order:
-            if need > 0:
-                take, pool = deal_to_place(pool, need, allowed, every, kind_of)
-                filled[place] += take
+        pinned = self.pinned
+        filled: dict[Place, list[int]] = {}
+        for place, need, ok in self.deals:
+            if ok is None:
+                take, pool = pool[:need], pool[need:]
+            else:
+                take, rest = [], []
+                end = len(pool)
+                for i, c in enumerate(pool):  # the first ``need`` it may take, in pool order; the others keep theirs
+                    if ok[c]:
+                        take.append(c)
+                        if len(take) == need:
+                            end = i + 1
+                            break
+                    else:
+                        rest.append(c)
+                pool = rest + pool[end:] if end < len(pool) else rest
+                if len(take) < need:  # too few of those: the first of the others (see deal_to_place)
+                    more = need - len(take)
+                    take += pool[:more]
+                    pool = pool[more:]
+            mine = pinned[place]
+            filled[place] = mine + take if mine else take
         zs = new.zones
         is_die = self.dice
         faces_now = new.faces
-        for place, ordered, unrolled in self.hidden_places:
+        for place, ordered, unrolled, rolled in self.fills:
+            if rolled is not None:  # the same content in every sample
+                if rolled:
+                    rng.roll_into(rolled, self.face_numbers, faces_now)  # below(faces) for each, in order
+                continue
             lst = zs[place[0]] if place[1] < 0 else zs[place[0]][place[1]]
-            lst[:] = filled[place] if ordered else sorted(filled[place])
+            got = filled.get(place)
+            if got is None:
+                got = pinned[place][:]
+            lst[:] = got if ordered else sorted(got)
             if is_die is not None:
                 for c in lst:
                     if is_die[c]:
-                        faces_now[c] = -1 if unrolled else rng.below(len(engine.die_faces[kind_of[c]]))
+                        faces_now[c] = -1 if unrolled else rng.below(len(self.face_numbers[c]))
         _rearm(engine, new)
         return new
 

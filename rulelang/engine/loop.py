@@ -48,7 +48,8 @@ class Loop:
         check_after = self._checks[after_step] if after_step else None
         picking = st.picking
         if picking is not None:  # the mode of play (see State.picking)
-            picks, limit, take, rec = picking.picks, picking.limit, picking.take, picking.record
+            # (its limit is read where it is used: a picker may lower it while play goes on, see Picking)
+            picks, take, rec = picking.picks, picking.take, picking.record
             lazy = not picking.listed  # pickers by position need only how many options there are
         try:
             while True:
@@ -72,7 +73,7 @@ class Loop:
                     # recording where two options may read alike: every label is rendered (see labels_apart)
                     alike = taking and rec is not None and not spec.distinct
                     if taking and take is not None and spec.member is not None and check_after is None \
-                            and st.step < limit:
+                            and st.step < picking.limit:
                         # Replay: the recorded option, taken without listing the others where that is sure
                         # to come out the same (see ChooseSpec.member); None: list them as below.
                         opt = take(st, spec, loc)
@@ -85,7 +86,7 @@ class Loop:
                     if taking and lazy and not alike and spec.pick is not None:
                         # A picker needs only how many options there are, then the one picked.
                         n, ends, options = spec.pick(st, loc)
-                        if n and st.step >= limit:
+                        if n and st.step >= picking.limit:
                             options = spec.enum(st, loc)
                     else:
                         options = spec.enum(st, loc)
@@ -98,7 +99,7 @@ class Loop:
                         # ``when ... after each step``: checked now that play would wait for a decision
                         left = _fired_after_step(st, ins, left)
                         continue
-                    if not taking or st.step >= limit:
+                    if not taking or st.step >= picking.limit:
                         st.choice_cache = options
                         return
                     if ends is None:
@@ -145,7 +146,7 @@ class Loop:
                     # Everyone asked answers in turn (with after-step triggers, one answer a round of the loop).
                     enum, var, answers = spec.enum, spec.var, st.answers
                     while True:
-                        if st.step >= limit:
+                        if st.step >= picking.limit:
                             return
                         who = waiting[0]
                         loc[var] = who
@@ -179,7 +180,7 @@ class Loop:
                     self._roll_dice(st, fr, ins, st.chance_rng, st.chance_events)
                     st.pending_cache = st.choice_cache = None
                     continue
-                if picking is None or st.step >= limit or not self._chance(st, fr, ins, st.chance_rng):
+                if picking is None or st.step >= picking.limit or not self._chance(st, fr, ins, st.chance_rng):
                     return
                 left = self.budget
         except Runaway as exc:

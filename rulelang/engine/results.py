@@ -22,9 +22,19 @@ class Results:
     run: Any
 
     def _finish(self, st: State) -> None:
+        """The game is over: its result (a lean one, ranks and payoffs only, while ``st.picking.lean``)."""
         st.stack.clear()
         st.over = True
         if st.defer_result and st.log is None:  # worked out when asked for (settle_result, payoffs)
+            return
+        picking = st.picking
+        if picking is not None and picking.lean and st.log is None:  # a search's rollout: ranks and payoffs
+            lean: dict[str, Any] = {"ranks": self.ranks(st)}
+            if self.run.pay_fn is not None:
+                payoff = self.model.payoff
+                assert payoff is not None
+                lean["payoffs"] = declared_payoffs(payoff.spec, self.run.pay_fn, st, payoff.nlocals)
+            st.result = lean
             return
         self._settle(st)
 
@@ -34,7 +44,7 @@ class Results:
 
     def settle_result(self, st: State) -> None:
         """Write the result (standings, declared payoffs) of a finished game whose end deferred it
-        (``State.defer_result``); nothing if it is written already or the game is not over."""
+        (``State.defer_result``) or left a lean one; nothing if it is written already or the game is not over."""
         if st.over and not self.settled(st):
             self._settle(st)
 
@@ -158,3 +168,80 @@ class Results:
             ranking.append(entry)
         winners = [r["player"] for r in ranking if r["rank"] == 1]
         return {"winners": winners, "standings": ranking}
+
+    def ranks(self, st: State) -> list[int]:
+        """Each seat's rank in :meth:`standings` (1: a winner), the same values computed the same way (and the
+        same errors raised), without writing its rows: what a search's rollout needs of the end of a game."""
+        program = self.program
+        if program.sheets:
+            _sheets, rows = self._standing_values(st)
+            out = [0] * st.players
+            for rank, (_k, p, _values) in _ranked(program.rank_keys, rows):
+                out[p] = rank
+            return out
+        # No score sheets: the keys alone, as _standing_values computes them; a seat's rank is one more
+        # than the seats whose keys sort before its own (as _ranked numbers them).
+        run = self.run
+        run.reset_memo()
+        span = self.model.ranking.span
+        nlocals = max(1, program.rank_nlocals)
+        fns = run.rank_fns
+        signs = [-1 if d == "highest" else 1 for d, _ in program.rank_keys]
+        keys = []
+        for p in range(st.players):
+            loc = [None] * nlocals
+            loc[0] = p
+            keys.append(tuple([-v if h < 0 else v for h, v in zip(signs, [bounded(fn(st, loc), span) for fn in fns])]))
+        return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+    def _standing_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
+        """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values,
+        as :meth:`standings` computes them (which keeps its own loop: the end of every playout)."""
+        program = self.program
+        run = self.run
+        run.reset_memo()  # pure definitions are computed once per arguments within one standings
+        sheets: list[dict[str, dict[str, int]]] = []
+        tallied = [run.tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
+        for p in range(st.players):
+            mine: dict[str, dict[str, int]] = {}
+            for (name, lines, nlocals), fns, rows in zip(program.sheets, run.sheet_fns, tallied):
+                if rows is not None:
+                    mine[name] = {label: bounded(v, self.model.ranking.span) for (label, _), v in zip(lines, rows[p])}
+                    continue
+                loc = [None] * max(1, nlocals)
+                loc[0] = p
+                mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span)
+                              for (label, _), fn in zip(lines, fns)}
+            sheets.append(mine)
+        rows = []
+        span = self.model.ranking.span
+        nlocals = max(1, program.rank_nlocals)
+        rank_sheets = program.rank_sheets
+        by_key = [(fn, rank_sheets[k] if k < len(rank_sheets) else None) for k, fn in enumerate(run.rank_fns)]
+        for p in range(st.players):
+            loc = [None] * nlocals
+            loc[0] = p
+            values = []
+            for fn, sheet in by_key:
+                if sheet is not None:  # the key is a score sheet's total: already added up
+                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), span))
+                else:
+                    values.append(bounded(fn(st, loc), span))
+            rows.append(values)
+        return sheets, rows
+
+
+def _ranked(keys: Any, rows: list[list[Any]]) -> list[tuple[int, tuple[tuple[Any, ...], int, list[Any]]]]:
+    """(rank, (sort key, seat, key values)) for every seat, best first: seats with equal keys share a rank."""
+    highest = [d == "highest" for d, _ in keys]
+    keyed = sorted([(tuple([-v if h else v for h, v in zip(highest, values)]), p, values)
+                    for p, values in enumerate(rows)])  # seats differ: rows never compared
+    out = []
+    rank = 0
+    prev = None
+    for i, row in enumerate(keyed):
+        if row[0] != prev:
+            rank = i + 1
+            prev = row[0]
+        out.append((rank, row))
+    return out

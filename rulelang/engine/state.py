@@ -28,15 +28,20 @@ class Picking:
     engine's loop read at each decision they take (``State.picking``).
 
     - ``picks[seat](n)``: the index of the option (or answer) ``seat`` takes among ``n``;
-    - ``limit``: no decision is taken from this step on (play stops there: ``max_steps``);
+    - ``limit``: no decision is taken from this step on (play stops there: ``max_steps``); a picker may
+      lower it while play goes on (a search's tree walk stops at the decision after the one it expands);
     - ``listed``: the pickers read the pending decision's listed options (``State.choice_cache``), as
       replay's pickers by label do, so no choice is only counted or listed lazily;
     - ``take(st, spec, loc)``: replay's recorded option of a choice found without listing the options
       (``ChooseSpec.member``), or None to list them;
     - ``record``: a recorder whose ``took(st, seat, label)`` is called just before each choice or
-      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks).
+      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks);
+    - ``lean``: a game that ends meanwhile gets a lean result, each seat's rank and the declared
+      payoffs only (``{"ranks": [...], "payoffs": [...]}``, see ``Engine._finish``): a search's rollout,
+      which reads nothing else of it.
 
-    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``.
+    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``;
+    a search's rollouts set ``lean``.
     """
 
     picks: list[Any]
@@ -44,6 +49,7 @@ class Picking:
     listed: bool = False
     take: Any = None
     record: Any = None
+    lean: bool = False
 
 
 class State:
@@ -99,6 +105,51 @@ class State:
         new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
         new.current = self.current
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
+        new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
+        new.answers = self.answers[:]
+        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
+        new.out = self.out[:]
+        new.over = self.over
+        new.result = None if self.result is None else copy.deepcopy(self.result)
+        new.extra_turn = self.extra_turn
+        new.next_player = self.next_player
+        new.step = self.step
+        new.stopped_at = self.stopped_at
+        new.turn = self.turn
+        new.pending_cache = None
+        new.choice_cache = None
+        new.log = None
+        new.pause_at_turn = False
+        new.chance_rng = None
+        new.chance_events = None
+        new.picking = None
+        new.defer_result = self.defer_result
+        return new
+
+    def shape(self) -> tuple[list[bool], list[list[int]]]:
+        """Which zones nest a list per owner, and where each frame of the continuation holds a list: what
+        :meth:`copy` looks at value by value, for :meth:`copy_shaped` of this state again and again."""
+        nested = [bool(z) and isinstance(z[0], list) for z in self.zones]
+        lists = [[i for i, v in enumerate(f[2]) if isinstance(v, list)] for f in self.stack]
+        return nested, lists
+
+    def copy_shaped(self, shape: tuple[list[bool], list[list[int]]]) -> State:
+        """:meth:`copy` of a state whose :meth:`shape` is ``shape`` (a search's template, copied for
+        every determinization): the same copy, without looking at each value again."""
+        nested, lists = shape
+        new = State.__new__(State)
+        new.players = self.players
+        new.zones = [[p[:] for p in z] if deep else z[:] for z, deep in zip(self.zones, nested)]
+        new.faces = self.faces[:]
+        new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
+        new.current = self.current
+        stack = []
+        for f, at in zip(self.stack, lists):
+            loc = f[2][:]
+            for i in at:
+                loc[i] = loc[i][:]
+            stack.append([f[0], f[1], loc])
+        new.stack = stack
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
         new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]

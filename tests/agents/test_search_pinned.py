@@ -1,6 +1,8 @@
 """The search agents' choices pinned on every game: the same choice and the same random draws for a
 fixed seed, however the search is made fast (rollouts by the engine's pickers, determinizations,
-the tree phase). The pins were written by main's code before any of that (``--pin`` below).
+the tree phase). The pins were written by main's code before any of that (``--pin`` below); those of ``mcts-deep``
+and the last two whole games were added later, written by main's code before the tree walk, the lean
+rollout ends and the shaped copies (``--pin-new``: only pins not there yet).
 
 Each case plays a seeded random game, stops at a few positions where a seat decides, and asks
 an MCTS (or greedy) agent of that seat for its choice; the pin is the choice and the agent's random
@@ -27,7 +29,8 @@ PINS = Path(__file__).with_name("search_pins.json")
 GAMES = [*(f"games/{p.name}" for p in sorted((ROOT / "games").glob("*.rules"))),
          "examples/kuhn-poker/kuhn-poker.rules", "examples/leduc-poker/leduc-poker.rules",
          "examples/goofspiel/goofspiel.rules", "examples/blackjack/blackjack.rules"]
-AGENTS = {"mcts-short": dict(iters=12, depth=6), "mcts-long": dict(iters=6, depth=200), "greedy": {}}
+AGENTS = {"mcts-short": dict(iters=12, depth=6), "mcts-long": dict(iters=6, depth=200), "greedy": {},
+          "mcts-deep": dict(iters=40)}  # (deep: trees of several levels, walked by the engine's pickers)
 POSITIONS = 4  # positions per game and agent
 PLAYERS = {"games/barnyard.rules": 4, "games/rule-the-roost.rules": 4}
 
@@ -79,7 +82,8 @@ def full_game(game: str) -> list[Any]:
     return [taken, st.digest()]
 
 
-FULL_GAMES = ["games/chicken.rules", "examples/kuhn-poker/kuhn-poker.rules", "examples/goofspiel/goofspiel.rules"]
+FULL_GAMES = ["games/chicken.rules", "examples/kuhn-poker/kuhn-poker.rules", "examples/goofspiel/goofspiel.rules",
+              "games/rooster-rush.rules", "games/rule-the-roost.rules"]  # (the last two: asks in the tree)
 
 
 def _pins() -> dict[str, Any]:
@@ -96,6 +100,17 @@ def test_search_choices_are_pinned(game: str, kind: str) -> None:
 def test_whole_games_with_mcts_in_every_seat_are_pinned(game: str) -> None:
     assert full_game(game) == _pins()["games"][game]
 
+
+if __name__ == "__main__" and sys.argv[1:] == ["--pin-new"]:  # add the pins not there yet (on main's code)
+    pins = _pins()
+    for g in GAMES:
+        for k in sorted(AGENTS):
+            if f"{g} {k}" not in pins["positions"]:
+                pins["positions"][f"{g} {k}"] = choices(g, k)
+    for g in FULL_GAMES:
+        if g not in pins["games"]:
+            pins["games"][g] = full_game(g)
+    PINS.write_text(json.dumps(pins, indent=1) + "\n", encoding="utf-8")
 
 if __name__ == "__main__" and sys.argv[1:] == ["--pin"]:  # write the pins (on main's code, before a change)
     pins = {"positions": {f"{g} {k}": choices(g, k) for g in GAMES for k in sorted(AGENTS)},

@@ -12,19 +12,28 @@ from rulelang.game import load_game
 from rulelang.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = [f"games/{p.name}" for p in sorted((ROOT / "games").glob("*.rules"))]
+# Known difference (on main before the search work too): in Sushi Draft, during a pending ``ask``, a
+# local of the paused rule that listing the answers sets (``_withdraw_answers`` lists them) is left as
+# listed from the template's copy (the real hidden cards) instead of from each determinization.
+KNOWN = pytest.mark.xfail(strict=True, reason="a local set by listing a pending ask's answers (see above)")
+GAMES = [*(f"games/{p.name}" for p in sorted((ROOT / "games").glob("*.rules"))),
+         "examples/kuhn-poker/kuhn-poker.rules", "examples/leduc-poker/leduc-poker.rules",
+         *(pytest.param(f"examples/new-games/{p.name}", marks=KNOWN) if p.name == "sushi-draft.rules"
+           else f"examples/new-games/{p.name}" for p in sorted((ROOT / "examples/new-games").glob("*.rules")))]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_world_samples_are_determinize_draw_for_draw(game: str) -> None:
+@pytest.mark.parametrize("fewest", [False, True])
+def test_world_samples_are_determinize_draw_for_draw(game: str, fewest: bool) -> None:
     engine = load_game(ROOT / game)
-    players = engine.model.default_players
+    players = max(2, engine.model.min_players) if fewest else engine.model.default_players
+    players = min(players, engine.model.max_players)
     st = engine.new_state(players)
     rng = Rng(5, stream=9)
     kinds = learn_zone_kinds(engine, players)
-    checked = 0
+    checked = decisions = 0
     while not st.over and st.step < 400:
-        if not engine.is_chance(st) and st.step % 7 == 0:
+        if not engine.is_chance(st) and (decisions := decisions + 1) % 5 == 1:
             seat = st.current
             world = World(engine, st, seat)
             a, b = Rng(st.step, stream=1), Rng(st.step, stream=1)
