@@ -146,17 +146,27 @@ class Recorder:
         self.open = False
         first = self.first
         made = st.chance_events
+        on_event = self.on_event
+        if st.turn == self.turn and sum(map(len, st.seen)) == self.looks:  # (no look given, no turn begun)
+            if first is not None:
+                on_event(first, st.log or [])
+                if made:
+                    for event in made:  # dice rolled on the way to the next decision
+                        on_event(event, [])
+                    made.clear()
+            elif made:
+                on_event(made[0], st.log or [])
+                for event in made[1:]:
+                    on_event(event, [])
+                made.clear()
+            return
         events: list[dict[str, Any]] = [first] if first is not None else []
         if made:
-            events += made  # dice rolled on the way to the next decision
+            events += made
             made.clear()
-        if st.turn != self.turn or sum(map(len, st.seen)) != self.looks:
-            self._looks_and_digest(st, events)
-        if not events:
-            return
-        on_event = self.on_event
-        on_event(events[0], st.log or [])
-        if len(events) > 1:
+        self._looks_and_digest(st, events)
+        if events:
+            on_event(events[0], st.log or [])
             for event in events[1:]:
                 on_event(event, [])
 
