@@ -302,9 +302,7 @@ class Choices:
         ins = self.code[fr[0]][fr[1]]
         if ins[0] != ASK:
             return None
-        if player not in fr[2][ins[1].pending_slot]:
-            return []
-        return self._answers(st, ins[1], fr[2], player)
+        return self._answers(st, ins[1], fr[2], player) if player in fr[2][ins[1].pending_slot] else []
 
     def explain(self, st: State, action: Any, player: int | None = None) -> tuple[str, Span | None]:
         """Why ``action`` (by ``player``) is not legal now, and the rule construct that says so."""

@@ -133,26 +133,14 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int, lean: bo
     taken = 0
     if decisions <= 0 or st.over:
         return 0
+    pick = rng.pick  # (the same draw as rng.below(n))
 
     def picker(n: int) -> int:
-        # rng.pick(n) (the same draw, its step written out here: one call per decision, as play()'s pickers)
         nonlocal taken
         taken += 1
         if taken >= decisions:
             st.chance_rng = None  # no chance after the last decision (random_step would stop here)
-        if n <= 1:
-            return 0 if n == 1 else rng.below(n)
-        state = rng._state
-        inc = rng._inc
-        r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
-        state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
-        if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
-            threshold = (0x100000000 - n) % n
-            while r < threshold:
-                r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
-                state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
-        rng._state = state
-        return r % n
+        return pick(n)
 
     picks = [picker] * st.players
     try:

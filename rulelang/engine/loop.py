@@ -220,24 +220,7 @@ class Loop:
                 return False
         op = ins[0]
         loc = fr[2]
-        event: dict[str, Any] | None = None
-        if op == SHUFFLE:
-            zone = ins[1](st, loc)
-            if rec is not None:
-                rec.end(st)
-                rec.begin(st)
-            # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
-            kind_of = self.program.kind_of
-            shuffle_zone(rng, zone, kind_of)
-            if rec is not None:
-                kinds = self.model.kinds
-                event = {"type": "chance", "step": st.step + 1, "shuffle": self.model.zones[ins[2]].name,
-                         "outcome": [kinds[kind_of[c]].name for c in zone]}
-                made.append(event)  # type: ignore[union-attr]
-            fr[1] += 1
-            if ins[3]:
-                self.check_triggers(st, ins[3])
-        elif op == DRAW:
+        if op == DRAW:
             spec = ins[1]
             pred = spec.pred(st, loc)
             kind_of = self.program.kind_of
@@ -245,38 +228,47 @@ class Loop:
             kinds = sorted(counts)
             if not kinds:
                 return False
-            if rec is not None:
-                rec.end(st)
-                rec.begin(st)
-            k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
-            if rec is not None:
-                made.append({"type": "chance", "step": st.step + 1,  # type: ignore[union-attr]
-                             "draw": self._zone_label(spec.source_zone, spec.source_owner, st, loc),  # type: ignore[attr-defined]
-                             "outcome": self.model.kinds[k].name})
-            self._drawn(st, fr, ins, k)
-        elif op == RANDFIRST:
-            if rec is not None:
-                rec.end(st)
-                rec.begin(st)
-            st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
-            if rec is not None:
-                made.append({"type": "chance", "step": st.step + 1, "first_player": True,  # type: ignore[union-attr]
-                             "outcome": player_label(st.current)})
-            fr[1] += 1
         elif op == PICK:
             among = loc[ins[1].among_slot]
             if not among:
                 return False
+        elif op != SHUFFLE and op != RANDFIRST:
+            return False
+        if rec is not None:  # a step of its own: the one under way ends first, as play's loop ends it
+            rec.end(st)
+            rec.begin(st)
+        step = st.step + 1
+        if op == SHUFFLE:
+            zone = ins[1](st, loc)
+            # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
+            kind_of = self.program.kind_of
+            shuffle_zone(rng, zone, kind_of)
             if rec is not None:
-                rec.end(st)
-                rec.begin(st)
+                kinds_of = self.model.kinds
+                made.append({"type": "chance", "step": step, "shuffle": self.model.zones[ins[2]].name,  # type: ignore[union-attr]
+                             "outcome": [kinds_of[kind_of[c]].name for c in zone]})
+            fr[1] += 1
+            if ins[3]:
+                self.check_triggers(st, ins[3])
+        elif op == DRAW:
+            k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
+            if rec is not None:
+                made.append({"type": "chance", "step": step,  # type: ignore[union-attr]
+                             "draw": self._zone_label(spec.source_zone, spec.source_owner, st, loc),  # type: ignore[attr-defined]
+                             "outcome": self.model.kinds[k].name})
+            self._drawn(st, fr, ins, k)
+        elif op == RANDFIRST:
+            st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
+            if rec is not None:
+                made.append({"type": "chance", "step": step, "first_player": True,  # type: ignore[union-attr]
+                             "outcome": player_label(st.current)})
+            fr[1] += 1
+        else:  # PICK
             loc[ins[1].var] = picked = among[rng.below(len(among))]
             if rec is not None:
-                made.append({"type": "chance", "step": st.step + 1, "pick": ins[1].name,  # type: ignore[union-attr]
+                made.append({"type": "chance", "step": step, "pick": ins[1].name,  # type: ignore[union-attr]
                              "among": [player_label(p) for p in among], "outcome": player_label(picked)})
             fr[1] += 1
-        else:
-            return False
         st.step += 1
         st.pending_cache = st.choice_cache = None
         return True

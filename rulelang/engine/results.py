@@ -114,57 +114,13 @@ class Results:
 
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
-        program = self.program
-        keys = program.rank_keys
-        run = self.run
-        run.reset_memo()  # pure definitions are computed once per arguments within one standings
-        sheets: list[dict[str, dict[str, int]]] = []
-        tallied = [run.tallied_rows(st, fns) for fns in run.sheet_fns]  # a tally's rows, if nothing changed since
-        for p in range(st.players):
-            mine: dict[str, dict[str, int]] = {}
-            for (name, lines, nlocals), fns, rows in zip(program.sheets, run.sheet_fns, tallied):
-                if rows is not None:
-                    mine[name] = {label: bounded(v, self.model.ranking.span) for (label, _), v in zip(lines, rows[p])}
-                    continue
-                loc = [None] * max(1, nlocals)
-                loc[0] = p
-                mine[name] = {label: bounded(fn(st, loc), self.model.ranking.span)
-                              for (label, _), fn in zip(lines, fns)}
-            sheets.append(mine)
-        rows = []
-        span = self.model.ranking.span
-        nlocals = max(1, program.rank_nlocals)
-        rank_sheets = program.rank_sheets
-        by_key = [(fn, rank_sheets[k] if k < len(rank_sheets) else None) for k, fn in enumerate(run.rank_fns)]
-        for p in range(st.players):
-            loc = [None] * nlocals
-            loc[0] = p
-            values = []
-            for fn, sheet in by_key:
-                if sheet is not None:  # the key is a score sheet's total: already added up
-                    values.append(bounded(sum(sheets[p][program.sheets[sheet][0]].values()), span))
-                else:
-                    values.append(bounded(fn(st, loc), span))
-            rows.append((p, values))
-
-        highest = [d == "highest" for d, _ in keys]
-
-        def sort_key(row: tuple[int, list[int]]) -> tuple[int, ...]:
-            return tuple([-v if h else v for h, v in zip(highest, row[1])])
-
-        keyed = sorted([(sort_key(row), row[0], row) for row in rows])  # seats differ: rows never compared
+        sheets, rows = self._standing_values(st)
         ranking = []
-        rank = 0
-        prev = None
-        for i, (k, _p, row) in enumerate(keyed):
-            if k != prev:
-                rank = i + 1
-                prev = k
-            entry: dict[str, Any] = {"player": player_label(row[0]), "rank": rank,
-                                     "keys": [json_number(v) for v in row[1]]}
-            if sheets[row[0]]:
+        for rank, (_k, p, values) in _ranked(self.program.rank_keys, rows):
+            entry: dict[str, Any] = {"player": player_label(p), "rank": rank, "keys": [json_number(v) for v in values]}
+            if sheets[p]:
                 entry["sheets"] = {name: {label: json_number(v) for label, v in lines.items()}
-                                   for name, lines in sheets[row[0]].items()}
+                                   for name, lines in sheets[p].items()}
             ranking.append(entry)
         winners = [r["player"] for r in ranking if r["rank"] == 1]
         return {"winners": winners, "standings": ranking}
@@ -195,8 +151,8 @@ class Results:
         return [1 + sum(1 for other in keys if other < mine) for mine in keys]
 
     def _standing_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
-        """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values,
-        as :meth:`standings` computes them (which keeps its own loop: the end of every playout)."""
+        """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values
+        (what :meth:`standings` and :meth:`ranks` rank)."""
         program = self.program
         run = self.run
         run.reset_memo()  # pure definitions are computed once per arguments within one standings

@@ -105,6 +105,12 @@ class State:
         new.counters = [c[:] if isinstance(c, list) else c for c in self.counters]
         new.current = self.current
         new.stack = [[f[0], f[1], [v[:] if isinstance(v, list) else v for v in f[2]]] for f in self.stack]
+        return self._copy_rest(new)
+
+    def _copy_rest(self, new: State) -> State:
+        """Fill in ``new``, a copy under way whose zones, faces, counters and stack are done: the rest of
+        the state copied, the caches and the mode of play left unset (what :meth:`copy` and
+        :meth:`copy_shaped` share)."""
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
         new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
@@ -150,26 +156,7 @@ class State:
                 loc[i] = loc[i][:]
             stack.append([f[0], f[1], loc])
         new.stack = stack
-        new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
-        new.answers = self.answers[:]
-        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
-        new.out = self.out[:]
-        new.over = self.over
-        new.result = None if self.result is None else copy.deepcopy(self.result)
-        new.extra_turn = self.extra_turn
-        new.next_player = self.next_player
-        new.step = self.step
-        new.stopped_at = self.stopped_at
-        new.turn = self.turn
-        new.pending_cache = None
-        new.choice_cache = None
-        new.log = None
-        new.pause_at_turn = False
-        new.chance_rng = None
-        new.chance_events = None
-        new.picking = None
-        new.defer_result = self.defer_result
-        return new
+        return self._copy_rest(new)
 
     def to_json(self, fresh: bool = True) -> dict[str, Any]:
         """The state as JSON-ready plain data (``out`` only once a player has dropped out); with ``fresh``

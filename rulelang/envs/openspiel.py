@@ -22,7 +22,6 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("rulelang.envs.openspiel needs OpenSpiel: pip install 'rulelang[openspiel]'") from exc
 
 
-import attrs
 
 from rulelang.check import model as m
 from rulelang.compile.program import DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
@@ -41,7 +40,9 @@ from rulelang.envs.common import (
 from rulelang.envs.encoding import ObservationEncoder, kinds_entering
 from rulelang.envs.progress import (
     CHANCE_ID,
+    KEPT_POSITIONS,
     TERMINAL_ID,
+    Loaded,
     Progress,
     apply_chance,
     decide,
@@ -55,7 +56,6 @@ from rulelang.rng import Rng
 
 SHORT_NAME = "python_rulelang"
 DEFAULT_MAX_GAME_LENGTH = 100_000
-KEPT_POSITIONS = 20_000  # positions kept by history per loaded game (see Progress): a small game's whole tree
 KEPT_TEXT = 10_000_000  # ... and as many as about this much JSON text of their states (tens of megabytes)
 HISTORY_PROBE_GAMES = 16  # random games played to size the information-state tensor when no length is given
 
@@ -110,35 +110,10 @@ def load(path: str | Path, players: int | None = None, options: dict[str, Any] |
     return RulelangGame(params)
 
 
-@attrs.define
-class _Loaded:
-    """What a game needs at run time, kept by its parameters (pyspiel may hand back a
-    game object without the Python attributes it was built with)."""
-
-    spec: GameSpec
-    encoder: ObservationEncoder
-    start: State  # the game as new_state leaves it (information states are replayed from here)
-    initial: Progress
-    max_game_length: int
-    info: Any
-    game_type: Any
-    params: dict[str, Any]
-    skip_forced: bool
-    history_length: int  # 0: not sized yet
-    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes
-    # and their probabilities
-    keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see Progress)
-
-    @property
-    def space(self) -> ActionSpace:
-        """The game's fixed action space."""
-        return self.spec.actions
+_LOADED: dict[str, Loaded] = {}
 
 
-_LOADED: dict[str, _Loaded] = {}
-
-
-def _loaded(params: dict[str, Any]) -> _Loaded:
+def _loaded(params: dict[str, Any]) -> Loaded:
     """Load (once per parameters) the game the parameters name."""
     params = {**_PARAMETERS, **dict(params or {})}
     key = json.dumps(params, sort_keys=True)
@@ -178,7 +153,7 @@ def _loaded(params: dict[str, Any]) -> _Loaded:
             "max_actions": int(params.get("max_actions", 0)), "max_game_length": max_game_length,
             "skip_forced": bool(params.get("skip_forced", True)),
             "history_length": int(params.get("history_length", 0))}
-    loaded = _Loaded(spec, encoder, start, None, max_game_length, info, game_type, full,  # type: ignore[arg-type]
+    loaded = Loaded(spec, encoder, start, None, max_game_length, info, game_type, full,  # type: ignore[arg-type]
                      bool(full["skip_forced"]), int(full["history_length"]))
     initial = Progress(start.copy())
     settle_forced(loaded, initial)
@@ -228,7 +203,7 @@ class RulelangGame(pyspiel.Game):
         self._loaded_game = loaded
 
     @property
-    def loaded(self) -> _Loaded:
+    def loaded(self) -> Loaded:
         """The loaded game behind these parameters."""
         found = getattr(self, "_loaded_game", None)
         return found if found is not None else _loaded(self.get_parameters())
@@ -265,7 +240,7 @@ class _Shared:
 
     def __init__(self, value: Any) -> None:
         self.value = value
-        self.loaded: _Loaded = value.loaded
+        self.loaded: Loaded = value.loaded
 
     def __deepcopy__(self, memo: dict) -> _Shared:
         return self
@@ -492,7 +467,7 @@ def _chance_string(engine: Engine, action: int) -> str:
     return " / ".join(dict.fromkeys(names))
 
 
-def observation_tensor(loaded: _Loaded, st: State, player: int) -> np.ndarray:
+def observation_tensor(loaded: Loaded, st: State, player: int) -> np.ndarray:
     """``player``'s view of ``st`` as the observation tensor (float32)."""
     return np.asarray(loaded.encoder.encode(loaded.spec.engine.observe(st, player)), dtype=np.float32)
 
@@ -506,7 +481,7 @@ def tensor_string(names: list[str], tensor: np.ndarray) -> str:
     return "; ".join(out)
 
 
-def history_length(loaded: _Loaded) -> int:
+def history_length(loaded: Loaded) -> int:
     """How many of a player's own decisions the information-state tensor holds (sized once per game)."""
     if loaded.history_length > 0:
         return loaded.history_length
@@ -549,7 +524,7 @@ class RulelangObserver:
     the action id she took; slots of decisions not yet made are 0.
     """
 
-    def __init__(self, loaded: _Loaded, perfect_recall: bool) -> None:
+    def __init__(self, loaded: Loaded, perfect_recall: bool) -> None:
         self.loaded = loaded
         self.encoder = loaded.encoder
         self.perfect_recall = perfect_recall

@@ -1,4 +1,5 @@
-"""The OpenSpiel adapter's positions (``rulelang.envs.openspiel``): a game's engine state with the
+"""The OpenSpiel adapter's positions (``rulelang.envs.openspiel``): what a loaded game keeps (``Loaded``),
+a game's engine state with the
 steps that led there, the positions kept by history below those played on again, and the moves
 between them: a decision's legal action ids, a chance node's outcomes by id, a step applied by id,
 and the forced steps ``skip_forced`` applies itself."""
@@ -6,16 +7,43 @@ and the forced steps ``skip_forced`` applies itself."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import attrs
 import pyspiel
 
 from rulelang.compile.program import ASK, CHOOSE, DRAW, ROLL, SHUFFLE
 from rulelang.engine.state import State
-from rulelang.envs.common import chance_outcomes
+from rulelang.envs.actions import ActionSpace
+from rulelang.envs.common import GameSpec, chance_outcomes
+from rulelang.envs.encoding import ObservationEncoder
 
-if TYPE_CHECKING:
-    from rulelang.envs.openspiel import _Loaded
+KEPT_POSITIONS = 20_000  # positions kept by history per loaded game (see Progress): a small game's whole tree
+
+
+@attrs.define
+class Loaded:
+    """What a game needs at run time, kept by its parameters (pyspiel may hand back a
+    game object without the Python attributes it was built with)."""
+
+    spec: GameSpec
+    encoder: ObservationEncoder
+    start: State  # the game as new_state leaves it (information states are replayed from here)
+    initial: Progress
+    max_game_length: int
+    info: Any
+    game_type: Any
+    params: dict[str, Any]
+    skip_forced: bool
+    history_length: int  # 0: not sized yet
+    rolls: dict[int, tuple[list, list]] = attrs.field(factory=dict)  # die kind -> its roll's outcomes
+    # and their probabilities
+    keep: int = KEPT_POSITIONS  # how many more positions may be kept as children (see Progress)
+
+    @property
+    def space(self) -> ActionSpace:
+        """The game's fixed action space."""
+        return self.spec.actions
 
 class Step:
     """One step applied to the engine, linked to the steps before (shared by copies, never changed).
@@ -49,7 +77,7 @@ class Progress:
     a progress that another game state may also hold (``shared``: a clone's, the game's initial
     one, or one kept as a child) is never changed again. Applying an action to a shared progress
     works on a copy, which is kept in ``children`` by action while the game's budget of kept
-    positions lasts (``_Loaded.keep``) and the shared progress was played on before (``visits``: a
+    positions lasts (``Loaded.keep``) and the shared progress was played on before (``visits``: a
     position revisited, as the root of every game of a random or search algorithm and the tree a
     search walks down again; not one that a single game or simulation passes through, which would
     cost a copy per step and memory): a history seen again is then a dictionary look-up, with the
@@ -116,7 +144,7 @@ def progress_from(st: dict[str, Any], shuffled: list[str], length: int, cut: boo
     return progress
 
 
-def legal_of(loaded: _Loaded, progress: Progress, options: tuple | None = None) -> tuple:
+def legal_of(loaded: Loaded, progress: Progress, options: tuple | None = None) -> tuple:
     """(kind, seat, ids, listed, ids sorted) of the pending decision, cached until the next step (no label written);
     ``options``: what ``Engine.decision_options`` just said of it, if known."""
     legal = progress.legal
@@ -132,7 +160,7 @@ def legal_of(loaded: _Loaded, progress: Progress, options: tuple | None = None) 
     return legal
 
 
-def decide(loaded: _Loaded, progress: Progress, legal: tuple, position: int, forced: bool) -> None:
+def decide(loaded: Loaded, progress: Progress, legal: tuple, position: int, forced: bool) -> None:
     """Apply legal option ``position`` of the pending decision and record it."""
     kind, seat, ids, listed, _sorted = legal
     engine = loaded.spec.engine
@@ -144,7 +172,7 @@ def decide(loaded: _Loaded, progress: Progress, legal: tuple, position: int, for
     progress.legal = progress.node = progress.outcomes = progress.probabilities = None
 
 
-def apply_chance(loaded: _Loaded, progress: Progress, action: int, label: str) -> bool:
+def apply_chance(loaded: Loaded, progress: Progress, action: int, label: str) -> bool:
     """Apply the pending chance's outcome ``action`` (its fixed id, listed by ``outcomes_of`` with the text
     ``label``): a roll's face, a draw's kind, by number (no Decision built); a shuffle's next position
     (its outcomes then worked out from the last ones); others by label. True when the engine moved on."""
@@ -182,7 +210,7 @@ def apply_chance(loaded: _Loaded, progress: Progress, action: int, label: str) -
     return True
 
 
-def outcomes_of(loaded: _Loaded, progress: Progress) -> list:
+def outcomes_of(loaded: Loaded, progress: Progress) -> list:
     """The pending chance's outcomes with a weight above 0, as (id, label, weight) by id, cached until the next
     step: those of ``chance_outcomes``, a roll's cached per die kind, a draw's and a shuffle's counted by kind
     number (no Decision built)."""
@@ -215,7 +243,7 @@ def outcomes_of(loaded: _Loaded, progress: Progress) -> list:
     return outcomes
 
 
-def node_of(loaded: _Loaded, progress: Progress) -> int:
+def node_of(loaded: Loaded, progress: Progress) -> int:
     """The current player: a seat, CHANCE or TERMINAL (cached until the next step)."""
     node = progress.node
     if node is None:
@@ -234,7 +262,7 @@ TERMINAL_ID = int(pyspiel.PlayerId.TERMINAL)
 CHANCE_ID = int(pyspiel.PlayerId.CHANCE)
 
 
-def settle_forced(loaded: _Loaded, progress: Progress) -> None:
+def settle_forced(loaded: Loaded, progress: Progress) -> None:
     """With skip_forced: apply decisions with one legal action and chance with one outcome; then note who moves."""
     if not loaded.skip_forced:
         return
