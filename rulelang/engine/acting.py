@@ -273,6 +273,28 @@ class Acting:
         kind_of = self.program.kind_of
         return [kind_of[c] for c in ins[1](st, fr[2])]
 
+    def apply_shuffle(self, st: State, kinds: list[int]) -> None:
+        """Order the pending shuffle's zone as ``kinds`` (kind numbers, top first) and go on: what ``apply``
+        does with those kinds' names, without building a Decision or checking them. ``kinds`` must be a
+        permutation of ``shuffle_kinds(st)`` (an adapter dealing from their counts; ``apply`` checks a list
+        from elsewhere)."""
+        fr = st.stack[-1]
+        ins = self.code[fr[0]][fr[1]]
+        kind_of = self.program.kind_of
+        src = ins[1](st, fr[2])
+        by_kind: dict[int, list[int]] = {}
+        for c in sorted(src):
+            by_kind.setdefault(kind_of[c], []).append(c)
+        for lst in by_kind.values():
+            lst.reverse()
+        src[:] = [by_kind[k].pop() for k in kinds]
+        fr[1] += 1
+        if ins[3]:
+            self.check_triggers(st, ins[3])
+        st.step += 1
+        st.pending_cache = st.choice_cache = None
+        self._run(st)
+
     def roll_recorded(self, st: State, rolls: list[tuple[str, str]]) -> int:
         """Apply recorded rolls ``(die label, face name)`` in order while each is exactly the pending
         one and possible; return how many were applied (the first one that is not stops it, with

@@ -41,15 +41,15 @@ from rulelang.envs.encoding import ObservationEncoder, kinds_entering
 from rulelang.envs.progress import (
     CHANCE_ID,
     KEPT_POSITIONS,
-    TERMINAL_ID,
     Loaded,
     Progress,
-    apply_chance,
-    decide,
+    chance_probabilities,
     legal_of,
     node_of,
     outcomes_of,
+    play,
     settle_forced,
+    steps_list,
 )
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
@@ -327,74 +327,30 @@ class RulelangState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) of each possible outcome of the pending chance node."""
-        progress = self._progress
-        probabilities = progress.probabilities
-        if probabilities is None:
-            outcomes = outcomes_of(self._shared.loaded, progress)  # a roll's come with its probabilities
-            probabilities = progress.probabilities
-        if probabilities is None:
-            total = sum(w for _i, _label, w in outcomes)
-            probabilities = progress.probabilities = [(i, w / total) for i, _label, w in outcomes]
-        return list(probabilities)
+        return chance_probabilities(self._shared.loaded, self._progress)
 
     def _apply_action(self, action: int) -> None:
-        loaded = self._shared.loaded
         progress = self._progress
-        if progress.shared:
-            progress.visits += 1
+        loaded = self._shared.loaded
+        if not progress.shared:  # nobody else holds it: changed in place
+            play(loaded, progress, action)
+            return
+        progress.visits += 1
         children = progress.children
         if children is not None:
             child = children.get(action)
             if child is not None:  # this history was played before: the same position
                 self._progress = child
                 return
-        node = progress.node
-        if node is None:
-            node = node_of(loaded, progress)
-        if node == TERMINAL_ID:
-            raise RulelangError("the game is over: no action can be applied")
-        if node == CHANCE_ID:
-            outcomes = progress.outcomes
-            if outcomes is None:
-                outcomes = outcomes_of(loaded, progress)
-            label = None
-            for entry in outcomes:
-                if entry[0] == action:
-                    label = entry[1]
-                    break
-            if label is None:
-                raise RulelangError(f"chance outcome {action} is not possible here", hint="possible: " + ", ".join(
-                    f"{i}: {t}" for i, t, _w in sorted(outcomes)))
-        else:
-            legal = progress.legal or legal_of(loaded, progress)
-            try:
-                position = legal[2].index(action)
-            except ValueError:
-                position = None
-            if position is None:
-                raise RulelangError(
-                    f"{seat_label(legal[1])} has no legal action {action}",
-                    hint="legal: " + ", ".join(f"{a}: {loaded.spec.actions.string(a)}" for a in sorted(legal[2])[:12]))
-        parent = progress
-        if parent.shared:
-            progress = self._progress = parent.copy()
-        st = progress.st
-        if node == CHANCE_ID:
-            apply_chance(loaded, progress, action, label)
-        else:
-            decide(loaded, progress, legal, position, False)
-        progress.length += 1
-        if not st.over and progress.length >= loaded.max_game_length:
-            progress.cut = True
-            progress.node = None
-        if not progress.cut and loaded.skip_forced:
-            settle_forced(loaded, progress)
-        if progress is not parent and loaded.keep > 0 and parent.visits > 1:  # kept for the next game here
+        child = progress.copy()
+        play(loaded, child, action)  # (an action that cannot be applied raises: this state keeps its progress)
+        self._progress = child
+        if loaded.keep > 0 and progress.visits > 1:  # kept for the next game here
             loaded.keep -= 1
-            progress.shared = True
-            if parent.children is None:
-                parent.children = {}
-            parent.children[action] = progress
+            child.shared = True
+            if children is None:
+                children = progress.children = {}
+            children[action] = child
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -429,16 +385,14 @@ class RulelangState(pyspiel.State):
     def views_of(self, player: int) -> list[tuple[np.ndarray, int]]:
         """``player``'s earlier decisions (forced ones skipped): her observation tensor then, the action id taken."""
         progress = self._progress
-        count = progress.steps.count if progress.steps is not None else 0
         cached = progress.views.get(player)
-        if cached is not None and cached[0] == count:
+        if cached is not None and cached[0] is progress.steps:
             return cached[1]
         loaded = self._shared.loaded
         engine = self._engine
         st = loaded.start.copy()
         views: list[tuple[np.ndarray, int]] = []
-        steps = progress.steps.all() if progress.steps is not None else []
-        for what in steps:
+        for what in steps_list(progress.steps):
             if what[0] == "chance":
                 engine.apply(st, what[1])
                 continue
@@ -451,7 +405,7 @@ class RulelangState(pyspiel.State):
                 answers = engine.ask_answers(st)
                 assert answers is not None
                 engine.answer(st, answers, position)
-        progress.views = {**progress.views, player: (count, views)}
+        progress.views = {**progress.views, player: (progress.steps, views)}
         return views
 
 
@@ -491,22 +445,19 @@ def history_length(loaded: Loaded) -> int:
         progress = loaded.initial.copy()
         pick = Rng(g, stream=1)
         counts = [0] * loaded.spec.players
-        while not progress.st.over and not progress.cut and progress.length < loaded.max_game_length:
-            st = progress.st
-            if engine.is_chance(st):
+        while not progress.st.over and not progress.cut:
+            if engine.is_chance(progress.st):
                 outcomes = outcomes_of(loaded, progress)
                 weights = [w for _i, _l, w in outcomes]
                 r, k = pick.below(sum(weights)), 0
                 while r >= weights[k]:
                     r -= weights[k]
                     k += 1
-                apply_chance(loaded, progress, outcomes[k][0], outcomes[k][1])
+                play(loaded, progress, outcomes[k][0])
             else:
                 legal = legal_of(loaded, progress)
                 counts[legal[1]] += 1
-                decide(loaded, progress, legal, pick.below(len(legal[2])), False)
-            progress.length += 1
-            settle_forced(loaded, progress)
+                play(loaded, progress, legal[2][pick.below(len(legal[2]))])
         most = max(most, *counts)
     size = 1
     while size < 2 * most:

@@ -1,6 +1,6 @@
 """The engine's fast paths for an adapter's chance nodes and its deferred result play exactly as the
 general ones: a random draw counted and applied by kind number (``draw_counts``, ``apply_draw``), a
-shuffle's kinds by number (``shuffle_kinds``), and the result of a game whose end deferred it
+shuffle's kinds by number (``shuffle_kinds``) and its order applied by them (``apply_shuffle``), and the result of a game whose end deferred it
 (``State.defer_result``: ``payoffs`` from the declared payoffs alone, ``settle_result`` the result
 the end would have written).
 
@@ -66,9 +66,10 @@ def _twice(engine: Engine, seed: int) -> tuple[State, State, Counter]:
             if op == DRAW:
                 assert engine.apply_draw(fast, engine.kind_by_name[outcome])
                 taken["draw"] += 1
+            elif op == SHUFFLE:
+                engine.apply_shuffle(fast, [engine.kind_by_name[name] for name in outcome])
+                taken["shuffle"] += 1
             else:
-                if op == SHUFFLE:
-                    taken["shuffle"] += 1
                 engine.apply(fast, outcome)
         else:
             size = engine.choice_size(slow)
