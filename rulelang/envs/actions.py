@@ -70,8 +70,6 @@ class Block:
     texts: tuple[Callable[[Any], str], ...]
     strides: tuple[int, ...]
     positions: tuple[dict[int, int], ...]
-    # values -> id, as found (at most ``size`` entries)
-    known: dict[tuple, int] = attrs.field(factory=dict, eq=False, repr=False)
 
     def id_of(self, values: Sequence[Any]) -> int | None:
         """The id of these ``for`` values, or None when one is outside its domain."""
@@ -104,6 +102,8 @@ class ActionSpace:
     kind_names: list[str]
     # (spec, options) -> (ids, ids sorted), for option lists seen (at most KEPT_LISTS)
     lists: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = attrs.field(factory=dict, eq=False, repr=False)
+    # id(ChooseSpec) -> (option number, values) -> id, for the options seen (at most the choice's blocks' sizes)
+    found: dict[int, dict[tuple, int]] = attrs.field(factory=dict, eq=False, repr=False)
 
     def string(self, action: int) -> str:
         """The stable text of id ``action``: the option's label with its ``for`` values written in."""
@@ -128,29 +128,33 @@ class ActionSpace:
     def choose_legal(self, spec: Any, options: Sequence[tuple[int, tuple]],
                      where: Span | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(the ids of a ``choose``'s legal options in the engine's order, the same ids sorted), kept for the
-        option lists seen (at most ``KEPT_LISTS``): a choice seen again is a look-up."""
+        option lists seen (at most ``KEPT_LISTS``): a choice seen again is a look-up; another is an id per
+        option from the choice's options seen (``found``)."""
         key = (id(spec), *options)
         known = self.lists.get(key)
         if known is not None:
             return known
-        table = self.choose.get(id(spec))
-        if table is None:
-            raise ActionSpaceError("a choice the action space does not know", where)  # pragma: no cover
-        out = []
-        for index, values in options:
-            block = table[index]
-            if not values:
-                out.append(block.base)
-                continue
-            i = block.known.get(values)
-            if i is None:
-                i = block.id_of(values)
-                if i is None:
-                    raise ActionSpaceError(
-                        f"an option's values {values!r} are outside the domains the action space was built with",
-                        where, hint="declare a bound for the option's range (a number or a count of components)")
-                block.known[values] = i
-            out.append(i)
+        found = self.found.get(id(spec))
+        if found is None:
+            if id(spec) not in self.choose:
+                raise ActionSpaceError("a choice the action space does not know", where)  # pragma: no cover
+            found = self.found[id(spec)] = {}
+        try:
+            out = [found[option] for option in options]
+        except KeyError:
+            table = self.choose[id(spec)]
+            for option in options:
+                if option not in found:
+                    index, values = option
+                    block = table[index]
+                    i = block.id_of(values) if values else block.base
+                    if i is None:
+                        raise ActionSpaceError(
+                            f"an option's values {values!r} are outside the domains the action space was built "
+                            "with", where,
+                            hint="declare a bound for the option's range (a number or a count of components)") from None
+                    found[option] = i
+            out = [found[option] for option in options]
         pair = (tuple(out), tuple(sorted(out)))
         if len(self.lists) < KEPT_LISTS:
             self.lists[key] = pair
