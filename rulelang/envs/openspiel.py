@@ -327,7 +327,15 @@ class RulelangState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) of each possible outcome of the pending chance node."""
-        return chance_probabilities(self._shared.loaded, self._progress)
+        progress = self._progress
+        deal = progress.deal
+        if deal is not None:  # a shuffle's next position (what chance_probabilities gives, without the call)
+            left = deal[2]
+            return [(k, n / left) for k, n in zip(deal[0], deal[1])]
+        probabilities = progress.probabilities
+        if probabilities is not None and progress.outcomes is not None:
+            return list(probabilities)
+        return chance_probabilities(self._shared.loaded, progress)
 
     def _apply_action(self, action: int) -> None:
         progress = self._progress

@@ -286,11 +286,14 @@ def play(loaded: Loaded, progress: Progress, action: int) -> None:
     else holds, then, with ``skip_forced``, the forced steps after it; a RulelangError (nothing changed) when
     it cannot be applied here."""
     node = progress.node
-    if node is None:
-        node = node_of(loaded, progress)
     st = progress.st
-    engine = loaded.spec.engine
-    if node >= 0:
+    if node == CHANCE_ID and progress.outcomes is not None and progress.chance == ROLL:  # a die's face
+        label = progress.labels.get(action)  # type: ignore[union-attr]
+        if label is None:
+            raise _no_outcome(action, progress.outcomes)
+        loaded.spec.engine.apply_face(st, action)
+        progress.steps = (progress.steps, ("chance", label))
+    elif node is not None and node >= 0:
         legal = progress.legal or legal_of(loaded, progress)
         try:
             position = legal[2].index(action)
@@ -300,10 +303,14 @@ def play(loaded: Loaded, progress: Progress, action: int) -> None:
                 hint="legal: " + ", ".join(f"{a}: {loaded.spec.actions.string(a)}" for a in legal[4][:12])) from None
         kind = legal[0]
         if kind == "choose":
-            engine.apply_index(st, position)
+            loaded.spec.engine.apply_index(st, position)
         else:
-            engine.answer(st, (legal[1], legal[3]), position)
+            loaded.spec.engine.answer(st, (legal[1], legal[3]), position)
         progress.steps = (progress.steps, (kind, legal[1], position, action, False))
+    elif node is None and not (st.over or progress.cut):
+        node_of(loaded, progress)
+        play(loaded, progress, action)
+        return
     elif node == CHANCE_ID:
         if progress.deal is None and progress.outcomes is None:
             outcomes_of(loaded, progress)
@@ -333,7 +340,7 @@ def play(loaded: Loaded, progress: Progress, action: int) -> None:
                         break
             if label is None:
                 raise _no_outcome(action, progress.outcomes)  # type: ignore[arg-type]
-            _apply_outcome(engine, st, progress.chance, action, label)
+            _apply_outcome(loaded.spec.engine, st, progress.chance, action, label)
             progress.steps = (progress.steps, ("chance", label))
     else:
         raise RulelangError("the game is over: no action can be applied")
@@ -371,8 +378,6 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
     st = progress.st
     engine = loaded.spec.engine
     code = engine.code
-    rolls = loaded.rolls
-    kind_of = engine.program.kind_of
     left = loaded.max_game_length
     while left > 0:
         if st.over:
@@ -401,7 +406,7 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
                 if outcomes is None:
                     if op == ROLL:  # (what outcomes_of gives for a die kind seen before)
                         loc = fr[2]
-                        known = rolls.get(kind_of[loc[ins[1]][loc[ins[2]]]])
+                        known = loaded.rolls.get(engine.program.kind_of[loc[ins[1]][loc[ins[2]]]])
                         if known is not None and len(known[0]) != 1:
                             progress.outcomes, progress.probabilities, progress.labels = known
                             progress.chance = ROLL

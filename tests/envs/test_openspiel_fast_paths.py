@@ -15,6 +15,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip 
 from rulelang.envs.actions import legal_ids  # noqa: E402
 from rulelang.envs.common import chance_outcomes, payoffs  # noqa: E402
 from rulelang.envs.openspiel import load  # noqa: E402
+from rulelang.errors import RulelangError  # noqa: E402
 
 KUHN = ROOT / "examples" / "kuhn-poker" / "kuhn-poker.rules"
 
@@ -277,3 +278,51 @@ def test_positions_are_kept_below_positions_played_on_again() -> None:
         one(start.clone(), seed)
     assert start._progress.children  # its clones played on it three times
     assert _walk(game, 7, 30) == _walk(load(LEDUC, players=2, max_game_length=100_005), 7, 30)
+
+
+def test_a_shuffle_dealt_from_its_counts_keeps_clones_and_pickles_apart() -> None:
+    """A shuffle is dealt position by position from counts kept in the state (``Progress.deal``): a clone taken
+    mid-deal and sent another way, a pickled copy, and an outcome that is not possible leave the original's
+    outcomes as they were, and each goes on exactly as a state that dealt the same positions."""
+    import pickle
+
+    game = load(BARNYARD, players=2, max_game_length=100_006)
+    game.loaded.keep = 0
+    engine = game.loaded.spec.engine
+    state = game.new_initial_state()
+    while state._progress.deal is None:  # on to the deck's shuffle
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    assert state.is_chance_node() and len(state._progress.deal[0]) > 3
+    start = len(state.history())
+    rng = random.Random(5)
+    dealt = []
+    for position in range(30):
+        outcomes = state.chance_outcomes()
+        general = [o for o in chance_outcomes(engine, state._st, state._progress.shuffled) if o[2] > 0]
+        total = sum(w for _i, _l, w in general)
+        assert outcomes == [(i, w / total) for i, _l, w in general]
+        with pytest.raises(RulelangError, match="not possible"):
+            state.apply_action(max(i for i, _p in outcomes) + 1000)
+        assert state.chance_outcomes() == outcomes  # (nothing changed)
+        if position in (3, 17):
+            other = state.clone()
+            other.apply_action(outcomes[-1][0])
+            copied = pickle.loads(pickle.dumps(state))
+            assert copied.chance_outcomes() == outcomes and copied._progress.shuffled == state._progress.shuffled
+        action = outcomes[rng.randrange(len(outcomes))][0]
+        state.apply_action(action)
+        dealt.append(action)
+    again = game.new_initial_state()
+    for action in state.history()[:start] + dealt:
+        again.apply_action(action)
+    assert again.chance_outcomes() == state.chance_outcomes() and again.history() == state.history()
+    for action in dealt[17:]:  # the copy pickled at position 17 deals on as the state did
+        copied.apply_action(action)
+    assert copied.chance_outcomes() == state.chance_outcomes() and copied.history() == state.history()
+    while state._progress.deal is not None:  # the rest of the deck, the same way for all three
+        action = state.chance_outcomes()[0][0]
+        for s in (state, again, copied):
+            s.apply_action(action)
+    assert not state.is_chance_node() or state._progress.deal is None
+    assert state.engine_state().to_json() == again.engine_state().to_json() == copied.engine_state().to_json()
+    assert state.history() == again.history() == copied.history()
