@@ -12,7 +12,13 @@ may be shared):
   (``chance_outcomes``, ``legal_actions``, ``apply_action``), positions kept by history as the
   adapter keeps them (a history played again is looked up, not computed: see ``_Progress``);
 - the same with nothing kept (every position computed afresh, as a game too large to keep);
-- OpenSpiel's pure-Python ``python_kuhn_poker`` (shipped with open_spiel), driven the same way.
+- OpenSpiel's pure-Python ``python_kuhn_poker`` (shipped with open_spiel), driven the same way;
+- with ``--floor``: the floor, the adapter's nodes (recorded in a first pass: who moves, the legal
+  actions or chance outcomes) replayed by a pyspiel Python game that does nothing else, driven the
+  same way: what pyspiel's C++ round trips (``apply_action`` calls back ``current_player`` and
+  ``_apply_action``) and this loop cost per node. It prints the ceiling that leaves the adapter,
+  engine time ÷ (engine time + floor time): an estimate (the engine's time counts its own loop as
+  work) of the best ratio to the engine any adapter of the same tree can reach.
 
 A decision is one player action with more than one legal option, on every side: chance is not
 counted, nor a forced step (the adapter's ``skip_forced`` applies those itself; the engine's are
@@ -99,6 +105,95 @@ def spiel_games(game, games: int, seed: int) -> Callable[[], int]:
     return run
 
 
+FLOOR_NAME = "rulelang_benchmark_floor"
+
+
+def recorded_nodes(game, games: int, seed: int) -> list[list[tuple]]:
+    """Each game's nodes as ``spiel_games`` meets them: ("chance", outcomes) or ("decide", legal actions)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        nodes: list[tuple] = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                nodes.append(("chance", outcomes))
+                r, acc, k = rng.random(), outcomes[0][1], 0
+                while r >= acc and k + 1 < len(outcomes):
+                    k += 1
+                    acc += outcomes[k][1]
+                state.apply_action(outcomes[k][0])
+            else:
+                legal = state.legal_actions()
+                nodes.append(("decide", legal))
+                state.apply_action(legal[rng.randrange(len(legal))])
+        out.append(nodes)
+    return out
+
+
+def floor_game(pyspiel, like, recorded: list[list[tuple]]):
+    """A pyspiel Python game whose states replay ``recorded`` (game after game) and do nothing else."""
+    chance_id, terminal_id = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+    players = like.num_players()
+    game_type = pyspiel.GameType(
+        short_name=FLOOR_NAME, long_name="recorded nodes, nothing else", dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION, utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=players, min_num_players=players,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False, parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=like.num_distinct_actions(),
+                            max_chance_outcomes=like.max_chance_outcomes(), num_players=players, min_utility=-1.0,
+                            max_utility=1.0, utility_sum=0.0, max_game_length=like.max_game_length())
+
+    class FloorState(pyspiel.State):
+        """Replays one recorded game's nodes."""
+
+        def __init__(self, game, nodes: list[tuple]) -> None:
+            super().__init__(game)
+            self.nodes, self.at, self.end = nodes, 0, len(nodes)
+
+        def current_player(self) -> int:
+            return terminal_id if self.at >= self.end else chance_id if self.nodes[self.at][0] == "chance" else 0
+
+        def is_terminal(self) -> bool:
+            return self.at >= self.end
+
+        def is_chance_node(self) -> bool:
+            return self.at < self.end and self.nodes[self.at][0] == "chance"
+
+        def chance_outcomes(self) -> list:
+            return list(self.nodes[self.at][1])
+
+        def legal_actions(self, *player: int) -> list:
+            return list(self.nodes[self.at][1])
+
+        def _legal_actions(self, player: int) -> list:
+            return list(self.nodes[self.at][1])
+
+        def _apply_action(self, action: int) -> None:
+            self.at += 1
+
+        def returns(self) -> list:
+            return [0.0] * players
+
+    class FloorGame(pyspiel.Game):
+        """The recorded games, one after the other, round after round."""
+
+        def __init__(self, params=None) -> None:
+            super().__init__(game_type, info, params or {})
+            self.next = 0
+
+        def new_initial_state(self):
+            state = FloorState(self, recorded[self.next % len(recorded)])
+            self.next += 1
+            return state
+
+    pyspiel.register_game(game_type, FloorGame)
+    return FloorGame()
+
+
 def _nothing_kept(game):
     """The game with no positions kept by history (``_Progress.children``): each game computed afresh."""
     game.loaded.keep = 0
@@ -112,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--floor", action="store_true", help="also time the floor: the nodes replayed, nothing done")
     args = parser.parse_args(argv)
     try:
         import pyspiel
@@ -129,6 +225,10 @@ def main(argv: list[str] | None = None) -> int:
                 _nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 1)), args.games, args.seed),
             "python_kuhn_poker": spiel_games(pyspiel.load_game("python_kuhn_poker"), args.games, args.seed),
         }
+        if args.floor:
+            fresh = _nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 2))
+            recorded = recorded_nodes(fresh, args.games, args.seed)
+            sides["floor"] = spiel_games(floor_game(pyspiel, fresh, recorded), args.games, args.seed)
     except RulelangError as err:
         print(err, file=sys.stderr)
         return 1
@@ -146,6 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"adapter / engine: {rate['adapter'] / rate['engine']:.2f}")
     print(f"adapter, nothing kept / engine: {rate['adapter, nothing kept'] / rate['engine']:.2f}")
     print(f"adapter, nothing kept / python_kuhn_poker: {rate['adapter, nothing kept'] / rate['python_kuhn_poker']:.2f}")
+    if args.floor:
+        engine_s, floor_s = seconds["engine"], seconds["floor"]
+        print(f"floor: pyspiel and this loop, {1e6 * floor_s / args.rounds / args.games:.0f} µs a game "
+              f"({1e6 * seconds['engine'] / args.rounds / args.games:.0f} µs for the engine)")
+        print(f"ceiling, adapter / engine: {engine_s / (engine_s + floor_s):.2f}")
     print(f"ratio: {rate['adapter'] / rate['python_kuhn_poker']:.2f}")
     return 0
 

@@ -386,19 +386,20 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
         fr = st.stack[-1]
         ins = code[fr[0]][fr[1]]
         op = ins[0]
-        if op == CHOOSE or op == ASK:
-            options = engine.decision_options(st)
-            listed = options[3]
-            if len(listed) != 1:
-                progress.node = legal_of(loaded, progress, options)[1]
+        if op == ASK:
+            answers = engine.ask_answers(st)  # (who answers, the answers allowed to her)
+            if len(answers[1]) != 1:  # type: ignore[index]
+                progress.node = legal_of(loaded, progress, ("ask", answers[0], ins[1], answers[1]))[1]  # type: ignore[index]
                 return
-            # forced: taken without its id (no node: the id is never handed out)
-            kind, seat = options[0], options[1]
-            if kind == "choose":
-                engine.apply_index(st, 0)
-            else:
-                engine.answer(st, (seat, listed), 0)
-            progress.steps = (progress.steps, (kind, seat, 0, None, True))
+            engine.answer(st, answers, 0)  # type: ignore[arg-type]  # forced: taken without its id (never handed out)
+            progress.steps = (progress.steps, ("ask", answers[0], 0, None, True))  # type: ignore[index]
+        elif op == CHOOSE:
+            size = engine.choice_size(st)  # (who chooses, how many options)
+            if size[1] != 1:  # type: ignore[index]
+                progress.node = legal_of(loaded, progress)[1]
+                return
+            engine.apply_index(st, 0)
+            progress.steps = (progress.steps, ("choose", size[0], 0, None, True))  # type: ignore[index]
         else:
             deal = progress.deal
             if deal is None:
