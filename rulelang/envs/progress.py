@@ -394,12 +394,12 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
             engine.answer(st, answers, 0)  # type: ignore[arg-type]  # forced: taken without its id (never handed out)
             progress.steps = (progress.steps, ("ask", answers[0], 0, None, True))  # type: ignore[index]
         elif op == CHOOSE:
-            size = engine.choice_size(st)  # (who chooses, how many options)
-            if size[1] != 1:  # type: ignore[index]
-                progress.node = legal_of(loaded, progress)[1]
+            options = engine.decision_options(st)  # ("choose", who chooses, the spec, the options listed)
+            if len(options[3]) != 1:
+                progress.node = legal_of(loaded, progress, options)[1]
                 return
             engine.apply_index(st, 0)
-            progress.steps = (progress.steps, ("choose", size[0], 0, None, True))  # type: ignore[index]
+            progress.steps = (progress.steps, ("choose", options[1], 0, None, True))
         else:
             deal = progress.deal
             if deal is None:
