@@ -1,8 +1,8 @@
 """The engine's fast paths for an adapter's chance nodes and its deferred result play exactly as the
 general ones: a random draw counted and applied by kind number (``draw_counts``, ``apply_draw``), a
-shuffle's kinds by number (``shuffle_kinds``) and its order applied by them (``apply_shuffle``), and the result of a game whose end deferred it
-(``State.defer_result``: ``payoffs`` from the declared payoffs alone, ``settle_result`` the result
-the end would have written).
+shuffle's kinds by number (``shuffle_kinds``) and its order applied by them (``apply_shuffle``), and
+the result of a game whose end deferred it (``State.defer_result``: ``payoffs`` from the declared
+payoffs alone, ``settle_result`` the result the end would have written).
 
 Each seeded game is played twice, outcome for outcome: once by ``pending`` and ``apply`` of the
 outcome's label (the general path), once by the fast paths; the states must be equal after every
