@@ -10,7 +10,7 @@ may be shared):
 - the engine alone, by its fast path (``choice_size`` / ``apply_index``, ``apply_random``);
 - the game through ``rulelang.envs.openspiel`` as an OpenSpiel algorithm drives it
   (``chance_outcomes``, ``legal_actions``, ``apply_action``), positions kept by history as the
-  adapter keeps them (a history played again is looked up, not computed: see ``_Progress``);
+  adapter keeps them (a history played again is looked up, not computed: see ``rulelang.envs.progress.Progress``);
 - the same with nothing kept (every position computed afresh, as a game too large to keep);
 - OpenSpiel's pure-Python ``python_kuhn_poker`` (shipped with open_spiel), driven the same way;
 - with ``--floor``: the floor, the adapter's nodes (recorded in a first pass: who moves, the legal
@@ -194,8 +194,8 @@ def floor_game(pyspiel, like, recorded: list[list[tuple]]):
     return FloorGame()
 
 
-def _nothing_kept(game):
-    """The game with no positions kept by history (``_Progress.children``): each game computed afresh."""
+def nothing_kept(game):
+    """The game with no positions kept by history (``Progress.children``): each game computed afresh."""
     game.loaded.keep = 0
     return game
 
@@ -222,11 +222,11 @@ def main(argv: list[str] | None = None) -> int:
             "engine": engine_games(Path(args.game), args.games, args.seed),
             "adapter": spiel_games(load(args.game), args.games, args.seed),
             "adapter, nothing kept": spiel_games(
-                _nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 1)), args.games, args.seed),
+                nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 1)), args.games, args.seed),
             "python_kuhn_poker": spiel_games(pyspiel.load_game("python_kuhn_poker"), args.games, args.seed),
         }
         if args.floor:
-            fresh = _nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 2))
+            fresh = nothing_kept(load(args.game, max_game_length=DEFAULT_MAX_GAME_LENGTH + 2))
             recorded = recorded_nodes(fresh, args.games, args.seed)
             sides["floor"] = spiel_games(floor_game(pyspiel, fresh, recorded), args.games, args.seed)
     except RulelangError as err:
