@@ -226,9 +226,11 @@ def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[s
             for c in picked]
     if p is not None:  # one player: the list just made is hers
         st.seen[p].append({"turn": st.turn, "where": where, "components": seen})
+        st.looks += 1
     else:
         for who in range(st.players):
             st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
+        st.looks += st.players
     if st.log is not None:
         event = {"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
                  "components": [labels[c] for c in picked]}
