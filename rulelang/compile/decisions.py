@@ -392,7 +392,7 @@ class DecisionEmitter:
                 L.append((at, f"if {v}:", sp))
                 L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
             L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
-            L.append((at + 1, f"{R}.took(st, {who}, {opt[0].name}(st, loc))", sp))
+            L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
             L.append((at, f"fr[1] = {opt[3]}", sp))
             if k > 1:
                 L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))

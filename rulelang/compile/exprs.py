@@ -45,6 +45,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         self.consts: dict[str, Any] = {}
         self._const_ids: dict[Any, str] = {}
         self.names = itertools.count()
+        self.fixed_labels: dict[str, str] = {}
         self.off = 0
         self.ikey: tuple = ()
         self.kind_of = comp.kind_of
