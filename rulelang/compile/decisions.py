@@ -289,6 +289,8 @@ class DecisionEmitter:
             chooser = self.seat_fn(s.player, "a choice to make", sp) if s.player is not None else None
             spec = ChooseSpec(chooser, [], pc + k + 1)
             spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
+            if not spec.distinct:
+                spec.alike = label_proof.kinds_alike(self.model, self.comp.labels, s)
             for n, opt in enumerate(s.options):
                 spec.options.append((
                     self.template_fn(opt.label),
