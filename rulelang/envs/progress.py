@@ -95,7 +95,8 @@ class Progress:
         self.cut = False  # stopped at max_game_length
         self.steps: Step | None = None
         self.legal: tuple | None = None  # (kind, seat, ids, listed, ids sorted) of the pending decision
-        self.views: dict[int, tuple[int, list]] = {}  # per player: (steps count, her views) for info states
+        # per player: (steps count, her views, her observation then or None) for information states
+        self.views: dict[int, tuple[int, list, Any]] = {}
         self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
         self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed
         self.probabilities: list | None = None  # the pending chance's (id, probability), once asked for
