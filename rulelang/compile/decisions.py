@@ -359,7 +359,11 @@ class DecisionEmitter:
             L.append((ind + 1, "return left", sp))
             L.append((ind, f"{R} = {P}.record", sp))
         if not spec.distinct:  # a recorded label must name one option: the engine's loop renders them all
-            L.append((body, f"if {R} is not None:", sp))
+            if spec.alike is not None:  # ...unless the kinds listed tell them apart (label_proof.kinds_alike)
+                listing = f"{self.enums[id(spec)]}(st, loc)"
+                L.append((body, f"if {R} is not None and not kinds_apart({self.const(spec.alike)}, {listing}):", sp))
+            else:
+                L.append((body, f"if {R} is not None:", sp))
             L.append((body + 1, "return left", sp))
         if who is None:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)

@@ -309,3 +309,18 @@ def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
     by_kind = sorted(sorted(src), key=kind_of.__getitem__)
     for i, c in zip(sorted(range(len(kinds)), key=kinds.__getitem__), by_kind):
         src[i] = c
+
+
+def kinds_apart(alike: tuple, options: list[tuple[int, tuple]]) -> bool:
+    """Whether the listed ``options`` of a choice whose labels differ unless kinds that share a display
+    are listed in one place (``ChooseSpec.alike``: see ``label_proof.kinds_alike``) list no two such
+    kinds in one place: then their labels all differ (False: they may not)."""
+    where, class_of = alike
+    first: dict[tuple[int, int, int], int] = {}
+    for index, values in options:
+        for j in where.get(index, ()):
+            kind = values[j]
+            group = class_of[kind]
+            if group >= 0 and first.setdefault((index, j, group), kind) != kind:
+                return False
+    return True

@@ -425,17 +425,3 @@ def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple,
         else:
             _enumerate(st, loc, bindings, depth + 1, (*prefix, v), cond, index, out, tried)
 
-
-def kinds_apart(alike: tuple, options: list[tuple[int, tuple]]) -> bool:
-    """Whether the listed ``options`` of a choice whose labels differ unless kinds that share a display
-    are listed in one place (``ChooseSpec.alike``: see ``label_proof.kinds_alike``) list no two such
-    kinds in one place: then their labels all differ (False: they may not)."""
-    where, class_of = alike
-    first: dict[tuple[int, int, int], int] = {}
-    for index, values in options:
-        for j in where.get(index, ()):
-            kind = values[j]
-            group = class_of[kind]
-            if group >= 0 and first.setdefault((index, j, group), kind) != kind:
-                return False
-    return True

@@ -11,8 +11,8 @@ from typing import Any
 from rulelang.check.model import Model
 from rulelang.compile.emit import END, TAKEN
 from rulelang.compile.program import ASK, BLOCK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import Runaway, player_label, shuffle_zone
-from rulelang.engine.choices import IllegalAction, kinds_apart, pick_option
+from rulelang.compile.runtime import Runaway, kinds_apart, player_label, shuffle_zone
+from rulelang.engine.choices import IllegalAction, pick_option
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span

@@ -16,7 +16,7 @@ from rulelang.agents.base import RandomAgent
 from rulelang.check import model as m
 from rulelang.compile.label_proof import kinds_alike, labels_distinct
 from rulelang.compile.program import CHOOSE
-from rulelang.engine.choices import kinds_apart
+from rulelang.compile.runtime import kinds_apart
 from rulelang.engine.decision import DuplicateLabel
 from rulelang.game import load_game
 from rulelang.play import Recorder, play
