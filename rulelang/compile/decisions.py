@@ -14,7 +14,7 @@ from rulelang.compile import label_proof, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
-from rulelang.compile.options import always_true, unread_suffix
+from rulelang.compile.options import always_true, picker_lists_less
 from rulelang.compile.program import (
     ASK,
     CHOOSE,
@@ -308,8 +308,7 @@ class DecisionEmitter:
                 self.enums[id(spec)] = self.enumerator(s)
                 written = loc_writes(self.helpers[first:])  # what listing leaves in ``loc`` (see counted_pick)
                 self.member_tests(s, spec, first)
-                if any(unread_suffix(opt, opt.cond is not None and not reads_slots(
-                        opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                if any(map(picker_lists_less, s.options)):
                     start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
                     written |= loc_writes(self.helpers[start:])

@@ -93,6 +93,11 @@ class OptionEmitter:
             for i in sorted(rnames):
                 if i > 0:
                     lines.append((ind, f"{rnames[i]} = {srcs[i]}", opt.span))
+            # lazy: an innermost range listed once whose tests read no outer range's value keeps the same
+            # values for every outer value: they are filtered once, where the first outer value needs them
+            once = self.var("h") if lazy and not limited and filtered_once(opt, hoisted) else None
+            if once is not None:
+                lines.append((ind, f"{once} = None", opt.span))
             if -1 in placed:  # what reads none of the ranges' values: tested once, before them
                 lines.append((ind, f"{rnames[0]} = {srcs[0]}", opt.span))
                 ind = self.placed_test(lines, opt, placed[-1], values, -1, rnames, elses, ind)
@@ -145,7 +150,12 @@ class OptionEmitter:
                     if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
                     break
-                if lazy and i == last:  # the innermost values kept are listed at once, as one list
+                if lazy and i == last and once is not None:  # filtered at the first outer value only
+                    kept, kept_ind = once, ind
+                    lines.append((ind, f"if {once} is None:", opt.span))
+                    ind += 1
+                    lines.append((ind, f"{once} = []", opt.span))
+                elif lazy and i == last:  # the innermost values kept are listed at once, as one list
                     kept, kept_ind = self.var("k"), ind
                     lines.append((ind, f"{kept} = []", opt.span))
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
@@ -412,6 +422,30 @@ def unread_suffix(opt: Any, hoisted: bool) -> int:
     while at > 0 and opt.bindings[at - 1][0] not in slots_read([it for _s, it in opt.bindings[at:]]):
         at -= 1
     return at
+
+
+def picker_lists_less(opt: m.OptionIR) -> bool:
+    """Whether a picker's listing (``OptionEmitter.enumerator`` with ``lazy``) writes out fewer of this
+    option's values than the full listing: innermost ranges that nothing reads, or innermost values
+    filtered once for every outer value."""
+    tested_first = opt.cond is not None and not reads_slots(opt.cond, {slot for slot, _ in opt.bindings})
+    return unread_suffix(opt, tested_first) < len(opt.bindings) or filtered_once(opt, tested_first)
+
+
+def filtered_once(opt: m.OptionIR, hoisted: bool) -> bool:
+    """Whether an option's innermost range reads no outer range's value and the tests of its condition
+    that need the innermost value read no outer one: the innermost values that pass are the same for
+    every outer value, and a picker's listing filters them once (see ``OptionEmitter.enumerator``)."""
+    last = len(opt.bindings) - 1
+    if last < 1 or hoisted or opt.cond is None or always_true(opt.cond):
+        return False
+    outer = {slot for slot, _it in opt.bindings[:last]}
+    fixed = [i == 0 or not slots_read([it]) & {s for s, _ in opt.bindings[:i]}
+             for i, (_slot, it) in enumerate(opt.bindings)]
+    if not fixed[last]:
+        return False
+    _placed, inner = _place_conjuncts(opt, max((i for i in range(last + 1) if not fixed[i]), default=-1))
+    return bool(inner) and not slots_read(inner) & outer
 
 
 def always_true(cond: Any) -> bool:
