@@ -158,6 +158,8 @@ class OptionEmitter:
                 elif lazy and i == last:  # the innermost values kept are listed at once, as one list
                     kept, kept_ind = self.var("k"), ind
                     lines.append((ind, f"{kept} = []", opt.span))
+                if i == 0:
+                    outer_for = (len(lines), ind, values_src, v, read)
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
                 if i == last:
                     inner_for = (lines[-1], values_src, v)
@@ -183,6 +185,7 @@ class OptionEmitter:
                 if lazy and values:
                     lines.append((ind, f"{kept}.append({values[-1]})", opt.span))
                     outer = f"({', '.join(values[:-1])},)" if len(values) > 1 else "()"
+                    kept_at = len(lines)
                     lines.append((kept_ind, f"if {kept}:", opt.span))
                     lines.append((kept_ind + 1, f"{total} += len({kept})", opt.span))
                     lines.append((kept_ind + 1, f"{ends}.append({total})", opt.span))
@@ -207,6 +210,9 @@ class OptionEmitter:
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
             piles, self.cse_piles = self.cse_piles, {}
+            if once is not None and last == 1 and 0 not in placed and not outer_for[4] and not boxes[0] \
+                    and not any(sl == opt.bindings[0][0] for _z, sl in piles):
+                self.outer_as_list(lines, outer_for, kept_at, (n, total, ends, parts, once))
             if inner_for is not None:
                 self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
             if opt.bindings:  # the piles on the innermost value read once: looked up where read
@@ -238,6 +244,23 @@ class OptionEmitter:
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def outer_as_list(self, lines: list, outer_for: tuple, kept_at: int, names: tuple) -> None:
+        """A picker's listing of an option of two ranges whose inner values are filtered once (see
+        ``filtered_once``), where nothing reads the outer value (no test, no local): its options are every
+        outer value with every inner value kept, one part of two lists, instead of a part per outer value
+        (the same options in the same order, the filter run where the first outer value would run it)."""
+        n, total, ends, parts, kept = names
+        at, ind, src, _v, _read = outer_for
+        outer = self.var("l")
+        sp = lines[at][2]
+        lines[kept_at:kept_at + 4] = [
+            (ind + 1, f"if {kept}:", sp),
+            (ind + 2, f"{total} += len({outer}) * len({kept})", sp),
+            (ind + 2, f"{ends}.append({total})", sp),
+            (ind + 2, f"{parts}.append(({n}, (), ({outer}, {kept})))", sp),
+        ]
+        lines[at:at + 1] = [(ind, f"{outer} = {src}", sp), (ind, f"if {outer}:", sp)]
 
     def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
         """The innermost loop of an option reading piles on its value: written twice, with the piles read
