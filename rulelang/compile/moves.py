@@ -45,7 +45,7 @@ class MoveEmitter:
             if "KC" not in self.consts:
                 self.consts["KC"] = {k: i for i, k in enumerate(self.kind_of)}
             L.append((ind, f"{one} = KC.get({self.local(q.kind_locals[0])}, -1)", sp))
-            if len(q.zones) == 1 or all(self.plain_zone(sel) for sel in q.zones):
+            if self.from_first_holding(q):
                 return self.move_kind_one(L, s, one, ind)
         if len(q.zones) == 1:
             return self.emit_move_one(L, s, ind, how, src, c, limited, one)
@@ -85,6 +85,12 @@ class MoveEmitter:
         self.put(L, dz, s.place, d, mv, ind + 1, sp)
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def from_first_holding(self, q: m.QueryIR) -> bool:
+        """Whether ``move k from ...`` (every kind one component) may look for the component zone by zone
+        and stop at the first holding it: one zone, or zones all found without a check that may fail (so
+        that leaving the others unlooked at leaves no error unraised)."""
+        return len(q.zones) == 1 or all(self.plain_zone(sel) for sel in q.zones)
 
     def move_kind_one(self, L: list, s: m.MoveS, one: str, ind: int) -> None:
         """``move k from Z, Y to D`` where every kind has one component (``one``: its id, or -1): it is in
