@@ -38,7 +38,7 @@ class DecisionEmitter:
             self.ask_listed_once(L, s, var, slot, asked, ind)
         # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
         L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
-        if self.model.eliminates:  # a player who is out is not asked
+        if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
@@ -134,7 +134,7 @@ class DecisionEmitter:
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
         L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
-        if self.model.eliminates:  # a player who is out is not asked
+        if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
         L.append((at + 1, f"loc[{var}] = {p}", sp))
@@ -606,6 +606,10 @@ def _in_loop(ctx: tuple) -> bool:
             return True
         ctx = ctx[5]
     return False
+
+
+IN_ONLY = ("players_in", "others_in")
+"""The ranges of players that hold only players still in (an ask over one tests no one's ``out`` again)."""
 
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
