@@ -100,18 +100,15 @@ class MoveEmitter:
         q = s.query
         d = self.var("d")
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
-        for n, sel in enumerate(q.zones):
+        for n, sel in enumerate(q.zones):  # (one 'elif' after another: no nesting, however many zones)
             z = self.var("s")
-            L.append((ind + n, f"{z} = {self.zone(sel)}", sp))
             other = "" if sel.zone != s.dest.zone else f" and {z} is not {d}"  # (another zone: another list)
-            L.append((ind + n, f"if {one} in {z}{other}:", sp))
-            L.append((ind + n + 1, f"{z}.remove({one})", sp))
-            self.put_in(L, s, d, one, ind + n + 1)
-            L.append((ind + n + 1, "if st.log is not None:", sp))
-            L.append((ind + n + 2, f"log_move(st.log, LB, [{one}], [{self.zone_name(sel)}], "
-                                   f"{self.zone_name(s.dest)})", sp))
-            if n < len(q.zones) - 1:
-                L.append((ind + n, "else:", sp))
+            L.append((ind, f"{'elif' if n else 'if'} {one} in ({z} := {self.zone(sel)}){other}:", sp))
+            L.append((ind + 1, f"{z}.remove({one})", sp))
+            self.put_in(L, s, d, one, ind + 1)
+            L.append((ind + 1, "if st.log is not None:", sp))
+            L.append((ind + 2, f"log_move(st.log, LB, [{one}], [{self.zone_name(sel)}], {self.zone_name(s.dest)})",
+                      sp))
 
     def emit_move_comp(self, L: list, s: m.MoveS, ind: int) -> None:
         """``move c from Z, Y to D``: the one component ``c`` out of the first of those zones it is in (an error

@@ -158,9 +158,9 @@ class OptionEmitter:
                 elif lazy and i == last:  # the innermost values kept are listed at once, as one list
                     kept, kept_ind = self.var("k"), ind
                     lines.append((ind, f"{kept} = []", opt.span))
-                if i == 0:
-                    outer_for = (len(lines), ind, values_src, v, read)
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
+                if i == 0:
+                    outer_for = (lines[-1], ind, values_src, v, read)
                 if i == last:
                     inner_for = (lines[-1], values_src, v)
                 # Every combination tried counts: nested ranges may try far more than they keep.
@@ -185,8 +185,8 @@ class OptionEmitter:
                 if lazy and values:
                     lines.append((ind, f"{kept}.append({values[-1]})", opt.span))
                     outer = f"({', '.join(values[:-1])},)" if len(values) > 1 else "()"
-                    kept_at = len(lines)
                     lines.append((kept_ind, f"if {kept}:", opt.span))
+                    kept_at = lines[-1]
                     lines.append((kept_ind + 1, f"{total} += len({kept})", opt.span))
                     lines.append((kept_ind + 1, f"{ends}.append({total})", opt.span))
                     lines.append((kept_ind + 1, f"{parts}.append(({n}, {outer}, ({kept},)))", opt.span))
@@ -245,21 +245,23 @@ class OptionEmitter:
         self.helper(name, "st, loc", lines)
         return name
 
-    def outer_as_list(self, lines: list, outer_for: tuple, kept_at: int, names: tuple) -> None:
+    def outer_as_list(self, lines: list, outer_for: tuple, kept_at: tuple, names: tuple) -> None:
         """A picker's listing of an option of two ranges whose inner values are filtered once (see
         ``filtered_once``), where nothing reads the outer value (no test, no local): its options are every
         outer value with every inner value kept, one part of two lists, instead of a part per outer value
         (the same options in the same order, the filter run where the first outer value would run it)."""
         n, total, ends, parts, kept = names
-        at, ind, src, _v, _read = outer_for
+        line, ind, src, _v, _read = outer_for
         outer = self.var("l")
-        sp = lines[at][2]
-        lines[kept_at:kept_at + 4] = [
+        sp = line[2]
+        at = lines.index(kept_at)  # (found by their text: lines may have been put in before them)
+        lines[at:at + 4] = [
             (ind + 1, f"if {kept}:", sp),
             (ind + 2, f"{total} += len({outer}) * len({kept})", sp),
             (ind + 2, f"{ends}.append({total})", sp),
             (ind + 2, f"{parts}.append(({n}, (), ({outer}, {kept})))", sp),
         ]
+        at = lines.index(line)
         lines[at:at + 1] = [(ind, f"{outer} = {src}", sp), (ind, f"if {outer}:", sp)]
 
     def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
