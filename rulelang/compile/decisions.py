@@ -62,7 +62,7 @@ class DecisionEmitter:
             if always_answered(self, s):  # some answer, and listing them cannot fail: nothing to test
                 test = "True"
         if cond is not None:
-            test = f"{cond} and {test}"
+            test = cond if test == "True" else f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
