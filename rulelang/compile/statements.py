@@ -265,7 +265,7 @@ class StatementEmitter:
         and counts its passes once, after; else it runs as written."""
         head, body = L[start], L[start + 1:]
         own = next((j for j, (i, text, _sp) in enumerate(body) if i == ind + 1 and text == "left -= 1"), None)
-        if own is None or body[own + 1][1] != "if left < 0:":
+        if own is None or [text for _i, text, _sp in body[own + 1:own + 3]] != ["if left < 0:", "runaway()"]:
             return
         rest = body[:own] + body[own + 3:]
         if any(type(text) is not str or _USES_BUDGET.search(text) for _i, text, _sp in rest):
