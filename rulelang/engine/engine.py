@@ -36,7 +36,8 @@ DEFAULT_BUDGET = 200_000
 
 
 class Engine(Choices, Acting, Loop, Results, Seeing):
-    """Plays one compiled game; stateless itself, so one engine serves many states."""
+    """Plays one compiled game; stateless itself (it keeps only fresh games to copy: see ``new_state``), so
+    one engine serves many states."""
 
     def __init__(self, program: Program, budget: int = DEFAULT_BUDGET, coverage: bool = False) -> None:
         """With ``coverage``, ``self.coverage[i]`` counts the runs of ``program.constructs[i]`` (rule bodies
