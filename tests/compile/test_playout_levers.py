@@ -1,4 +1,4 @@
-"""Four fast paths of plain playouts, each against the code written without it (same games, same traces,
+"""Five fast paths of plain playouts, each against the code written without it (same games, same traces,
 same errors):
 
 - a ``for`` loop whose body only counts its passes in the step budget runs uncounted where the budget left
@@ -8,7 +8,8 @@ same errors):
   (``OptionEmitter.outer_as_list``);
 - ``move k from Z, Y to D`` where every kind has one component takes it from the first zone holding it
   (``MoveEmitter.move_kind_one``);
-- ``Engine.new_state`` copies the first fresh game of that many players.
+- ``Engine.new_state`` copies the first fresh game of that many players;
+- a block looks the players still in up once, and again after each drop out (``source_text.seats_once``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import codegen, decisions, options
+from rulelang.compile import blocks, codegen, decisions, options
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
@@ -30,7 +31,7 @@ GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"
 
 
 def careful(path: Path, monkeypatch: pytest.MonkeyPatch, budget: int | None = None) -> Engine:
-    """The game compiled without the four fast paths (and no fresh game copied)."""
+    """The game compiled without the fast paths (and no fresh game copied)."""
     with monkeypatch.context() as patch:
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(codegen.CodeGen, "budget_once", lambda self, L, start, s, ind: None)
@@ -40,6 +41,7 @@ def careful(path: Path, monkeypatch: pytest.MonkeyPatch, budget: int | None = No
             opt, opt.cond is not None and not options.reads_slots(
                 opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings))
         patch.setattr(codegen.CodeGen, "from_first_holding", lambda self, q: False)
+        patch.setattr(blocks, "seats_once", lambda lines: lines)
         engine = load_game(path) if budget is None else load_game(path, budget=budget)
     engine.fresh = _NeverKept()
     return engine
