@@ -14,7 +14,7 @@ from rulelang.compile import label_proof, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
-from rulelang.compile.options import always_true, unread_suffix
+from rulelang.compile.options import always_true, picker_lists_less
 from rulelang.compile.program import (
     ASK,
     CHOOSE,
@@ -38,7 +38,7 @@ class DecisionEmitter:
             self.ask_listed_once(L, s, var, slot, asked, ind)
         # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
         L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
-        if self.model.eliminates:  # a player who is out is not asked
+        if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
@@ -62,7 +62,7 @@ class DecisionEmitter:
             if always_answered(self, s):  # some answer, and listing them cannot fail: nothing to test
                 test = "True"
         if cond is not None:
-            test = f"{cond} and {test}"
+            test = cond if test == "True" else f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
@@ -134,7 +134,7 @@ class DecisionEmitter:
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
         L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
-        if self.model.eliminates:  # a player who is out is not asked
+        if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
         L.append((at + 1, f"loc[{var}] = {p}", sp))
@@ -310,8 +310,7 @@ class DecisionEmitter:
                 self.enums[id(spec)] = self.enumerator(s)
                 written = loc_writes(self.helpers[first:])  # what listing leaves in ``loc`` (see counted_pick)
                 self.member_tests(s, spec, first)
-                if any(unread_suffix(opt, opt.cond is not None and not reads_slots(
-                        opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                if any(map(picker_lists_less, s.options)):
                     start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
                     written |= loc_writes(self.helpers[start:])
@@ -613,6 +612,10 @@ def _in_loop(ctx: tuple) -> bool:
             return True
         ctx = ctx[5]
     return False
+
+
+IN_ONLY = ("players_in", "others_in")
+"""The ranges of players that hold only players still in (an ask over one tests no one's ``out`` again)."""
 
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
