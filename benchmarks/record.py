@@ -6,9 +6,9 @@ GAME names ``games/GAME.rules`` (any game in games/). Over R rounds, interleaved
 alternating which side goes first, the script plays the same N seeded random games
 
 - **plain**: ``engine.new_state`` + ``play`` with random agents, no events collected, and
-- **recording**: the same games collecting every event and its narration, with a digest of
-  the table as each turn begins: what ``rulelang run --trace`` does before it writes a line
-  (nothing is written or serialised here, so the figure is the engine's own cost);
+- **recording**: the same games keeping every event in a list (``play(..., events=...)``), with a
+  digest of the table as each turn begins: what ``rulelang run --trace`` does before it writes its
+  lines (nothing is written or serialised here, so the figure is the engine's own cost);
 - **events only**: the same without the turn digests, as ``rulelang run`` (without
   ``--trace``) and ``simulate --report`` record;
 
@@ -46,18 +46,14 @@ def known_games() -> list[str]:
 
 
 def recording(engine: Engine, players: int, seeds: range, digests: bool = True) -> tuple[float, int, int]:
-    """Play the same games keeping every event and its narration, with turn digests (as ``run --trace``
-    does before writing) or without; return (seconds, steps, events kept)."""
+    """Play the same games keeping every event in a list, with turn digests (as ``run --trace`` does before
+    writing) or without; return (seconds, steps, events kept)."""
     steps = kept_total = 0
     start = time.perf_counter()
     for seed in seeds:
         kept: list[Any] = []
-
-        def on_event(event: dict[str, Any], narration: list[dict[str, Any]], kept: list = kept) -> None:
-            kept.append((event, narration))
-
         state = engine.new_state(players)
-        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=digests)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, events=kept, digests=digests)
         steps += state.step
         kept_total += len(kept)
     return time.perf_counter() - start, steps, kept_total

@@ -5,7 +5,7 @@
 GAME names ``games/GAME.rules`` (``chicken``, ``chicken-eggspansion``; any other game
 in games/ works too). The script first
 records N seeded random playouts of it in memory (``rulelang.play.play`` with
-``on_event`` collecting every chance event and action, as ``rulelang run --trace``
+``events`` collecting every chance event and action, as ``rulelang run --trace``
 does, plus the header and result lines), untimed. Then, interleaved over R rounds
 (alternating which side goes first), it measures
 
@@ -68,12 +68,8 @@ def record(engine: Engine, game_file: str, players: int, seed: int) -> tuple[Tra
     """Play one random game and keep its trace in memory, as ``rulelang run --trace`` writes it (chance from
     the seed, a digest as each turn begins); return (trace, events, result)."""
     events: list[dict[str, Any]] = []
-
-    def on_event(event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:
-        events.append(event)
-
     state = engine.new_state(players)
-    play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
+    play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, events=events, digests=True)
     head = header(engine, game_file, players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED)
     head["_line"] = 1
     lines = [(number, event) for number, event in enumerate(events, start=2)]
@@ -108,12 +104,8 @@ def run_recording_playouts(engine: Engine, game_file: str, players: int, seeds: 
     start = time.perf_counter()
     for seed in seeds:
         kept: list[dict[str, Any]] = []
-
-        def on_event(event: dict[str, Any], _narration: list[dict[str, Any]], kept: list = kept) -> None:
-            kept.append(event)
-
         state = engine.new_state(players)
-        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
+        play(engine, state, [RandomAgent(seed, s) for s in range(players)], seed, events=kept, digests=True)
         kept.insert(0, header(engine, game_file, players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED))
         kept.append(result_line(state))  # (with the final state's digest, which replay checks)
         events += state.step

@@ -155,9 +155,15 @@ def run(game_file: str, players: int | None, seed: int | None, agent_kinds: tupl
             for line in show(narration):
                 say(line)
 
+    events: list[dict[str, Any]] | None = None if talk else []  # (nothing narrated: the events kept in a list)
     try:
-        play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=talk,
-             digests=trace_path is not None)
+        if events is None:
+            play(engine, state, agents, seed, max_steps=max_steps, on_event=on_event, narrate=True,
+                 digests=trace_path is not None)
+        else:
+            play(engine, state, agents, seed, max_steps=max_steps, events=events, digests=trace_path is not None)
+            if to_stdout or trace_path:
+                lines += map(dumps_line, events)
     except RulelangError as exc:
         if exc.span is None:
             exc.span = engine.where_span(state)  # the rule being played when it went wrong

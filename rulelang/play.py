@@ -26,14 +26,18 @@ def play(
     on_event: EventSink | None = None,
     narrate: bool = False,
     digests: bool = False,
+    events: list[dict[str, Any]] | None = None,
 ) -> State:
-    """Play ``state`` to the end; call ``on_event(trace_event, narration)`` after each step.
+    """Play ``state`` to the end; call ``on_event(trace_event, narration)`` after each step, or
+    (without narration) append every trace event to the list ``events``, in the same order.
 
     Dice are rolled as soon as the rules roll them (with the chance stream of ``seed``);
-    every die still gives its own trace event, in order. With ``digests`` (and ``on_event``), a
-    step after which a new turn (or round) has begun is followed by a digest event of the table
-    (``digest_line``), as ``rulelang run --trace`` records.
+    every die still gives its own trace event, in order. With ``digests`` (and ``on_event`` or
+    ``events``), a step after which a new turn (or round) has begun is followed by a digest event of
+    the table (``digest_line``), as ``rulelang run --trace`` records.
     """
+    if events is not None and (on_event is not None or narrate):
+        raise ValueError("play: events are kept in a list or handed to on_event with their narration, not both")
     chance = Rng(seed, stream=0)
     if narrate:
         state.log = []
@@ -41,9 +45,10 @@ def play(
     by_index = [hasattr(agent, "choose_index") and not wants_view[i] for i, agent in enumerate(agents)]
     searching = [getattr(agent, "searches", False) for agent in agents]
     is_chance = engine.is_chance
-    rec = Recorder(on_event, digests, state) if on_event is not None else None
+    rec = Recorder(on_event, digests, state) if on_event is not None else \
+        ListRecorder(events, digests, state) if events is not None else None
     state.chance_rng = chance
-    state.chance_events = [] if rec is not None else None
+    state.chance_events = (events if events is not None else []) if rec is not None else None
     if state.log is None and all(by_index):
         # Nobody looks at anything: the engine takes every choice and ask itself, by index (and tells
         # the recorder each one it takes, so that the trace's events are made where they happen).
@@ -121,7 +126,7 @@ class Recorder:
         self.first: dict[str, Any] | None = None  # its own event (an action), None for a chance step
         self.turn = st.turn  # the turn when the step under way began
         self.looked = list(map(len, st.seen))  # how many private looks each player had then
-        self.looks = sum(self.looked)  # ...and all together (looks are only ever added during play)
+        self.looks = st.looks  # ...and all together (looks are only ever added during play)
         self.labels = [player_label(p) for p in range(st.players)]
 
     def begin(self, st: State) -> None:
@@ -147,7 +152,7 @@ class Recorder:
         first = self.first
         made = st.chance_events
         on_event = self.on_event
-        if st.turn == self.turn and sum(map(len, st.seen)) == self.looks:  # (no look given, no turn begun)
+        if st.turn == self.turn and st.looks == self.looks:  # (no look given, no turn begun)
             if first is not None:
                 on_event(first, st.log or [])
                 if made:
@@ -173,15 +178,56 @@ class Recorder:
     def _looks_and_digest(self, st: State, events: list[dict[str, Any]]) -> None:
         """Add to a step's ``events`` the private looks the rules gave during it, then the digest of
         the table when a new turn has begun (neither is a step of its own)."""
-        if sum(map(len, st.seen)) != self.looks:
+        if st.looks != self.looks:
             looked = list(map(len, st.seen))
             for p, before in enumerate(self.looked):
                 for look in st.seen[p][before:]:
                     events.append({"type": "private", "to": self.labels[p],
                                    "where": look["where"], "seen": look["components"]})
             self.looked = looked
-            self.looks = sum(looked)
+            self.looks = st.looks
         if st.turn != self.turn:
             if self.digests and not st.over:
                 events.append(digest_line(st))
             self.turn = st.turn
+
+
+class ListRecorder(Recorder):
+    """A recorder that appends every trace event to one list, in order, and narrates nothing: the
+    events are made straight into it (``State.chance_events`` is that list), so a step that gives no
+    private look and begins no turn costs nothing at its end."""
+
+    __slots__ = ("events",)
+
+    def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
+        super().__init__(_no_sink, digests, st)
+        self.events = events
+
+    def took(self, st: State, seat: int, action: str) -> None:
+        """``seat`` takes ``action`` now: the step before ends, and this one begins with its action
+        event."""
+        if self.open and (st.turn != self.turn or st.looks != self.looks):
+            self._turn_over(st)
+        self.open = True
+        self.events.append({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
+
+    def end(self, st: State) -> None:
+        """The step under way is over: add the private looks it gave, and a digest if a turn began."""
+        if self.open:
+            self.open = False
+            if st.turn != self.turn or st.looks != self.looks:
+                self._turn_over(st)
+
+    def _turn_over(self, st: State) -> None:
+        """Add the private looks given during the step, then the digest of the table if a new turn
+        has begun (as ``Recorder._looks_and_digest``, without a list of the step's events)."""
+        if st.looks != self.looks:
+            self._looks_and_digest(st, self.events)
+            return
+        if self.digests and not st.over:
+            self.events.append({"type": "digest", "turn": st.turn, "digest": st.table_digest()})
+        self.turn = st.turn
+
+
+def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:
+    """(A list recorder hands nothing on.)"""

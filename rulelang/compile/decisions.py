@@ -14,7 +14,7 @@ from rulelang.compile import label_proof, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
-from rulelang.compile.options import always_true, unread_suffix
+from rulelang.compile.options import always_true, picker_lists_less
 from rulelang.compile.program import (
     ASK,
     CHOOSE,
@@ -38,7 +38,7 @@ class DecisionEmitter:
             self.ask_listed_once(L, s, var, slot, asked, ind)
         # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
         L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
-        if self.model.eliminates:  # a player who is out is not asked
+        if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
@@ -62,7 +62,7 @@ class DecisionEmitter:
             if always_answered(self, s):  # some answer, and listing them cannot fail: nothing to test
                 test = "True"
         if cond is not None:
-            test = f"{cond} and {test}"
+            test = cond if test == "True" else f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
@@ -134,7 +134,7 @@ class DecisionEmitter:
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
         L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
-        if self.model.eliminates:  # a player who is out is not asked
+        if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
         L.append((at + 1, f"loc[{var}] = {p}", sp))
@@ -289,6 +289,8 @@ class DecisionEmitter:
             chooser = self.seat_fn(s.player, "a choice to make", sp) if s.player is not None else None
             spec = ChooseSpec(chooser, [], pc + k + 1)
             spec.distinct = label_proof.labels_distinct(self.model, self.comp.labels, s)
+            if not spec.distinct:
+                spec.alike = label_proof.kinds_alike(self.model, self.comp.labels, s)
             for n, opt in enumerate(s.options):
                 spec.options.append((
                     self.template_fn(opt.label),
@@ -308,8 +310,7 @@ class DecisionEmitter:
                 self.enums[id(spec)] = self.enumerator(s)
                 written = loc_writes(self.helpers[first:])  # what listing leaves in ``loc`` (see counted_pick)
                 self.member_tests(s, spec, first)
-                if any(unread_suffix(opt, opt.cond is not None and not reads_slots(
-                        opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings) for opt in s.options):
+                if any(map(picker_lists_less, s.options)):
                     start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
                     written |= loc_writes(self.helpers[start:])
@@ -357,7 +358,11 @@ class DecisionEmitter:
             L.append((ind + 1, "return left", sp))
             L.append((ind, f"{R} = {P}.record", sp))
         if not spec.distinct:  # a recorded label must name one option: the engine's loop renders them all
-            L.append((body, f"if {R} is not None:", sp))
+            if spec.alike is not None:  # ...unless the kinds listed tell them apart (label_proof.kinds_alike)
+                listing = f"{self.enums[id(spec)]}(st, loc)"
+                L.append((body, f"if {R} is not None and not kinds_apart({self.const(spec.alike)}, {listing}):", sp))
+            else:
+                L.append((body, f"if {R} is not None:", sp))
             L.append((body + 1, "return left", sp))
         if who is None:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
@@ -392,7 +397,7 @@ class DecisionEmitter:
                 L.append((at, f"if {v}:", sp))
                 L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
             L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
-            L.append((at + 1, f"{R}.took(st, {who}, {opt[0].name}(st, loc))", sp))
+            L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
             L.append((at, f"fr[1] = {opt[3]}", sp))
             if k > 1:
                 L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
@@ -607,6 +612,10 @@ def _in_loop(ctx: tuple) -> bool:
             return True
         ctx = ctx[5]
     return False
+
+
+IN_ONLY = ("players_in", "others_in")
+"""The ranges of players that hold only players still in (an ask over one tests no one's ``out`` again)."""
 
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:

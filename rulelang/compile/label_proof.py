@@ -34,8 +34,31 @@ _ALPHABETS = {m.PLAYER: frozenset("P0123456789"), m.INT: frozenset("-0123456789"
 def labels_distinct(model: m.Model, component_labels: Sequence[str], s: m.ChooseS) -> bool:
     """True only if no two legal options of ``s`` can ever render the same label."""
     kinds = [k.display for k in model.kinds]
+    return _proved(model, component_labels, s, kinds if len(set(kinds)) == len(kinds) else None)
+
+
+def kinds_alike(model: m.Model, component_labels: Sequence[str], s: m.ChooseS) -> tuple | None:
+    """Where ``s``'s labels are not proved distinct only because kinds share a display: the test that
+    makes them so at a choice, ``(where, class_of)``; else None. ``where`` maps an option's index to
+    the positions of its ``for`` values that are kinds, ``class_of`` a kind to the number of its
+    display where another kind shares it (-1: its own). The labels of the listed options are distinct
+    if, for each option and each such position, the kinds listed there hold no two of one class
+    (``rulelang.engine.choices.kinds_apart``)."""
+    kinds = [k.display for k in model.kinds]
+    if len(set(kinds)) == len(kinds) or not _proved(model, component_labels, s, sorted(set(kinds))) \
+            or _proved(model, component_labels, s, None):  # (distinct in any case: no test needed)
+        return None
+    shared = sorted({d for d in kinds if kinds.count(d) > 1})
+    class_of = [shared.index(d) if d in shared else -1 for d in kinds]
+    where = {i: tuple(j for j, (_slot, it) in enumerate(opt.bindings) if it.type == m.KIND)
+             for i, opt in enumerate(s.options)}
+    return {i: js for i, js in where.items() if js}, class_of
+
+
+def _proved(model: m.Model, component_labels: Sequence[str], s: m.ChooseS, kinds: list[str] | None) -> bool:
+    """``labels_distinct`` where a kind's text is one of ``kinds`` (None: not known here)."""
     texts: dict[str, list[str] | None] = {
-        m.KIND: kinds if len(set(kinds)) == len(kinds) else None,
+        m.KIND: kinds,
         m.COMPONENT: list(component_labels) if len(set(component_labels)) == len(component_labels) else None,
         m.FACE: faces if len(set(faces := [f.display for f in model.faces])) == len(faces) else None,
     }

@@ -63,6 +63,7 @@ class LabelWriter:
 
     model: m.Model
     off: int
+    fixed_labels: dict[str, str]  # template_fn's name -> the source of its constant text, where it has no holes
 
     # ------------------------------------------------------------------ templates
     def text_of(self, type_: str, x: str) -> str:
@@ -128,7 +129,15 @@ class LabelWriter:
 
     def template_fn(self, t: m.TemplateIR) -> Pending:
         """``f(st, loc)``: the text of an option's label."""
-        return self.decision_fn("dl", "st, loc", lambda: [(1, f"return {self.template(t)}", None)])
+        fn = self.decision_fn("dl", "st, loc", lambda: [(1, f"return {self.template(t)}", None)])
+        if all(isinstance(part.expr if isinstance(part, m.SecretPart) else part, str) for part in t.parts):
+            self.fixed_labels[fn.name] = self.template(t)  # (a text with no holes: one constant)
+        return fn
+
+    def label_call(self, fn: Pending) -> str:
+        """Source of the text of the label ``fn`` (a ``template_fn``) at a decision: its constant where
+        it has no holes, else a call of it."""
+        return self.fixed_labels.get(fn.name) or f"{fn.name}(st, loc)"
 
     def public_template_fn(self, t: m.TemplateIR) -> Pending | None:
         """``f(st, loc)``: a label as the other players see it, or None if it has no secret part."""

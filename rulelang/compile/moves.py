@@ -45,6 +45,8 @@ class MoveEmitter:
             if "KC" not in self.consts:
                 self.consts["KC"] = {k: i for i, k in enumerate(self.kind_of)}
             L.append((ind, f"{one} = KC.get({self.local(q.kind_locals[0])}, -1)", sp))
+            if self.from_first_holding(q):
+                return self.move_kind_one(L, s, one, ind)
         if len(q.zones) == 1:
             return self.emit_move_one(L, s, ind, how, src, c, limited, one)
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
@@ -83,6 +85,30 @@ class MoveEmitter:
         self.put(L, dz, s.place, d, mv, ind + 1, sp)
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def from_first_holding(self, q: m.QueryIR) -> bool:
+        """Whether ``move k from ...`` (every kind one component) may look for the component zone by zone
+        and stop at the first holding it: one zone, or zones all found without a check that may fail (so
+        that leaving the others unlooked at leaves no error unraised)."""
+        return len(q.zones) == 1 or all(self.plain_zone(sel) for sel in q.zones)
+
+    def move_kind_one(self, L: list, s: m.MoveS, one: str, ind: int) -> None:
+        """``move k from Z, Y to D`` where every kind has one component (``one``: its id, or -1): it is in
+        one zone at most, so the first source holding it is the only one, and the move is that of a list of
+        one, with no list (every source zone is found without a check that may fail, or there is one)."""
+        sp = s.span
+        q = s.query
+        d = self.var("d")
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        for n, sel in enumerate(q.zones):  # (one 'elif' after another: no nesting, however many zones)
+            z = self.var("s")
+            other = "" if sel.zone != s.dest.zone else f" and {z} is not {d}"  # (another zone: another list)
+            L.append((ind, f"{'elif' if n else 'if'} {one} in ({z} := {self.zone(sel)}){other}:", sp))
+            L.append((ind + 1, f"{z}.remove({one})", sp))
+            self.put_in(L, s, d, one, ind + 1)
+            L.append((ind + 1, "if st.log is not None:", sp))
+            L.append((ind + 2, f"log_move(st.log, LB, [{one}], [{self.zone_name(sel)}], {self.zone_name(s.dest)})",
+                      sp))
 
     def emit_move_comp(self, L: list, s: m.MoveS, ind: int) -> None:
         """``move c from Z, Y to D``: the one component ``c`` out of the first of those zones it is in (an error

@@ -93,6 +93,11 @@ class OptionEmitter:
             for i in sorted(rnames):
                 if i > 0:
                     lines.append((ind, f"{rnames[i]} = {srcs[i]}", opt.span))
+            # lazy: an innermost range listed once whose tests read no outer range's value keeps the same
+            # values for every outer value: they are filtered once, where the first outer value needs them
+            once = self.var("h") if lazy and not limited and filtered_once(opt, hoisted) else None
+            if once is not None:
+                lines.append((ind, f"{once} = None", opt.span))
             if -1 in placed:  # what reads none of the ranges' values: tested once, before them
                 lines.append((ind, f"{rnames[0]} = {srcs[0]}", opt.span))
                 ind = self.placed_test(lines, opt, placed[-1], values, -1, rnames, elses, ind)
@@ -145,10 +150,17 @@ class OptionEmitter:
                     if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
                     break
-                if lazy and i == last:  # the innermost values kept are listed at once, as one list
+                if lazy and i == last and once is not None:  # filtered at the first outer value only
+                    kept, kept_ind = once, ind
+                    lines.append((ind, f"if {once} is None:", opt.span))
+                    ind += 1
+                    lines.append((ind, f"{once} = []", opt.span))
+                elif lazy and i == last:  # the innermost values kept are listed at once, as one list
                     kept, kept_ind = self.var("k"), ind
                     lines.append((ind, f"{kept} = []", opt.span))
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
+                if i == 0:
+                    outer_for = (lines[-1], ind, values_src, v, read)
                 if i == last:
                     inner_for = (lines[-1], values_src, v)
                 # Every combination tried counts: nested ranges may try far more than they keep.
@@ -174,6 +186,7 @@ class OptionEmitter:
                     lines.append((ind, f"{kept}.append({values[-1]})", opt.span))
                     outer = f"({', '.join(values[:-1])},)" if len(values) > 1 else "()"
                     lines.append((kept_ind, f"if {kept}:", opt.span))
+                    kept_at = lines[-1]
                     lines.append((kept_ind + 1, f"{total} += len({kept})", opt.span))
                     lines.append((kept_ind + 1, f"{ends}.append({total})", opt.span))
                     lines.append((kept_ind + 1, f"{parts}.append(({n}, {outer}, ({kept},)))", opt.span))
@@ -197,6 +210,9 @@ class OptionEmitter:
                      for level in range(-1, last + 1)}
             self.once_boxes = {}
             piles, self.cse_piles = self.cse_piles, {}
+            if once is not None and last == 1 and 0 not in placed and not outer_for[4] and not boxes[0] \
+                    and not any(sl == opt.bindings[0][0] for _z, sl in piles):
+                self.outer_as_list(lines, outer_for, kept_at, (n, total, ends, parts, once))
             if inner_for is not None:
                 self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
             if opt.bindings:  # the piles on the innermost value read once: looked up where read
@@ -228,6 +244,25 @@ class OptionEmitter:
             lines.append((1, "return out", None))
         self.helper(name, "st, loc", lines)
         return name
+
+    def outer_as_list(self, lines: list, outer_for: tuple, kept_at: tuple, names: tuple) -> None:
+        """A picker's listing of an option of two ranges whose inner values are filtered once (see
+        ``filtered_once``), where nothing reads the outer value (no test, no local): its options are every
+        outer value with every inner value kept, one part of two lists, instead of a part per outer value
+        (the same options in the same order, the filter run where the first outer value would run it)."""
+        n, total, ends, parts, kept = names
+        line, ind, src, _v, _read = outer_for
+        outer = self.var("l")
+        sp = line[2]
+        at = lines.index(kept_at)  # (found by their text: lines may have been put in before them)
+        lines[at:at + 4] = [
+            (ind + 1, f"if {kept}:", sp),
+            (ind + 2, f"{total} += len({outer}) * len({kept})", sp),
+            (ind + 2, f"{ends}.append({total})", sp),
+            (ind + 2, f"{parts}.append(({n}, (), ({outer}, {kept})))", sp),
+        ]
+        at = lines.index(line)
+        lines[at:at + 1] = [(ind, f"{outer} = {src}", sp), (ind, f"if {outer}:", sp)]
 
     def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
         """The innermost loop of an option reading piles on its value: written twice, with the piles read
@@ -412,6 +447,30 @@ def unread_suffix(opt: Any, hoisted: bool) -> int:
     while at > 0 and opt.bindings[at - 1][0] not in slots_read([it for _s, it in opt.bindings[at:]]):
         at -= 1
     return at
+
+
+def picker_lists_less(opt: m.OptionIR) -> bool:
+    """Whether a picker's listing (``OptionEmitter.enumerator`` with ``lazy``) writes out fewer of this
+    option's values than the full listing: innermost ranges that nothing reads, or innermost values
+    filtered once for every outer value."""
+    tested_first = opt.cond is not None and not reads_slots(opt.cond, {slot for slot, _ in opt.bindings})
+    return unread_suffix(opt, tested_first) < len(opt.bindings) or filtered_once(opt, tested_first)
+
+
+def filtered_once(opt: m.OptionIR, hoisted: bool) -> bool:
+    """Whether an option's innermost range reads no outer range's value and the tests of its condition
+    that need the innermost value read no outer one: the innermost values that pass are the same for
+    every outer value, and a picker's listing filters them once (see ``OptionEmitter.enumerator``)."""
+    last = len(opt.bindings) - 1
+    if last < 1 or hoisted or opt.cond is None or always_true(opt.cond):
+        return False
+    outer = {slot for slot, _it in opt.bindings[:last]}
+    fixed = [i == 0 or not slots_read([it]) & {s for s, _ in opt.bindings[:i]}
+             for i, (_slot, it) in enumerate(opt.bindings)]
+    if not fixed[last]:
+        return False
+    _placed, inner = _place_conjuncts(opt, max((i for i in range(last + 1) if not fixed[i]), default=-1))
+    return bool(inner) and not slots_read(inner) & outer
 
 
 def always_true(cond: Any) -> bool:

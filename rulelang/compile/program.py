@@ -38,6 +38,8 @@ class ChooseSpec:
     # whether a label read back renders as read, the option)), see CodeGen.member_tests
     member: tuple | None = None
     distinct: bool = False  # no two legal options can render the same label (see label_proof.labels_distinct)
+    # where they may only because kinds share a display: the test that tells (label_proof.kinds_alike)
+    alike: tuple | None = None
 
 
 @attrs.define

@@ -16,7 +16,14 @@ from rulelang.compile.analysis import (
     plain_value,
     reads_no_component,
 )
-from rulelang.compile.source_text import cannot_fail, inline_single_piles, masked_zone, owned_piles, same_by_face
+from rulelang.compile.source_text import (
+    SEATS_IN_NOW,
+    cannot_fail,
+    inline_single_piles,
+    masked_zone,
+    owned_piles,
+    same_by_face,
+)
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
@@ -349,7 +356,7 @@ class QueryWriter:
         if it.kind == "players":
             return "list(range(st.players))" if copy else "range(st.players)"
         if it.kind == "players_in":
-            seats = "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"  # a tuple kept by the values of st.out
+            seats = SEATS_IN_NOW  # a tuple kept by the values of st.out
             return seats if not copy else f"[*{seats}]"
         if it.kind == "others_in":
             i = self.var("i")

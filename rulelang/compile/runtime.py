@@ -226,9 +226,11 @@ def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[s
             for c in picked]
     if p is not None:  # one player: the list just made is hers
         st.seen[p].append({"turn": st.turn, "where": where, "components": seen})
+        st.looks += 1
     else:
         for who in range(st.players):
             st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
+        st.looks += st.players
     if st.log is not None:
         event = {"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
                  "components": [labels[c] for c in picked]}
@@ -307,3 +309,18 @@ def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
     by_kind = sorted(sorted(src), key=kind_of.__getitem__)
     for i, c in zip(sorted(range(len(kinds)), key=kinds.__getitem__), by_kind):
         src[i] = c
+
+
+def kinds_apart(alike: tuple, options: list[tuple[int, tuple]]) -> bool:
+    """Whether the listed ``options`` of a choice whose labels differ unless kinds that share a display
+    are listed in one place (``ChooseSpec.alike``: see ``label_proof.kinds_alike``) list no two such
+    kinds in one place: then their labels all differ (False: they may not)."""
+    where, class_of = alike
+    first: dict[tuple[int, int, int], int] = {}
+    for index, values in options:
+        for j in where.get(index, ()):
+            kind = values[j]
+            group = class_of[kind]
+            if group >= 0 and first.setdefault((index, j, group), kind) != kind:
+                return False
+    return True

@@ -116,6 +116,28 @@ def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, s
             raise AssertionError(f"a helper function reads a loop variable of its caller: {text}")
 
 
+SEATS_IN_NOW = "(SEATS_IN.get(tuple(st.out)) or players_in(st.out))"
+"""Source of the players still in: a tuple kept by the values of ``st.out`` (see ``runtime.seats_in``)."""
+
+SEATS_KEPT = "_seats_in"
+"""A block's variable for the players still in (see ``seats_once``); generated names are never spelt so."""
+
+
+def seats_once(lines: list[tuple[int, str, Any]]) -> list[tuple[int, str, Any]]:
+    """A block's lines (at indentation 1 and deeper) with the players still in looked up once, where the block
+    begins, and again after each drop out, instead of at each use, where it uses them more than once: a drop
+    out (``drop_out``) is the only statement of generated code that changes ``st.out``, so each use reads the
+    same tuple it would have looked up."""
+    if sum(text.count(SEATS_IN_NOW) for _i, text, _sp in lines) < 2:
+        return lines
+    out = [(1, f"{SEATS_KEPT} = {SEATS_IN_NOW}", None)]
+    for ind, text, sp in lines:
+        out.append((ind, text.replace(SEATS_IN_NOW, SEATS_KEPT), sp))
+        if "drop_out(" in text:
+            out.append((ind, f"{SEATS_KEPT} = {SEATS_IN_NOW}", sp))
+    return out
+
+
 def prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
     """Local names for the state's tables, for those the body uses."""
     text = "\n".join(t for _i, t, _s in lines)

@@ -4,12 +4,13 @@ as frames) and the dispatch to the emitters of other statement kinds (a part of 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import chance, control, emit, piles, rounds, triggers
+from rulelang.compile import chance, control, emit, piles, rounds, runtime, triggers
 from rulelang.compile.analysis import never_negative
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
@@ -240,6 +241,7 @@ class StatementEmitter:
             else:
                 v = self.var("v")
                 fixed = s.iterable.kind in ("players", "players_in", "others", "others_in", "range")  # no copy
+                start = len(L)
                 L.append((ind, f"for {v} in {self.iterable(s.iterable, copy=not fixed)}:", sp))
                 store = len(L)
                 L.append((ind + 1, f"{var} = {v}", sp))
@@ -247,9 +249,46 @@ class StatementEmitter:
                     slot = self.body_from_var(L, s, v, end, ind, sp)
                     if emit.slot_unread(L[store + 1:], slot):  # nothing reads the value from loc: not stored there
                         del L[store]
+                    self.budget_once(L, start, s, ind)
                     return
+                self.budget(L, ind + 1, sp)
+                self.emit_seq(L, s.body, 0, end, False, ind + 1)
+                self.budget_once(L, start, s, ind)
+                return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
+
+    def budget_once(self, L: list, start: int, s: m.ForS, ind: int) -> None:
+        """The loop written from ``L[start]`` (at ``ind``), whose body counts each pass in the step budget and
+        does nothing else with it (no other budget, no pause, no ``break``): where the budget left is at
+        least the most passes it can make, no pass can run out of it, so the loop runs without counting
+        and counts its passes once, after; else it runs as written."""
+        head, body = L[start], L[start + 1:]
+        own = next((j for j, (i, text, _sp) in enumerate(body) if i == ind + 1 and text == "left -= 1"), None)
+        if own is None or [text for _i, text, _sp in body[own + 1:own + 3]] != ["if left < 0:", "runaway()"]:
+            return
+        rest = body[:own] + body[own + 3:]
+        if any(type(text) is not str or _USES_BUDGET.search(text) for _i, text, _sp in rest):
+            return
+        most = self.range_bound(s.iterable)
+        if most > runtime.MAX_RANGE:  # (past any budget set in practice: never without counting)
+            return
+        seq = self.var("q")
+        sp = head[2]
+        loop = head[1][:-1].split(" in ", 1)
+        if all(text == "if st.log is not None:" for i, text, _sp in rest if i == ind + 1):
+            # a body that only narrates: gone through only while something is narrated
+            fast = [(ind + 1, f"{seq} = {loop[1]}", sp), (ind + 1, "if st.log is not None:", sp),
+                    (ind + 2, f"{loop[0]} in {seq}:", sp), *[(i + 2, text, sp2) for i, text, sp2 in rest]]
+        else:
+            fast = [(ind + 1, f"{loop[0]} in ({seq} := {loop[1]}):", sp),
+                    *[(i + 1, text, sp2) for i, text, sp2 in rest]]
+        L[start:] = [
+            (ind, f"if left < {most}:", sp),  # (the most passes the loop can make)
+            (ind + 1, head[1], sp), *[(i + 1, text, sp2) for i, text, sp2 in body],
+            (ind, "else:", sp), *fast,
+            (ind + 1, f"left -= len({seq})", sp),
+        ]
 
     def body_from_var(self, L: list, s: m.ForS, v: str, end: Any, ind: int, sp: Any) -> int:
         """The body of the loop ``s`` at ``ind + 1``, reading the loop's value from the Python variable
@@ -304,6 +343,9 @@ class StatementEmitter:
                                f"{shown}, {secret}{none})", sp))
         return None if s.owner is None else who
 
+
+_USES_BUDGET = re.compile(r"\bleft\b|\brunaway\b|\bbreak\b")
+"""What, in the generated lines of a loop's body, counts in the step budget, reads it or leaves the loop early."""
 
 _BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
 

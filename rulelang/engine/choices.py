@@ -424,3 +424,4 @@ def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple,
                 out.append((index, (*prefix, v)))
         else:
             _enumerate(st, loc, bindings, depth + 1, (*prefix, v), cond, index, out, tried)
+

@@ -323,7 +323,7 @@ class World:
 class _Template:
     """What :func:`determinize` works out before its first draw, kept for many samples of one position.
 
-    Besides the copy to start from (other players' answers withdrawn, their looks emptied), the pool
+    Besides the copy to start from (its looks emptied; during a pending ask each sample withdraws the answers), the pool
     and the pins: the places dealt to, in dealing order, each with a table of the components it may
     take; the hidden places whose content is the same in every sample (a place dealt nothing holds
     its pins; an unordered place that is the only one dealt to, and takes the whole pool, holds it
@@ -331,7 +331,8 @@ class _Template:
     and the dice among the hidden components, whose faces each sample rolls again.
     """
 
-    __slots__ = ("engine", "base", "found", "pool", "pinned", "deals", "fills", "dice", "face_numbers", "shape")
+    __slots__ = ("engine", "base", "found", "pool", "pinned", "deals", "fills", "dice", "face_numbers", "shape",
+                 "asking")
 
     def __init__(self, engine: Engine, st: State, player: int, zone_kinds: dict[int, frozenset[int]]) -> None:
         self.engine = engine
@@ -385,7 +386,9 @@ class _Template:
                 rolled = [c for c in lst if is_die[c]] if has_dice and not z.unrolled else []
             self.fills.append((place, z.ordered, z.unrolled, rolled))
         self.deals = [d for d in self.deals if d[0] not in fixed]
-        _withdraw_answers(engine, base, player)
+        # during a pending ask, the answers are withdrawn from each sample once it is dealt, as determinize
+        # withdraws them: listing them may set a local of the paused rule from the cards dealt
+        self.asking = player if not base.over and engine.code[base.stack[-1][0]][base.stack[-1][1]][0] == ASK else None
         base.seen = [s if p == player else [{**look, "components": []} for look in s] for p, s in enumerate(base.seen)]
         self.base = base
         self.shape = base.shape()  # (the base is never changed: each sample copies it)
@@ -436,6 +439,8 @@ class _Template:
                 for c in lst:
                     if is_die[c]:
                         faces_now[c] = -1 if unrolled else rng.below(len(self.face_numbers[c]))
+        if self.asking is not None:
+            _withdraw_answers(engine, new, self.asking)
         _rearm(engine, new)
         return new
 

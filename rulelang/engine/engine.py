@@ -36,7 +36,8 @@ DEFAULT_BUDGET = 200_000
 
 
 class Engine(Choices, Acting, Loop, Results, Seeing):
-    """Plays one compiled game; stateless itself, so one engine serves many states."""
+    """Plays one compiled game; stateless itself (it keeps only fresh games to copy: see ``new_state``), so
+    one engine serves many states."""
 
     def __init__(self, program: Program, budget: int = DEFAULT_BUDGET, coverage: bool = False) -> None:
         """With ``coverage``, ``self.coverage[i]`` counts the runs of ``program.constructs[i]`` (rule bodies
@@ -58,6 +59,8 @@ class Engine(Choices, Acting, Loop, Results, Seeing):
         self.die_faces = [k.faces for k in self.model.kinds]
         self.after_step = tuple(i for i, t in enumerate(self.model.triggers) if t.after_step)
         self.kind_by_name = {k.name: k.index for k in self.model.kinds}
+        # per number of players: a fresh game as run up to its first decision, and its shape (see new_state)
+        self.fresh: dict[int, tuple[State, tuple, Any]] = {}  # (with the options listed at that decision)
         # What a player is shown of a component: dice by their label (each die is its own
         # object on the table); copies of a card or token only by their kind, since the
         # numbers of copies follow hidden orders and would tell where the others are.
@@ -81,6 +84,11 @@ class Engine(Choices, Acting, Loop, Results, Seeing):
         """
         model = self.model
         n = model.default_players if players is None else players
+        kept = self.fresh.get(n) if position is None and not narrate else None
+        if kept is not None:  # setup runs alike every time up to its first decision: the state it left, copied
+            st = kept[0].copy_shaped(kept[1])
+            st.choice_cache = kept[2]  # (the same state lists the same options)
+            return st
         if not model.min_players <= n <= model.max_players:
             raise RulelangError(
                 f"{model.title} takes {player_counts_text(model.min_players, model.max_players)}, not {n}",
@@ -119,4 +127,8 @@ class Engine(Choices, Acting, Loop, Results, Seeing):
         if narrate:
             st.log = []
         self._run(st)
+        if position is None and not narrate and self.coverage is None:
+            # Up to its first decision, setup reads nothing but the number of players (no chance is drawn,
+            # nothing is narrated, no one decides): every fresh game of that many players is a copy of this one.
+            self.fresh[n] = (st.copy(), st.shape(), st.choice_cache)
         return st

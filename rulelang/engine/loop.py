@@ -11,7 +11,7 @@ from typing import Any
 from rulelang.check.model import Model
 from rulelang.compile.emit import END, TAKEN
 from rulelang.compile.program import ASK, BLOCK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import Runaway, player_label, shuffle_zone
+from rulelang.compile.runtime import Runaway, kinds_apart, player_label, shuffle_zone
 from rulelang.engine.choices import IllegalAction, pick_option
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -106,7 +106,8 @@ class Loop:
                         n = len(options)
                         if not lazy:  # a picker by label finds the option among the listed ones
                             st.choice_cache = options
-                    if alike and not self.labels_apart(st, spec, loc, options):
+                    if alike and not (spec.alike is not None and kinds_apart(spec.alike, options)) \
+                            and not self.labels_apart(st, spec, loc, options):
                         st.choice_cache = options  # two read alike: play() says so
                         return
                     seat = spec.player(st, loc) if spec.player is not None else st.current

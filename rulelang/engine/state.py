@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import marshal
 import re
 from fractions import Fraction
 from typing import Any
@@ -58,7 +59,7 @@ class State:
     __slots__ = (
         "stopped_at",
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
-        "extra_turn", "next_player", "step", "turn", "answers", "seen",
+        "extra_turn", "next_player", "step", "turn", "answers", "seen", "looks",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
         "out", "picking", "defer_result",
     )
@@ -80,6 +81,7 @@ class State:
         self.turn = 0
         self.answers: list[str] = [""] * players  # each player's answer to the last ``ask``
         self.seen: list[list[dict[str, Any]]] = [[] for _ in range(players)]  # private looks, per player
+        self.looks = 0  # how many private looks there are in ``seen`` in all (a recorder's cheap test of a new one)
         self.out: list[int] = [0] * players  # per player: 0 while in, else the turn or round she dropped out in
         # Not part of the state: a cache of the pending decision, and narration sink.
         self.pending_cache: Any = None
@@ -114,6 +116,7 @@ class State:
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
         new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
+        new.looks = self.looks
         new.out = self.out[:]
         new.over = self.over
         new.result = None if self.result is None else copy.deepcopy(self.result)
@@ -204,6 +207,7 @@ class State:
         st.turn = data["turn"]
         st.answers = data["answers"]
         st.seen = data["seen"]
+        st.looks = sum(map(len, st.seen))
         st.out = data.get("out", [0] * st.players)
         return st
 
@@ -223,7 +227,7 @@ class State:
         ``scheme`` 2 (traces of format ``rulelang-trace/2``) hashes the table's numbers as bytes
         (``rulelang.engine.tablebytes``); scheme 1 (``rulelang-trace/1``) its compact JSON text."""
         if scheme == 2:
-            return hashlib.sha256(table_bytes(self, _whole_text(self.counters))).hexdigest()[:16]
+            return hashlib.sha256(table_bytes(self, _counters_text(self.counters))).hexdigest()[:16]
         if scheme != 1:
             raise ValueError(f"no table digest scheme {scheme!r}")
         # The compact JSON text of [players, zones, faces, counters, current, turn, step, out], each zone
@@ -266,6 +270,24 @@ def _whole_text(value: list) -> str:
     them faster: its text is used when it holds nothing else (a fraction or a bool: JSON writes it)."""
     text = repr(value).replace(" ", "")
     return text if _WHOLE_TEXT(text) is not None else _TABLE_JSON(value)
+
+
+_COUNTERS_TEXT: dict[bytes, str] = {}  # the marshal bytes of counters -> their compact JSON text
+
+
+def _counters_text(counters: list) -> str:
+    """``_whole_text`` of ``counters``, looked up by their marshal bytes (written far faster than the
+    text, and different wherever the texts are: marshal writes a bool, and refuses a fraction)."""
+    try:
+        key = marshal.dumps(counters, 2)
+    except ValueError:  # (a fraction)
+        return _whole_text(counters)
+    text = _COUNTERS_TEXT.get(key)
+    if text is None:
+        if len(_COUNTERS_TEXT) >= 4096:
+            _COUNTERS_TEXT.clear()
+        text = _COUNTERS_TEXT[key] = _whole_text(counters)
+    return text
 
 
 _KEPT: dict[int, tuple[list, str]] = {}  # zone index (faces: -1, out: -2) -> (a copy of its numbers, their JSON text)

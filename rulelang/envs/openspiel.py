@@ -390,17 +390,51 @@ class RulelangState(pyspiel.State):
         return text
 
     # ---------------------------------------------------------------- what a player saw
-    def views_of(self, player: int) -> list[tuple[np.ndarray, int]]:
-        """``player``'s earlier decisions (forced ones skipped): her observation tensor then, the action id taken."""
+    def views_of(self, player: int, now: np.ndarray | None = None) -> list[tuple[np.ndarray, int]]:
+        """``player``'s earlier decisions (forced ones skipped): her observation tensor then, the action id taken.
+
+        ``now``: her observation tensor here, if the caller has it: kept, so that the position after her
+        next decision finds her views by adding one to these rather than by playing the game again."""
         progress = self._progress
+        steps = progress.steps
         cached = progress.views.get(player)
-        if cached is not None and cached[0] is progress.steps:
+        if cached is not None and cached[0] is steps:
+            if now is not None and cached[2] is None:
+                progress.views = {**progress.views, player: (steps, cached[1], now)}
             return cached[1]
+        views = self._views_after(player, cached) if cached is not None else None
+        if views is None:
+            views = self._views_replayed(player)
+        progress.views = {**progress.views, player: (steps, views, now)}
+        return views
+
+    def _views_after(self, player: int, cached: tuple) -> list[tuple[np.ndarray, int]] | None:
+        """Her views here from those kept at an earlier position of this game (``cached``: its steps, her
+        views, her observation there or None), where the steps since then hold none of her decisions, or
+        just one, the first, taken there with her observation kept; else None."""
+        since, views, then = cached
+        newer = []
+        node = self._progress.steps
+        while node is not since:
+            if node is None:  # (not an earlier position of this game)
+                return None
+            newer.append(node[1])
+            node = node[0]
+        newer.reverse()
+        mine = [i for i, what in enumerate(newer) if what[0] != "chance" and what[1] == player and not what[4]]
+        if not mine:
+            return views
+        if mine == [0] and then is not None:
+            return [*views, (then, newer[0][3])]
+        return None
+
+    def _views_replayed(self, player: int) -> list[tuple[np.ndarray, int]]:
+        """Her views, by playing the game's steps again from its start."""
         loaded = self._shared.loaded
         engine = self._engine
         st = loaded.start.copy()
         views: list[tuple[np.ndarray, int]] = []
-        for what in steps_list(progress.steps):
+        for what in steps_list(self._progress.steps):
             if what[0] == "chance":
                 engine.apply(st, what[1])
                 continue
@@ -413,7 +447,6 @@ class RulelangState(pyspiel.State):
                 answers = engine.ask_answers(st)
                 assert answers is not None
                 engine.answer(st, answers, position)
-        progress.views = {**progress.views, player: (progress.steps, views)}
         return views
 
 
@@ -499,10 +532,11 @@ class RulelangObserver:
         """Fill ``tensor`` with ``player``'s view of ``state`` (and, with perfect recall, her history)."""
         obs = self.encoder.size
         self.tensor.fill(0.0)
-        self.tensor[:obs] = observation_tensor(self.loaded, state._st, player)
+        now = observation_tensor(self.loaded, state._st, player)
+        self.tensor[:obs] = now
         if not self.perfect_recall:
             return
-        views = state.views_of(player)
+        views = state.views_of(player, now)
         if len(views) > self.history:
             raise ActionSpaceError(
                 f"{seat_label(player)} has made {len(views)} decisions, more than the information-state tensor "
@@ -516,12 +550,13 @@ class RulelangObserver:
     def string_from(self, state: RulelangState, player: int) -> str:
         """``player``'s view now (non-zero slots of the tensor); with perfect recall, after her earlier views."""
         names = self.encoder.names
-        now = tensor_string(names, observation_tensor(self.loaded, state._st, player))
+        seen_now = observation_tensor(self.loaded, state._st, player)
+        now = tensor_string(names, seen_now)
         if not self.perfect_recall:
             return now
         space = self.loaded.spec.actions
         lines = [f"{k + 1}. {tensor_string(names, seen)} -> {action} {space.string(action)}"
-                 for k, (seen, action) in enumerate(state.views_of(player))]
+                 for k, (seen, action) in enumerate(state.views_of(player, seen_now))]
         return "\n".join([*lines, f"now: {now}"])
 
 

@@ -95,7 +95,8 @@ class Progress:
         self.cut = False  # stopped at max_game_length
         self.steps: Steps = None
         self.legal: tuple | None = None  # (kind, seat, ids, listed, ids sorted) of the pending decision
-        self.views: dict[int, tuple[Steps, list]] = {}  # per player: (the steps then, her views) for info states
+        # per player: (the steps then, her views, her observation then or None) for information states
+        self.views: dict[int, tuple[Steps, list, Any]] = {}
         self.node: int | None = None  # the current player (a seat, CHANCE or TERMINAL) once known
         self.outcomes: list | None = None  # the pending chance's (id, label, weight), once listed (not a deal's)
         self.chance = 0  # ... the op of that chance (ROLL, DRAW, ...)

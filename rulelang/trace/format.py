@@ -70,7 +70,10 @@ def result_line(state: State) -> dict[str, Any]:
 
 def dumps_line(event: dict[str, Any]) -> str:
     """One trace line: compact JSON, keys in a stable order."""
-    return json.dumps(event, separators=(", ", ": "), ensure_ascii=False)
+    return _LINE(event)
+
+
+_LINE = json.JSONEncoder(separators=(", ", ": "), ensure_ascii=False).encode  # (one encoder for every line)
 
 
 def write_atomic(path: str | Path, text: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rulelang.agents.spec import AgentSpec, AgentSpecError, parse_agent, seat_specs
-from rulelang.engine.determinize import determinize, learn_zone_kinds, places, random_step, visible
+from rulelang.engine.determinize import World, determinize, learn_zone_kinds, places, random_step, visible
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.game import load_game
@@ -168,6 +168,27 @@ def test_determinizations_never_contain_what_the_player_could_not_know(game: str
                 if q != p:
                     assert all(look["components"] == [] for look in a.seen[q])
     assert (differing > 0) == places_to_swap  # the test did swap hidden kinds around where it could
+
+
+@pytest.mark.parametrize("game", ["games/barnyard.rules", "games/rule-the-roost.rules",
+                                  "examples/new-games/sushi-draft.rules"])
+def test_a_world_sample_never_contains_what_the_player_could_not_know(game: str) -> None:
+    """As determinize: ``World.sample`` of the truth and of the truth with its hidden components
+    swapped around are the same (Sushi Draft: during its pending asks too, whose answers are listed)."""
+    engine = load_game(ROOT / game)
+    n = engine.model.default_players
+    differing = asks = 0
+    for i, st in enumerate(_positions(engine, n, seed=21)):
+        asks += engine.ask_answers(st) is not None
+        for p in range(n):
+            other = _shuffle_hidden(engine, st, p, Rng(i, stream=p))
+            differing += _hidden_kinds_differ(engine, st, other, p)
+            a, b = World(engine, st, p), World(engine, other, p)
+            for k in range(2):
+                assert a.sample(Rng(k, stream=i)).to_json() == b.sample(Rng(k, stream=i)).to_json()
+    assert differing > 0
+    if "sushi" in game:
+        assert asks > 0
 
 
 def test_private_looks_are_kept() -> None:

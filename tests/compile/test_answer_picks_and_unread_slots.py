@@ -133,8 +133,15 @@ def test_each_mechanism_is_in_the_fast_source_only(claims: tuple[Engine, Engine]
     assert re.search(r"_v\d+, _v\d+, = loc\[\d+\], loc\[\d+\],\n", got)
     assert re.search(r"^ *loc\[\d+\], loc\[\d+\], = ", general, re.M)
     # the drop-out loop: a plain for over the players still in, its value not stored
-    assert re.search(r"for (_v\d+) in \(SEATS_IN.get\(tuple\(st.out\)\) or players_in\(st.out\)\):\n"
-                     r"(?:        .*\n){3,4}        if \(len\(Z\[\d+\]\[\1\]\) >= 3\):", got)  # (4: a rules line)
+    # (written twice: counting each pass where the budget left is short, else counting the passes once, after)
+    # (the players still in looked up once in the block, and again after each drop out)
+    assert re.search(r"^( *)for (_v\d+) in _seats_in:\n"
+                     r"(?:\1    .*\n){3,4}\1    if \(len\(Z\[\d+\]\[\2\]\) >= 3\):", got, re.M)  # (4: a rules line)
+    assert re.search(r"^( *)for (_v\d+) in \((_q\d+) := _seats_in\):\n(?:\1    #.*\n)?"
+                     r"\1    if \(len\(Z\[\d+\]\[\2\]\) >= 3\):\n(?:\1 .*\n)*(?:\1#.*\n)?\1left -= len\(\3\)\n",
+                     got, re.M)
+    assert re.search(r"^( *)drop_out\(st, (_v\d+), k\d+\)\n\1_seats_in = \(SEATS_IN.get\(tuple\(st.out\)\) or "
+                     r"players_in\(st.out\)\)\n", got, re.M)
     assert "KO[" not in got and "KO[" in general
     # set to a shared counter: stored as it is (no old value read, not bounded again)
     assert re.search(r"^ *C\[\d+\]\[_w\d+\] = C\[\d+\]\n", got, re.M) and re.search(r"^ *C\[1\] = C\[0\]\n", got, re.M)

@@ -278,6 +278,7 @@ class _Seen:
 
     def __init__(self) -> None:
         self.seen: list[list[dict[str, Any]]] = [[], [], []]
+        self.looks = 0
 
 
 def test_reveal_remembers_the_kinds_for_one_player_and_for_all() -> None:
@@ -290,6 +291,7 @@ def test_reveal_remembers_the_kinds_for_one_player_and_for_all() -> None:
     looks = [seen[-1]["components"] for seen in st.seen]
     assert looks == [["d", "a", "b"]] * 3
     assert len({id(x) for x in looks}) == 3  # each player's own list
+    assert st.looks == sum(map(len, st.seen)) == 4  # (counted: a recorder tests the count)
     picked.append(1)
     assert st.seen[1][0]["components"] == ["d", "a", "b"]  # not the list looked at
 

@@ -14,8 +14,9 @@ import pytest
 
 from rulelang.agents.base import RandomAgent
 from rulelang.check import model as m
-from rulelang.compile.label_proof import labels_distinct
+from rulelang.compile.label_proof import kinds_alike, labels_distinct
 from rulelang.compile.program import CHOOSE
+from rulelang.compile.runtime import kinds_apart
 from rulelang.engine.decision import DuplicateLabel
 from rulelang.game import load_game
 from rulelang.play import Recorder, play
@@ -112,6 +113,40 @@ def test_no_proved_choice_renders_two_labels_alike() -> None:
             labels = _all_labels(choice, shapes, kinds, comps, fixed)
             assert len(set(labels)) == len(labels), (trial, choice, fixed)
     assert proved > 400  # the proof says yes often enough for the check to mean something
+
+
+SHARED_KIND_SETS = [["A", "A", "B"], ["a", "b", "a", "b"], ["1", "1", "1 1"], ["x", "xy", "x", "y"]]
+
+
+def test_kinds_that_share_a_display_are_told_apart_at_the_choice() -> None:
+    """Where the proof fails only because kinds share a display, ``kinds_apart`` of the listed options
+    says yes only if their labels all differ (brute force: random listings of random choices)."""
+    rng = random.Random(12)
+    tested = said_apart = 0
+    for trial in range(3000):
+        kinds = rng.choice(SHARED_KIND_SETS)
+        comps = rng.choice(KIND_SETS)
+        choice, shapes = _random_choice(rng, kinds)
+        alike = kinds_alike(_Model(kinds), comps, choice)  # type: ignore[arg-type]
+        if alike is None:
+            continue
+        assert not labels_distinct(_Model(kinds), comps, choice)  # type: ignore[arg-type]
+        tested += 1
+        domains = {**DOMAINS, m.KIND: kinds, m.COMPONENT: comps}
+        for _ in range(12):
+            listed, labels = [], []
+            for index, (opt, shape) in enumerate(zip(choice.options, shapes)):
+                ranges = [rng.sample(range(len(domains[t])), rng.randint(0, len(domains[t]))) for _s, t in shape]
+                for values in itertools.product(*ranges):
+                    listed.append((index, values))
+                    shown = {slot: domains[t][v] for (slot, t), v in zip(shape, values)}
+                    labels.append("".join(p if isinstance(p, str) else shown.get(p.slot, "a")
+                                          for p in (q.expr if isinstance(q, m.SecretPart) else q
+                                                    for q in opt.label.parts)))
+            if kinds_apart(alike, listed):
+                said_apart += 1
+                assert len(set(labels)) == len(labels), (trial, choice, listed)
+    assert tested > 100 and said_apart > 300  # (the test says yes often enough to mean something)
 
 
 @pytest.mark.parametrize(("template", "ranges", "distinct"), [
@@ -211,3 +246,50 @@ def test_a_recorded_game_renders_only_the_labels_it_records(monkeypatch: pytest.
     assert st.over and actions
     assert not looked  # no label rendered but through the recorder
     assert took == actions  # one label per choice or answer: the one recorded
+
+
+def _alike_game(both: bool) -> str:
+    return f"""game "Alike"
+players 2 to 3
+counter score per player = 0 "points"
+face Blank
+2 Red dice "Die": Blank, Blank
+2 Crimson dice "Die": Blank, Blank
+zone pool
+
+setup:
+  move all Red from box to pool
+{"  move all Crimson from box to pool" if both else ""}
+
+turn:
+  choose:
+    "take {{k}}" for k in kinds(all in pool):
+      score of current += 1
+    "pass":
+      pass
+
+when score of current >= 3 "three taken":
+  end game
+
+rank p by highest score of p
+"""
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_kinds_sharing_a_display_stop_a_recorded_game_only_when_both_are_listed(
+        tmp_path: Path, both: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = load_game_text(tmp_path, _alike_game(both))
+    rendered: list[int] = []
+    original = type(engine).labels_apart
+    monkeypatch.setattr(type(engine), "labels_apart", lambda *a: rendered.append(1) or original(*a))
+    (spec,) = choice_specs(engine)
+    assert not spec.distinct and spec.alike is not None
+    events: list[Any] = []
+    if both:
+        with pytest.raises(DuplicateLabel, match="both labelled"):
+            play(engine, engine.new_state(2), [RandomAgent(1, s) for s in range(2)], 1, events=events)
+    else:
+        play(engine, engine.new_state(2), [RandomAgent(1, s) for s in range(2)], 1, events=events)
+        actions = [e["action"] for e in events if e["type"] == "action"]
+        assert len(actions) >= 3 and set(actions) <= {"take Die", "pass"}
+        assert not rendered  # (one kind of the two listed: told apart without rendering a label)

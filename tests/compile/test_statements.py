@@ -538,7 +538,9 @@ turn:
 rank p by highest before
 """, players=4)
     assert st.counters == [8, 3, 12]
-    assert "len((SEATS_IN.get(tuple(st.out))" in source
+    # the players still in counted from the block's tuple, looked up again after the drop out
+    assert "len(_seats_in)" in source
+    assert re.search(r"^( *)drop_out\(st, .*\)\n\1_seats_in = \(SEATS_IN.get\(tuple\(st.out\)\)", source, re.M)
 
 
 def test_answers_from_a_zone_named_twice_are_still_checked(tmp_path: Path) -> None:

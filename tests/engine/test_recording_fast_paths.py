@@ -46,3 +46,40 @@ def test_every_kind_of_chance_is_recorded_somewhere() -> None:
             if e["type"] == "chance":
                 kinds |= {key for key in CHANCE_KEYS if key in e}
     assert kinds == set(CHANCE_KEYS)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_events_kept_in_a_list_are_those_handed_on_one_by_one(game: str) -> None:
+    engine = load_game(REPO / "games" / f"{game}.rules")
+    players = engine.model.default_players
+    looked = 0
+    for seed in range(6):
+        for digests in (True, False):
+            handed: list[dict[str, Any]] = []
+            st = engine.new_state(players)
+            play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=digests,
+                 on_event=lambda event, _told, handed=handed: handed.append(event))
+            kept: list[dict[str, Any]] = []
+            st2 = engine.new_state(players)
+            play(engine, st2, [RandomAgent(seed, s) for s in range(players)], seed, digests=digests, events=kept)
+            assert kept == handed, (seed, digests)
+            assert st2.looks == sum(map(len, st2.seen)) == st.looks  # (the count the recorder tests)
+            looked += st2.looks
+            assert any(e["type"] == "digest" for e in kept) == (digests and st2.turn > 1)
+    if any("private" in e["type"] for e in handed):
+        assert looked
+
+
+def test_a_list_of_events_and_a_narration_are_not_both_kept() -> None:
+    engine = load_game(REPO / "games" / "chicken.rules")
+    with pytest.raises(ValueError, match="not both"):
+        play(engine, engine.new_state(2), [RandomAgent(1, 0), RandomAgent(1, 1)], 1, events=[], narrate=True)
+
+
+def test_a_private_look_given_between_turns_is_recorded_in_the_list() -> None:
+    """Rule the Roost deals hands that players look at: the list has the same private events as the
+    events handed on, at the same places."""
+    engine = load_game(REPO / "games" / "rule-the-roost.rules")
+    kept: list[dict[str, Any]] = []
+    play(engine, engine.new_state(3), [RandomAgent(2, s) for s in range(3)], 2, events=kept, digests=True)
+    assert [e for e in kept if e["type"] == "private"]

@@ -131,3 +131,16 @@ def test_digests_tell_tables_apart_and_an_unknown_scheme_is_an_error():
     assert a.table_digest() != b.table_digest()
     with pytest.raises(ValueError):
         a.table_digest(3)
+
+
+@pytest.mark.parametrize("a, b", [(1, True), (0, False), (2, Fraction(2, 1)), ([1, 2], [True, 2])])
+def test_counters_that_compare_equal_but_write_apart_get_their_own_digests(a, b):
+    """(Counters' text is looked up by their bytes: 1 and True, equal in Python, are told apart.)"""
+    engine = load_game(REPO / "games" / "chicken.rules")
+    st = engine.new_state(4)
+    seen = set()
+    for value in (a, b, a, b):
+        st.counters = [value, [value]]
+        assert st.table_digest() == _reference2(st)
+        seen.add(st.table_digest())
+    assert len(seen) == 2

@@ -326,3 +326,40 @@ def test_a_shuffle_dealt_from_its_counts_keeps_clones_and_pickles_apart() -> Non
     assert not state.is_chance_node() or state._progress.deal is None
     assert state.engine_state().to_json() == again.engine_state().to_json() == copied.engine_state().to_json()
     assert state.history() == again.history() == copied.history()
+
+
+@pytest.mark.parametrize("path", [ROOT / "examples" / "leduc-poker" / "leduc-poker.rules",
+                                  ROOT / "examples" / "goofspiel" / "goofspiel.rules", CHICKEN])
+def test_a_players_views_found_from_the_last_position_are_those_played_again(path) -> None:
+    """Information states with perfect recall: a player's earlier views, found by adding to those kept at
+    an earlier position (``views_of`` with her observation then), are those found by playing the game
+    again from its start, at every node of random games, clones sent down other actions included."""
+    game = load(path, players=2)
+    rng = random.Random(5)
+    checked = added = 0
+    for _ in range(4 if path == CHICKEN else 30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for p in range(2):
+                tensor = state.information_state_tensor(p)
+                text = state.information_state_string(p)
+                progress = state._progress
+                kept, progress.views = progress.views, {}  # (nothing kept: played again from the start)
+                assert state.information_state_tensor(p) == tensor and state.information_state_string(p) == text
+                progress.views = kept
+                checked += 1
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.3:
+                other = state.clone()
+                other.apply_action(legal[-1])
+                if not other.is_terminal():
+                    other.information_state_tensor(other.current_player() if other.current_player() >= 0 else 0)
+            before = state._progress.views.get(state.current_player())
+            state.apply_action(legal[rng.randrange(len(legal))])
+            if before is not None and before[2] is not None and not state.is_terminal():
+                added += 1
+    assert checked > 100 and added > 20
