@@ -11,6 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import attrs
+
 from rulelang.check import model as m
 from rulelang.engine.engine import Engine
 from rulelang.envs.actions import find_statements
@@ -30,7 +32,8 @@ class ObservationEncoder:
     is awaited (one-hot over seats and chance), the turn number, game over, an ``ask``
     pending; every counter (one per player for per-player counters): its value (a seat
     as its number, P1 is 1 and nobody 0; a kind as its number in declaration order, 1 the first and no
-    kind 0) and whether it is hidden from this player; for
+    kind 0; a text as its number among the texts the rules hold, see ``model_texts``, 1 the first in
+    sorted order and the empty text 0) and whether it is hidden from this player; for
     each zone, how many components it holds, then (a zone only its owner sees) whether its
     contents are visible, then (a zone someone may see into) how many of each name it
     holds, for the names of the components that can ever be moved there (a copy of a card
@@ -80,6 +83,9 @@ class ObservationEncoder:
         self.kind_numbers = {k.name: float(i + 1) for i, k in enumerate(model.kinds)} | {"no kind": 0.0}
         # a face counter's value: the face's number in declaration order (1 the first), no face 0
         self.face_numbers = {f.name: float(i + 1) for i, f in enumerate(model.faces)} | {"no face": 0.0}
+        # a text counter's value: its number among every text the rules can give one (1 the first in
+        # sorted order; the empty text 0)
+        self.text_numbers = {t: float(i + 1) for i, t in enumerate(sorted(model_texts(model) - {""}))} | {"": 0.0}
         self.counter_keys = self._counter_keys(template)
         self.zone_keys = list(template["zones"])
         entering = kinds_entering(model)
@@ -237,7 +243,38 @@ class ObservationEncoder:
                 return float(ascii_fraction(value))
             except ValueError:
                 pass
+            if value in self.text_numbers:
+                return self.text_numbers[value]
         raise EncodingError(f"counter {name!r} holds {value!r}, which the encoding cannot read as a number")
+
+
+def model_texts(model: m.Model) -> set[str]:
+    """Every text the checked rules can give a text counter without writing it out of parts: their
+    text constants, the text values of attributes (and their defaults) and of options."""
+    texts: set[str] = set()
+    for attribute in model.attributes.values():
+        if isinstance(attribute.default, str):
+            texts.add(attribute.default)
+    for owner in (*model.kinds, *model.faces):
+        texts.update(v for v in owner.values.values() if isinstance(v, str))
+    texts.update(o.value for o in model.options.values() if isinstance(o.value, str))
+    seen: set[int] = set()
+    stack: list[Any] = [model.counters, model.rules, model.triggers]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or isinstance(node, str | int | float | bool | Fraction) or node is None:
+            continue
+        seen.add(id(node))
+        if type(node) is m.Const:
+            if node.type == m.STR and isinstance(node.value, str):
+                texts.add(node.value)
+        elif isinstance(node, list | tuple | set | frozenset):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif attrs.has(type(node)):
+            stack.extend(getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span")
+    return texts
 
 
 def _zone_of(model: Any, key: str) -> int:

@@ -32,6 +32,12 @@ def test_openspiel_random_simulation_test_passes(path: Path) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+def test_a_game_with_a_text_counter_passes_the_random_simulation_test() -> None:
+    """Whist keeps its trump suit in a text counter: every state's information state reads it."""
+    game = load(ROOT / "examples" / "new-games" / "whist.rules", players=4)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 def _random_until(state, rng: np.random.RandomState, stop) -> None:
     while not state.is_terminal() and not stop(state):
         if state.is_chance_node():

@@ -247,6 +247,27 @@ def test_counters_may_be_hidden_fractions_or_players_and_anything_else_is_an_err
         encoder.encode(obs)
 
 
+def test_a_text_counter_is_its_number_among_the_texts_the_rules_hold() -> None:
+    """Whist's trump is a text counter holding a suit: encoded as the suit's number among the rules'
+    texts (sorted, 1 the first; the empty text 0), and a text the rules cannot hold is an error."""
+    from rulelang.envs.encoding import EncodingError, ObservationEncoder, model_texts
+
+    engine = load_game(ROOT / "examples" / "new-games" / "whist.rules")
+    texts = sorted(model_texts(engine.model) - {""})
+    assert texts == ["Clubs", "Diamonds", "Hearts", "Spades"]
+    st = engine.new_state(4)
+    template = engine.observe(st, 0)
+    encoder = ObservationEncoder(engine, 4, template)
+    at = encoder.names.index("trump")
+    for suit in ("", *texts):
+        obs = engine.observe(st, 0)
+        obs["counters" if "trump" in obs["counters"] else "bookkeeping"]["trump"] = suit
+        assert encoder.encode(obs)[at] == (texts.index(suit) + 1 if suit else 0.0)
+    obs["counters" if "trump" in obs["counters"] else "bookkeeping"]["trump"] = "Roses"
+    with pytest.raises(EncodingError, match="'Roses'"):
+        encoder.encode(obs)
+
+
 @pytest.mark.parametrize("path", [ROOST, ROOT / "games" / "barnyard.rules"], ids=lambda p: p.stem)
 def test_a_game_played_in_the_environment_replays_as_compliant(path: Path, tmp_path: Path) -> None:
     """The environment's trace, checked by rulelang's own replay: every event keeps the rules."""
