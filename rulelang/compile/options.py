@@ -86,7 +86,6 @@ class OptionEmitter:
                 ind += 1
             values = []
             inner_for = None  # the innermost range's loop: (its line, its values, its variable)
-            inner_fors: list[tuple] = []  # ...or its two loops, where its leading tests are filtered once
             elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
@@ -99,12 +98,6 @@ class OptionEmitter:
             once = self.var("h") if lazy and not limited and filtered_once(opt, hoisted) else None
             if once is not None:
                 lines.append((ind, f"{once} = None", opt.span))
-            # lazy: the leading tests of the innermost value that read no outer value are tested once per value,
-            # at the first outer value; the later ones go through the values that passed them
-            lead = lead_filtered(opt, hoisted, inner) if lazy and not limited and once is None else 0
-            pre = self.var("f") if lead else None
-            if pre is not None:
-                lines.append((ind, f"{pre} = None", opt.span))
             if -1 in placed:  # what reads none of the ranges' values: tested once, before them
                 lines.append((ind, f"{rnames[0]} = {srcs[0]}", opt.span))
                 ind = self.placed_test(lines, opt, placed[-1], values, -1, rnames, elses, ind)
@@ -185,15 +178,7 @@ class OptionEmitter:
                 if i < last and i in placed:  # what reads this range's value and no inner one: tested here
                     ind = self.placed_test(lines, opt, placed[i], values, i, rnames, elses, ind)
             else:
-                if inner and pre is not None:
-                    test_at = len(lines)
-                    lines.append((ind, f"if {self.option_cond(opt, inner[:lead], values, last)}:",
-                                  opt.cond_span or opt.span))
-                    lines.append((ind + 1, f"{pre}.append({values[-1]})", opt.span))
-                    lines.append((ind + 1, f"if {self.option_cond(opt, inner[lead:], values, last)}:",
-                                  opt.cond_span or opt.span))
-                    ind += 2
-                elif inner:
+                if inner:
                     lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
@@ -205,8 +190,6 @@ class OptionEmitter:
                     lines.append((kept_ind + 1, f"{total} += len({kept})", opt.span))
                     lines.append((kept_ind + 1, f"{ends}.append({total})", opt.span))
                     lines.append((kept_ind + 1, f"{parts}.append(({n}, {outer}, ({kept},)))", opt.span))
-                    if pre is not None:
-                        inner_fors = self.lead_loops(lines, inner_for, test_at, pre)
                 elif lazy:
                     lines.append((ind, f"{total} += 1", opt.span))
                     lines.append((ind, f"{ends}.append({total})", opt.span))
@@ -230,8 +213,8 @@ class OptionEmitter:
             if once is not None and last == 1 and 0 not in placed and not outer_for[4] and not boxes[0] \
                     and not any(sl == opt.bindings[0][0] for _z, sl in piles):
                 self.outer_as_list(lines, outer_for, kept_at, (n, total, ends, parts, once))
-            for loop in inner_fors or ([inner_for] if inner_for is not None else []):
-                self.owned_loop(lines, loop, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
+            if inner_for is not None:
+                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
             if opt.bindings:  # the piles on the innermost value read once: looked up where read
                 innermost = opt.bindings[-1][0]
                 texts = [j for j in range(first, len(lines)) if type(lines[j][1]) is str]
@@ -280,31 +263,6 @@ class OptionEmitter:
         ]
         at = lines.index(line)
         lines[at:at + 1] = [(ind, f"{outer} = {src}", sp), (ind, f"if {outer}:", sp)]
-
-    def lead_loops(self, lines: list, inner_for: tuple, test_at: int, pre: str) -> list[tuple]:
-        """A picker's listing of an option whose innermost test begins with tests that read no outer range's
-        value (see ``lead_filtered``): the innermost loop written twice, at the first outer value going
-        through every value as before and keeping in ``pre`` those that pass the leading tests, at the
-        later ones going through those only, with the rest of the test (the same values kept, in the same
-        order, the same tests evaluated for the first outer value). Returns the two loops, as ``inner_for``."""
-        line, src, v = inner_for
-        at = lines.index(line)
-        ind, sp = line[0], line[2]
-        end = at + 1
-        while end < len(lines) and lines[end][0] > ind:
-            end += 1
-        body = lines[at + 1:end]
-        k = test_at - at - 1  # the leading tests, the value kept in ``pre``, the rest of the test and what it keeps
-        first = (ind + 1, line[1], sp)
-        second = (ind + 1, f"for {v} in {pre}:", sp)
-        lines[at:end] = [
-            (ind, f"if {pre} is not None:", sp),
-            second, *[(i + 1, text, s) for i, text, s in body[:k]], *body[k + 2:],
-            (ind, "else:", sp),
-            (ind + 1, f"{pre} = []", sp),
-            first, *[(i + 1, text, s) for i, text, s in body],
-        ]
-        return [(first, src, v), (second, pre, v)]
 
     def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
         """The innermost loop of an option reading piles on its value: written twice, with the piles read
@@ -513,23 +471,6 @@ def filtered_once(opt: m.OptionIR, hoisted: bool) -> bool:
         return False
     _placed, inner = _place_conjuncts(opt, max((i for i in range(last + 1) if not fixed[i]), default=-1))
     return bool(inner) and not slots_read(inner) & outer
-
-
-def lead_filtered(opt: m.OptionIR, hoisted: bool, inner: list) -> int:
-    """How many of the tests ``inner`` (those of an option's condition tested per combination of its
-    ranges, see ``_place_conjuncts``), from the first, read no outer range's value, where the innermost
-    range reads none either and some test after them does: the innermost values that pass those are the
-    same for every outer value (a picker's listing tests them once per value, see ``lead_loops``); else 0."""
-    last = len(opt.bindings) - 1
-    if last < 1 or hoisted or len(inner) < 2:
-        return 0
-    outer = {slot for slot, _it in opt.bindings[:last]}
-    if slots_read([opt.bindings[last][1]]) & outer:
-        return 0
-    lead = 0
-    while lead < len(inner) - 1 and not slots_read([inner[lead]]) & outer:
-        lead += 1
-    return lead
 
 
 def always_true(cond: Any) -> bool:

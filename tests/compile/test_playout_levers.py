@@ -1,13 +1,11 @@
-"""Six fast paths of plain playouts, each against the code written without it (same games, same traces,
+"""Five fast paths of plain playouts, each against the code written without it (same games, same traces,
 same errors):
 
 - a ``for`` loop whose body only counts its passes in the step budget runs uncounted where the budget left
   covers the most passes it can make, and counts them once after (``StatementEmitter.budget_once``);
 - a picker's listing filters an innermost range once when nothing it tests reads an outer value
   (``options.filtered_once``), as one part of two lists when nothing reads the outer value either
-  (``OptionEmitter.outer_as_list``); where only the leading tests read no outer value, those are tested once
-  per innermost value, the later outer values going through the values that passed them
-  (``options.lead_filtered``, ``OptionEmitter.lead_loops``);
+  (``OptionEmitter.outer_as_list``);
 - ``move k from Z, Y to D`` where every kind has one component takes it from the first zone holding it
   (``MoveEmitter.move_kind_one``);
 - ``Engine.new_state`` copies the first fresh game of that many players;
@@ -39,7 +37,6 @@ def careful(path: Path, monkeypatch: pytest.MonkeyPatch, budget: int | None = No
         patch.setattr(codegen.CodeGen, "budget_once", lambda self, L, start, s, ind: None)
         patch.setattr(codegen.CodeGen, "outer_as_list", lambda self, lines, outer, at, names: None)
         patch.setattr(options, "filtered_once", lambda opt, hoisted: False)
-        patch.setattr(options, "lead_filtered", lambda opt, hoisted, inner: 0)
         patch.setattr(decisions, "picker_lists_less", lambda opt: options.unread_suffix(
             opt, opt.cond is not None and not options.reads_slots(
                 opt.cond, {slot for slot, _ in opt.bindings})) < len(opt.bindings))
@@ -151,69 +148,6 @@ def test_a_range_shared_by_two_options_is_listed_as_without_the_levers(tmp_path:
     for seed in range(30):
         assert plain(new, 2, seed) == plain(old, 2, seed), seed
         assert trace(new, 2, seed) == trace(old, 2, seed), seed
-
-
-LEAD = """game "Lead"
-players 2
-
-section "Components"
-
-attribute colour = false
-3 Red cards: colour true
-3 Blue cards: colour true
-2 Joker cards
-1 Fox marker
-
-section "Setup"
-
-zone deck "the deck": ordered
-zone hand: per player
-zone table "the table"
-zone up "the pile on": per card
-zone foxed "the fox on": per card
-zone beside "beside the deck"
-
-setup:
-  move all except Fox from box to deck
-  shuffle deck
-  for p in players:
-    move 2 from deck to hand of p
-  move Fox to beside
-
-define opened(c: component) = any(all in up of c)
-
-turn:
-  choose:
-    "draw" if any(all in deck):
-      move 1 from deck to hand of current
-    "open with {k}" for k in kinds(all in hand of current):
-      move 1 k from hand of current to table
-    "lay {k} on {c}" for k in kinds(all in hand of current) for c in all in table if not any(Fox in foxed of c) and not any(Joker in up of c) and ((not opened(c) and colour of k) or (opened(c) and (any(k in up of c) or k == Joker))):
-      move 1 k from hand of current to up of c
-    "fox on {c}" for c in all in table:
-      move Fox to foxed of c
-  if count(all in table) >= 4 or not any(all in deck):
-    end game
-
-rank p by highest count(all in hand of p)
-"""
-
-
-def test_leading_tests_filtered_once_list_as_without_the_lever(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "lead.rules"
-    path.write_text(LEAD, encoding="utf-8")
-    new, old = fast(path, monkeypatch), careful(path, monkeypatch)
-    source = new.program.generated.source
-    assert " = []\n" in source and "_f" in source and "is not None:\n" in source
-    assert new.program.generated.source != old.program.generated.source
-    lays = 0
-    for seed in range(40):
-        assert plain(new, 2, seed) == plain(old, 2, seed), seed
-        events, _table = trace(new, 2, seed)
-        assert (events, _table) == trace(old, 2, seed), seed
-        lays += sum(1 for e in events if e.get("type") == "action" and str(e.get("action", "")).startswith("lay "))
-    assert lays > 0  # the option the lever lists is taken
 
 
 LOOPS = """game "Loops"
