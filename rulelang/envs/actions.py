@@ -55,6 +55,9 @@ _KIND_OPS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+_SEAT_RANGES = ("players", "others", "players_in", "others_in")
+
+
 class _NotStatic(Exception):
     pass
 
@@ -297,6 +300,8 @@ class _Builder:
             (alo, ahi), (blo, bhi) = self.bounds(e.then), self.bounds(e.orelse)
             return (None if alo is None or blo is None else min(alo, blo)), \
                 (None if ahi is None or bhi is None else max(ahi, bhi))
+        if isinstance(e, m.Gen) and e.func in ("total", "max", "min") and e.iterable.kind in _SEAT_RANGES:
+            return self.gen_bounds(e)
         if isinstance(e, m.Builtin) and e.func in ("min", "max") and e.args:
             got = [self.bounds(a) for a in e.args]
             los, his = [g[0] for g in got], [g[1] for g in got]
@@ -305,6 +310,24 @@ class _Builder:
                 return (min(known_lo) if len(known_lo) == len(los) else None), (min(known_hi) if known_hi else None)
             return (max(known_lo) if known_lo else None), (max(known_hi) if len(known_hi) == len(his) else None)
         return None, None
+
+    def gen_bounds(self, e: m.Gen) -> tuple[int | None, int | None]:
+        """The bounds of ``total``, ``max`` or ``min`` of an expression over players (some of them, where
+        the generator has a condition or ranges over the others): a total of counts of each player's own
+        zones (``total(count(all in cup of p) for p in players)``) is at most one count of them all, the
+        places being apart; any other total at most as many times its expression's bounds as there
+        are players."""
+        lo, hi = self.bounds(e.expr)
+        if e.func != "total":  # (a max or min over no one is an error at run time, not a value)
+            return lo, hi
+        n = self.players
+        zones = e.expr.query.zones if isinstance(e.expr, m.Agg) and e.expr.func == "count" else ()
+        if zones and len({sel.zone for sel in zones}) == len(zones) and all(
+                type(sel.owner) is m.Local and sel.owner.slot == e.var for sel in zones):
+            return 0, self.count_bound(e.expr.query)
+        low = None if lo is None else min(0, lo * n)  # (between none and every player counted)
+        high = None if hi is None else max(0, hi * n)
+        return low, high
 
     def domain(self, it: m.IterIR, fn: Any, what: str, span: Span | None) -> tuple[int, ...]:
         """Every value a ``for`` range can give, as a superset fixed by the model."""

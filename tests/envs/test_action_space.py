@@ -65,15 +65,45 @@ def test_ids_are_the_same_for_every_engine_of_a_game() -> None:
         ["Go For It!", "Chicken Out!", "Reroll", "Count Your Chickens"]
 
 
+UNBOUNDED = """game "Counting"
+players 2 to 3
+counter score per player = 1 "points"
+
+setup:
+  pass
+
+turn:
+  choose:
+    "add {n}" for n in 1 to score of current:
+      score of current += n
+  if score of current >= 50:
+    end game
+
+rank p by highest score of p
+"""
+
+
 def test_a_range_the_model_does_not_bound_is_an_error_naming_the_option(tmp_path: Path) -> None:
-    rules = (ROOT / "examples" / "new-games" / "liars-dice.rules")
+    rules = tmp_path / "counting.rules"
+    rules.write_text(UNBOUNDED)
     engine = load_game(rules)
     with pytest.raises(ActionSpaceError) as err:
         build_action_space(engine, 2)
-    assert "'bid {1} x {2}' ranges over numbers the model does not bound" in str(err.value)
+    assert "'add {1}' ranges over numbers the model does not bound" in str(err.value)
     assert "max_actions" in (err.value.hint or "")
     bounded = build_action_space(engine, 2, max_actions=64)  # the declared bound sizes the range
     assert bounded.size <= 64
+
+
+def test_a_total_of_counts_of_each_players_own_zone_is_bounded_by_one_count() -> None:
+    """Liar's Dice bids up to ``on_table = total(count(all in cup of p) for p in players)``: the cups are
+    apart, so the total is at most the dice there are (not players times as many)."""
+    engine = load_game(ROOT / "examples" / "new-games" / "liars-dice.rules")
+    dice = sum(k.count for k in engine.model.kinds)
+    space = build_action_space(engine, 2)
+    bids = [space.string(i) for i in range(space.size) if space.string(i).startswith("bid ")]
+    assert max(int(b.split()[1]) for b in bids) == dice
+    assert len(bids) == dice * len(engine.model.faces)
 
 
 def test_a_declared_bound_smaller_than_the_space_is_an_error_never_a_truncation() -> None:
