@@ -89,12 +89,7 @@ def spiel_games(game, games: int, seed: int) -> Callable[[], int]:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    r, acc, k = rng.random(), outcomes[0][1], 0
-                    while r >= acc and k + 1 < len(outcomes):
-                        k += 1
-                        acc += outcomes[k][1]
-                    state.apply_action(outcomes[k][0])
+                    state.apply_action(sampled(state.chance_outcomes(), rng))
                 else:
                     legal = state.legal_actions()
                     state.apply_action(legal[rng.randrange(len(legal))])
@@ -103,6 +98,15 @@ def spiel_games(game, games: int, seed: int) -> Callable[[], int]:
         return decisions
 
     return run
+
+
+def sampled(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """A chance outcome drawn by its probability, as every side of the benchmark draws it."""
+    r, acc, k = rng.random(), outcomes[0][1], 0
+    while r >= acc and k + 1 < len(outcomes):
+        k += 1
+        acc += outcomes[k][1]
+    return outcomes[k][0]
 
 
 FLOOR_NAME = "rulelang_benchmark_floor"
@@ -119,11 +123,7 @@ def recorded_nodes(game, games: int, seed: int) -> list[list[tuple]]:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 nodes.append(("chance", outcomes))
-                r, acc, k = rng.random(), outcomes[0][1], 0
-                while r >= acc and k + 1 < len(outcomes):
-                    k += 1
-                    acc += outcomes[k][1]
-                state.apply_action(outcomes[k][0])
+                state.apply_action(sampled(outcomes, rng))
             else:
                 legal = state.legal_actions()
                 nodes.append(("decide", legal))
