@@ -207,7 +207,7 @@ class ListRecorder(Recorder):
         """``seat`` takes ``action`` now: the step before ends, and this one begins with its action
         event."""
         if self.open and (st.turn != self.turn or st.looks != self.looks):
-            self._turn_over(st)
+            self._looks_and_digest(st, self.events)
         self.open = True
         self.events.append({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
 
@@ -216,17 +216,7 @@ class ListRecorder(Recorder):
         if self.open:
             self.open = False
             if st.turn != self.turn or st.looks != self.looks:
-                self._turn_over(st)
-
-    def _turn_over(self, st: State) -> None:
-        """Add the private looks given during the step, then the digest of the table if a new turn
-        has begun (as ``Recorder._looks_and_digest``, without a list of the step's events)."""
-        if st.looks != self.looks:
-            self._looks_and_digest(st, self.events)
-            return
-        if self.digests and not st.over:
-            self.events.append({"type": "digest", "turn": st.turn, "digest": st.table_digest()})
-        self.turn = st.turn
+                self._looks_and_digest(st, self.events)
 
 
 def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:

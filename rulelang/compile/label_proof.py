@@ -38,15 +38,14 @@ def labels_distinct(model: m.Model, component_labels: Sequence[str], s: m.Choose
 
 
 def kinds_alike(model: m.Model, component_labels: Sequence[str], s: m.ChooseS) -> tuple | None:
-    """Where ``s``'s labels are not proved distinct only because kinds share a display: the test that
-    makes them so at a choice, ``(where, class_of)``; else None. ``where`` maps an option's index to
-    the positions of its ``for`` values that are kinds, ``class_of`` a kind to the number of its
-    display where another kind shares it (-1: its own). The labels of the listed options are distinct
-    if, for each option and each such position, the kinds listed there hold no two of one class
-    (``rulelang.engine.choices.kinds_apart``)."""
+    """Where ``s``'s labels, not proved distinct by ``labels_distinct``, fail the proof only because
+    kinds share a display: the test that makes them so at a choice, ``(where, class_of)``; else None.
+    ``where`` maps an option's index to the positions of its ``for`` values that are kinds,
+    ``class_of`` a kind to the number of its display where another kind shares it (-1: its own).
+    The labels of the listed options are distinct if, for each option and each such position, the
+    kinds listed there hold no two of one class (``rulelang.compile.runtime.kinds_apart``)."""
     kinds = [k.display for k in model.kinds]
-    if len(set(kinds)) == len(kinds) or not _proved(model, component_labels, s, sorted(set(kinds))) \
-            or _proved(model, component_labels, s, None):  # (distinct in any case: no test needed)
+    if len(set(kinds)) == len(kinds) or not _proved(model, component_labels, s, sorted(set(kinds))):
         return None
     shared = sorted({d for d in kinds if kinds.count(d) > 1})
     class_of = [shared.index(d) if d in shared else -1 for d in kinds]

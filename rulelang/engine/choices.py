@@ -282,27 +282,31 @@ class Choices:
             options = st.choice_cache = self._options(st, self.code[fr[0]][fr[1]][1], fr[2])
         return self._label_renderer(st, fr, options)(i)
 
-    def ask_answers(self, st: State) -> tuple[int, list[str]] | None:
-        """(who answers first, the answers allowed to them) when an ``ask`` is pending; None otherwise (cheap)."""
+    def _pending_ask(self, st: State) -> tuple[Any, list] | None:
+        """(the spec, the locals) of the pending ``ask``; None when no ``ask`` is pending."""
         if st.over:
             return None
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
-        if ins[0] != ASK:
+        return (ins[1], fr[2]) if ins[0] == ASK else None
+
+    def ask_answers(self, st: State) -> tuple[int, list[str]] | None:
+        """(who answers first, the answers allowed to them) when an ``ask`` is pending; None otherwise (cheap)."""
+        asked = self._pending_ask(st)
+        if asked is None:
             return None
-        who = fr[2][ins[1].pending_slot][0]
-        return who, self._answers(st, ins[1], fr[2], who)
+        spec, loc = asked
+        who = loc[spec.pending_slot][0]
+        return who, self._answers(st, spec, loc, who)
 
     def answers_of(self, st: State, player: int) -> list[str] | None:
         """The answers allowed to ``player`` in the pending ``ask`` (``legal_actions(st, player)`` there:
         empty when she is not still to answer); None when no ``ask`` is pending (cheap: no Decision)."""
-        if st.over:
+        asked = self._pending_ask(st)
+        if asked is None:
             return None
-        fr = st.stack[-1]
-        ins = self.code[fr[0]][fr[1]]
-        if ins[0] != ASK:
-            return None
-        return self._answers(st, ins[1], fr[2], player) if player in fr[2][ins[1].pending_slot] else []
+        spec, loc = asked
+        return self._answers(st, spec, loc, player) if player in loc[spec.pending_slot] else []
 
     def explain(self, st: State, action: Any, player: int | None = None) -> tuple[str, Span | None]:
         """Why ``action`` (by ``player``) is not legal now, and the rule construct that says so."""
@@ -424,4 +428,3 @@ def _enumerate(st: State, loc: list, bindings: tuple, depth: int, prefix: tuple,
                 out.append((index, (*prefix, v)))
         else:
             _enumerate(st, loc, bindings, depth + 1, (*prefix, v), cond, index, out, tried)
-
