@@ -357,20 +357,19 @@ class DecisionEmitter:
             L.append((ind, f"if {P} is None or st.step >= {P}.limit or {P}.listed:", sp))
             L.append((ind + 1, "return left", sp))
             L.append((ind, f"{R} = {P}.record", sp))
+        plans = self.counted_pick(s, spec)
+        apart = None  # (the recorder, the kinds' classes, where): kinds told apart as each range is counted
         if not spec.distinct:  # a recorded label must name one option: the engine's loop renders them all
-            if spec.alike is not None:  # ...unless the kinds listed tell them apart (label_proof.kinds_alike)
-                listing = f"{self.enums[id(spec)]}(st, loc)"
-                L.append((body, f"if {R} is not None and not kinds_apart({self.const(spec.alike)}, {listing}):", sp))
+            if spec.alike is not None and plans is not None and self.apart_as_counted(spec, plans):
+                apart = (R, self.const(tuple(spec.alike[1])), spec.alike[0])
             else:
-                L.append((body, f"if {R} is not None:", sp))
-            L.append((body + 1, "return left", sp))
+                self.labels_told_apart(L, spec, R, body, sp)
         if who is None:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
-        plans = self.counted_pick(s, spec)
         listed = True  # whether the options may have to be listed (as the engine lists them)
         out = body
         if plans is not None:  # counted, the picked one found from its position
-            total, counts = self.count_options(L, plans, body, sp)
+            total, counts = self.count_options(L, plans, body, sp, apart)
             listed = all(c != "1" for c, _l, _z in counts)  # else an option always offered: never none
             out = body + listed
             if listed:  # none to count: listed below, as the engine lists them (and skipped)
@@ -382,6 +381,8 @@ class DecisionEmitter:
             if listed:
                 L.append((body, "else:", sp))
         if listed:
+            if apart is not None:  # (none counted: any listed are told apart as before)
+                self.labels_told_apart(L, spec, R, out, sp)
             self.listed_pick(L, spec, P, n, i, x, v, who, out, sp)
         k = len(spec.options)
         nxt = self.var("nx")
@@ -405,6 +406,25 @@ class DecisionEmitter:
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
         return True
+
+    def labels_told_apart(self, L: list, spec: ChooseSpec, R: str, ind: int, sp: Any) -> None:
+        """While recording (``R``, the picker's recorder), leave a choice whose labels are not proved
+        distinct to the engine's loop, which renders them all (a recorded label must name one option);
+        unless the kinds listed tell them apart (``label_proof.kinds_alike``), tested on its options listed."""
+        if spec.alike is not None:
+            listing = f"{self.enums[id(spec)]}(st, loc)"
+            L.append((ind, f"if {R} is not None and not kinds_apart({self.const(spec.alike)}, {listing}):", sp))
+        else:
+            L.append((ind, f"if {R} is not None:", sp))
+        L.append((ind + 1, "return left", sp))
+
+    @staticmethod
+    def apart_as_counted(spec: ChooseSpec, plans: list) -> bool:
+        """Whether every ``for`` over kinds that ``spec.alike`` tests is one of the ranges
+        ``count_options`` lists (not the kinds of a ``"kinds"`` form's zone), so that its kinds can be
+        told apart there, range by range (``runtime.kinds_differ``) instead of by listing the options."""
+        where = spec.alike[0]
+        return all(min(where.get(j, (2,))) >= 2 for j, (_cond, form, _opt) in enumerate(plans) if form == "kinds")
 
     def listed_pick(self, L: list, spec: ChooseSpec, P: str, n: str, i: str, x: str, v: str, who: str, ind: int,
                     sp: Any) -> None:
@@ -502,12 +522,14 @@ class DecisionEmitter:
         return it2.kind == "range" and type(it2.low) is m.Const and type(it2.low.value) is int \
             and it2.low.value == 1 and same(it2.high, pattern)
 
-    def count_options(self, L: list, plans: list, ind: int, sp: Any) -> tuple[str, list]:
+    def count_options(self, L: list, plans: list, ind: int, sp: Any,
+                      apart: tuple[str, str, dict] | None = None) -> tuple[str, list]:
         """Write the count of the options of a choice planned by ``counted_pick``: returns the source of
         the total and, per option, (its count's source, the sources of its lists and of their sizes,
-        the zone of a ``"kinds"`` form or None)."""
+        the zone of a ``"kinds"`` form or None). With ``apart`` (see ``pause_pick``), while recording,
+        a range of kinds whose labels may read alike leaves the choice to the engine's loop (``return left``)."""
         counts = []
-        for cond, form, opt in plans:
+        for index, (cond, form, opt) in enumerate(plans):
             at = ind
             if cond is not None:
                 L.append((ind, f"if {self.ex(cond)}:", opt.span))
@@ -522,10 +544,15 @@ class DecisionEmitter:
                 L.append((at, f"{zone} = {self.zone(its[0].query.zones[0])}", opt.span))
                 sizes.append(f"len({zone})")
                 its = its[2:]
-            for it in its:
+            tested = () if apart is None else apart[2].get(index, ())
+            for position, it in enumerate(its, 2 if form == "kinds" else 0):
                 lst, size = self.var("l"), self.var("t")
                 L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
                 L.append((at, f"{size} = len({lst})", opt.span))
+                if position in tested:
+                    assert apart is not None
+                    L.append((at, f"if {apart[0]} is not None and not kinds_differ({apart[1]}, {lst}):", opt.span))
+                    L.append((at + 1, "return left", opt.span))
                 lists.append((lst, size))
                 sizes.append(size)
             if cond is None and not sizes:

@@ -311,6 +311,18 @@ def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
         src[i] = c
 
 
+def kinds_differ(class_of: list[int], kinds: list[int]) -> bool:
+    """Whether ``kinds``, the kinds one ``for`` of a choice's option lists (every one of them offered
+    there), hold no two kinds of one display class (``class_of``, see ``label_proof.kinds_alike``):
+    then the labels they give that option's place all differ, as ``kinds_apart`` would find."""
+    seen: dict[int, int] = {}
+    for kind in kinds:
+        group = class_of[kind]
+        if group >= 0 and seen.setdefault(group, kind) != kind:
+            return False
+    return True
+
+
 def kinds_apart(alike: tuple, options: list[tuple[int, tuple]]) -> bool:
     """Whether the listed ``options`` of a choice whose labels differ unless kinds that share a display
     are listed in one place (``ChooseSpec.alike``: see ``label_proof.kinds_alike``) list no two such

@@ -16,7 +16,7 @@ from rulelang.agents.base import RandomAgent
 from rulelang.check import model as m
 from rulelang.compile.label_proof import kinds_alike, labels_distinct
 from rulelang.compile.program import CHOOSE
-from rulelang.compile.runtime import kinds_apart
+from rulelang.compile.runtime import kinds_apart, kinds_differ
 from rulelang.engine.decision import DuplicateLabel
 from rulelang.game import load_game
 from rulelang.play import Recorder, play
@@ -148,6 +148,28 @@ def test_kinds_that_share_a_display_are_told_apart_at_the_choice() -> None:
                 said_apart += 1
                 assert len(set(labels)) == len(labels), (trial, choice, listed)
     assert tested > 100 and said_apart > 300  # (the test says yes often enough to mean something)
+
+
+def test_kinds_told_apart_range_by_range_as_by_their_options() -> None:
+    """Where every option's ranges are all offered (a choice counted, not listed), ``kinds_differ`` of
+    each range of kinds of an option that offers any says what ``kinds_apart`` of the options listed says
+    (brute force; the generated code tests every range, the stricter test: a no only costs a look at the
+    labels in the engine's loop)."""
+    rng = random.Random(13)
+    for _ in range(3000):
+        class_of = [rng.choice([-1, 0, 1]) for _k in range(5)]
+        where: dict[int, tuple[int, ...]] = {}
+        ranges: list[list[list[int]]] = []
+        for index in range(rng.randint(1, 3)):
+            shape = [rng.random() < 0.6 for _b in range(rng.randint(0, 2))]  # True: a range of kinds
+            ranges.append([rng.sample(range(5), rng.randint(0, 5)) if is_kind else list(range(rng.randint(0, 3)))
+                           for is_kind in shape])
+            if any(shape):
+                where[index] = tuple(j for j, is_kind in enumerate(shape) if is_kind)
+        listed = [(index, values) for index, lists in enumerate(ranges) for values in itertools.product(*lists)]
+        by_range = all(kinds_differ(class_of, ranges[index][j]) for index, js in where.items() for j in js
+                       if all(ranges[index]))  # (an option with an empty range offers nothing)
+        assert by_range == kinds_apart((where, class_of), listed), (class_of, ranges)
 
 
 @pytest.mark.parametrize(("template", "ranges", "distinct"), [
