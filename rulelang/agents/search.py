@@ -348,9 +348,10 @@ class _Walk:
             picking.picks = [partial(self.pick, p) for p in range(st.players)]
         return self.path
 
-    def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None]:
-        """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), and each one's position
-        where :func:`_choice_labels` knows it: what ``_legal_for`` says, kept as the walk keeps labels."""
+    def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None, tuple | None]:
+        """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), each one's position
+        where :func:`_choice_labels` knows it (what ``_legal_for`` says, kept as the walk keeps labels), and
+        their children's keys at a node (``(me, action)`` each, for :meth:`step`) where those are kept."""
         engine = self.engine
         size = engine.choice_size(st)  # (a choose: its options listed)
         if size is not None and size[0] == me:
@@ -369,8 +370,10 @@ class _Walk:
         if key is not None and where is not None and len(self.known) < _LABELS_KEPT:
             pure = self.by_spec[key[1]][1]
             if all(pure[o[0]] for o in st.choice_cache or ()):
-                self.known[key] = (options, where)
-        return options, where
+                keys = tuple([(me, a) for a in options])
+                self.known[key] = (options, where, keys)
+                return options, where, keys
+        return options, where, None
 
     def pick(self, seat: int, n: int) -> int:
         """The position of the walk's action among the ``n`` options listed now (``State.choice_cache``)."""
@@ -379,63 +382,75 @@ class _Walk:
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
         where: dict[str, int] | None = None
+        keys: tuple | None = None
         if ins[0] == CHOOSE:
             listed = st.choice_cache
             try:
-                key: tuple | None = (id(ins[1]), tuple(listed or ()))
+                key: tuple | None = (id(ins[1]), seat, tuple(listed or ()))
                 found = self.known.get(key)  # type: ignore[arg-type]
             except TypeError:  # a value that is no key (none of the shipped games has one)
                 key = found = None
-            if found is not None:
-                options, where = found
-            else:
-                known = _choice_labels(self.engine, st, self.by_spec)
-                if known is not None:
-                    options, where = known[1], known[2]
-                    pure = self.by_spec[id(ins[1])][1]
-                    if key is not None and len(self.known) < _LABELS_KEPT and all(pure[o[0]] for o in listed or ()):
-                        self.known[key] = (options, where)
-                else:  # rendered (two that read alike: the engine's error, as before)
-                    d = self.engine.pending(st)
-                    assert d is not None
-                    options = list(d.labels or [])
+            if found is not None:  # labels kept, all distinct: the position of the key taken is the option's
+                at = self.choose_at(self.node, seat, found[2])
+                if self.expanded:
+                    self.picking.limit = st.step + 1  # play stops at the next decision
+                return at
+            known = _choice_labels(self.engine, st, self.by_spec)
+            if known is not None:
+                options, where = known[1], known[2]
+                pure = self.by_spec[id(ins[1])][1]
+                if key is not None and len(self.known) < _LABELS_KEPT and all(pure[o[0]] for o in listed or ()):
+                    keys = tuple([(seat, a) for a in options])
+                    self.known[key] = (options, where, keys)
+            else:  # rendered (two that read alike: the engine's error, as before)
+                d = self.engine.pending(st)
+                assert d is not None
+                options = list(d.labels or [])
         else:  # an ask: the answers listed for the first still to answer
             options = list(st.choice_cache or [])
-        action = self.step(self.node, seat, options)
+        action = self.step(self.node, seat, options, keys)
         if self.expanded:
             self.picking.limit = st.step + 1  # play stops at the next decision
         return where[action] if where is not None else options.index(action)
 
-    def step(self, node: _Node, seat: int, options: list[str]) -> str:
+    def step(self, node: _Node, seat: int, options: list[str], keys: tuple | None = None) -> str:
         """At ``node``, ``seat`` to choose among ``options``: count their availability, expand an untried one
-        (at random) or take the best by UCB; move down to its child."""
+        (at random) or take the best by UCB; move down to its child. ``keys``: the children's keys,
+        ``(seat, option)`` for each option in order, where the caller keeps them."""
+        if keys is None:
+            keys = tuple([(seat, a) for a in options])
+        return keys[self.choose_at(node, seat, keys)][1]
+
+    def choose_at(self, node: _Node, seat: int, keys: tuple) -> int:
+        """:meth:`step` by the children's keys (``(seat, option)``, one per option in order): which of them
+        it takes (the first of equal ones)."""
         children = node.children
         untried = None
-        for a in options:
-            child = children.get((seat, a))
+        for j, k in enumerate(keys):
+            child = children.get(k)
             if child is not None:
                 child.avail += 1
             elif untried is None:
-                untried = [a]
+                untried = [j]
             else:
-                untried.append(a)
+                untried.append(j)
         if untried is not None:
-            action = untried[self.rng.below(len(untried))] if len(untried) > 1 else untried[0]
-            child = children[(seat, action)] = _Node()
+            at = untried[self.rng.below(len(untried))] if len(untried) > 1 else untried[0]
+            child = children[keys[at]] = _Node()
             child.avail = 1
             self.expanded = True
-        else:  # UCB: mean reward + c * sqrt(log(availability) / visits)
+        else:  # UCB: mean reward + c * sqrt(log(availability) / visits); every availability is 1 or more here
             c, sqrt, log = self.c, math.sqrt, math.log
-            action, best_u = options[0], -math.inf
-            for a in options:
-                ch = children[(seat, a)]
-                u = ch.total / ch.visits + c * sqrt(log(max(ch.avail, 1)) / ch.visits)
+            best_u = -math.inf
+            for j, k in enumerate(keys):
+                ch = children[k]
+                visits = ch.visits
+                u = ch.total / visits + c * sqrt(log(ch.avail) / visits)
                 if u > best_u:
-                    action, best_u = a, u
-            child = children[(seat, action)]
+                    at, child, best_u = j, ch, u
         self.path.append((child, seat))
         self.node = child
-        return action
+        return at
 
 
 class MctsAgent:
@@ -482,11 +497,11 @@ class MctsAgent:
         for _ in range(self.iters):
             st = world.sample(rng)
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
-            options, where = walk.root(st, me, legal)
+            options, where, keys = walk.root(st, me, legal)
             if not options:
                 continue
             path = walk.start(st, root)
-            action = walk.step(root, me, options)
+            action = walk.step(root, me, options, keys)
             if walk.expanded:
                 walk.picking.limit = st.step + 1  # play stops at the next decision
             st.chance_rng = rng  # dice and draws on the way: rolled as play() rolls them
