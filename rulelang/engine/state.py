@@ -115,7 +115,8 @@ class State:
         :meth:`copy_shaped` share)."""
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
-        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
+        new.seen = [[{**look, "components": look["components"][:]} for look in looks] if looks else []
+                    for looks in self.seen]
         new.looks = self.looks
         new.out = self.out[:]
         new.over = self.over
