@@ -15,7 +15,7 @@ from typing import Any
 
 from rulelang.check.model import rank_payoff_spec
 from rulelang.compile.program import CHOOSE
-from rulelang.engine.determinize import World, random_playout
+from rulelang.engine.determinize import World, counting_picker, random_playout
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import normalised, rank_payoffs_of
 from rulelang.engine.state import Picking, State
@@ -320,21 +320,29 @@ class _Walk:
     seat to decide (the first still to answer, during an ``ask``); the walk finds their labels (kept by
     :func:`_choice_labels`, else rendered), updates availability, expands an untried action (at random)
     or takes the one of the best UCB (Walk.step), and
-    answers with its position. After the decision it expands, it lowers the step limit so that play
-    stops at the next decision (the rollout's), as a step by ``apply_index`` would.
+    answers with its position. After the decision it expands, play goes on as the rollout's, in the same
+    run of the engine's loop (:meth:`hand_over`): the same decisions and draws as stopping at the next
+    decision, as a step by ``apply_index`` would, and starting the rollout there.
     """
 
-    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking", "known")
+    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking", "known",
+                 "depth", "walk_picks", "roll_picks", "roll_begin", "rolled")
 
     _FAR = 1 << 62  # the step limit while the walk goes on
 
-    def __init__(self, engine: Engine, rng: Rng, c: float, by_spec: dict) -> None:
+    def __init__(self, engine: Engine, rng: Rng, c: float, by_spec: dict, depth: int = 0) -> None:
         self.engine, self.rng, self.c, self.by_spec, self.code = engine, rng, c, by_spec, engine.code
         self.st: State | None = None
         self.node: _Node | None = None
         self.path: list[tuple[_Node, int]] = []
         self.expanded = False
         self.picking = Picking([], self._FAR, listed=True, lean=True)
+        # The rollout of up to ``depth`` decisions the walk hands over to (see hand_over): its picker, and
+        # how many decisions it took (``rolled()``)
+        self.depth = depth
+        picker, self.roll_begin, self.rolled = counting_picker(rng)
+        self.walk_picks: list[Any] = []
+        self.roll_picks: list[Any] = [picker]
         # (choose spec's id, its options listed) -> (labels, label -> position), where every option's label
         # is a function of its values alone (see _pure_labels): found once, not at every walk
         self.known: dict[tuple, tuple[list[str], dict[str, int]]] = {}
@@ -344,9 +352,30 @@ class _Walk:
         self.st, self.node, self.path, self.expanded = st, root, [], False
         picking = self.picking
         picking.limit = self._FAR
-        if len(picking.picks) != st.players:
-            picking.picks = [partial(self.pick, p) for p in range(st.players)]
+        picking.listed = True
+        if len(self.walk_picks) != st.players:
+            self.walk_picks = [partial(self.pick, p) for p in range(st.players)]
+            self.roll_picks = self.roll_picks[:1] * st.players
+            picking.picks = self.walk_picks[:]
+        else:
+            picking.picks[:] = self.walk_picks  # (in place: the engine's loop holds the list while it runs)
         return self.path
+
+    def hand_over(self, st: State) -> None:
+        """The walk has expanded a node at the decision being taken in ``st``: from the next decision on,
+        play is the rollout's (``depth`` random decisions at most, drawn as :func:`random_playout` draws
+        them), without stopping in between (the engine's loop reads the mode of play, the pickers' list
+        and the limit where it uses them). The limit lets play stop no later than that rollout would:
+        :meth:`MctsAgent._rollout` plays on from there if it stops sooner. With no rollout (``depth`` 0),
+        play stops at the next decision."""
+        picking = self.picking
+        if self.depth <= 0:
+            picking.limit = st.step + 1
+            return
+        self.roll_begin(st, self.depth)
+        picking.listed = False
+        picking.picks[:] = self.roll_picks
+        picking.limit = st.step + 1 + self.depth  # (the decision taken now, then ``depth`` at most)
 
     def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None, tuple | None]:
         """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), each one's position
@@ -393,7 +422,7 @@ class _Walk:
             if found is not None:  # labels kept, all distinct: the position of the key taken is the option's
                 at = self.choose_at(self.node, seat, found[2])
                 if self.expanded:
-                    self.picking.limit = st.step + 1  # play stops at the next decision
+                    self.hand_over(st)
                 return at
             known = _choice_labels(self.engine, st, self.by_spec)
             if known is not None:
@@ -410,7 +439,7 @@ class _Walk:
             options = list(st.choice_cache or [])
         action = self.step(self.node, seat, options, keys)
         if self.expanded:
-            self.picking.limit = st.step + 1  # play stops at the next decision
+            self.hand_over(st)
         return where[action] if where is not None else options.index(action)
 
     def step(self, node: _Node, seat: int, options: list[str], keys: tuple | None = None) -> str:
@@ -483,8 +512,9 @@ class MctsAgent:
 
         Below the root, the tree is walked by the engine's own pickers (``Walk``): the generated code
         rolls the dice and the engine's loop draws the other chance and lists each decision's options
-        for the walk to pick among, as ``play()`` plays, without returning between the decisions; the
-        same tree, the same picks and the same draws as taking each step by ``apply_index``."""
+        for the walk to pick among, as ``play()`` plays, without returning between the decisions, and the
+        rollout follows in the same run (``_Walk.hand_over``); the same tree, the same picks and the same
+        draws as taking each step by ``apply_index`` and then playing the rollout."""
         if world is None:
             raise TypeError("the mcts agent needs a World to search in (play() gives it one)")
         if len(legal) == 1:
@@ -492,7 +522,7 @@ class MctsAgent:
         engine, me, rng = world.engine, world.player, self.rng
         by_spec = _label_tables(engine)
         root = _Node()
-        walk = _Walk(engine, rng, self.c, by_spec)
+        walk = _Walk(engine, rng, self.c, by_spec, self.depth)
         self.iterations += self.iters
         for _ in range(self.iters):
             st = world.sample(rng)
@@ -503,7 +533,7 @@ class MctsAgent:
             path = walk.start(st, root)
             action = walk.step(root, me, options, keys)
             if walk.expanded:
-                walk.picking.limit = st.step + 1  # play stops at the next decision
+                walk.hand_over(st)
             st.chance_rng = rng  # dice and draws on the way: rolled as play() rolls them
             st.picking = walk.picking
             try:
@@ -518,7 +548,7 @@ class MctsAgent:
                 st.picking = None
             if not st.over and not walk.expanded:
                 raise RuntimeError("the tree walk stopped at a decision it did not take")  # (the limit is far)
-            rewards = self._rollout(engine, st, rng)
+            rewards = self._rollout(engine, st, rng, walk.rolled() if walk.expanded and self.depth > 0 else 0)
             for n, who in path:
                 n.visits += 1
                 n.total += rewards[who]
@@ -529,9 +559,12 @@ class MctsAgent:
 
         return max(legal, key=score)
 
-    def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
-        # chance outcomes do not count towards the depth
-        self.rollout_decisions += random_playout(engine, st, rng, self.depth, lean=True)
+    def _rollout(self, engine: Engine, st: State, rng: Rng, taken: int = 0) -> list[float]:
+        """Each player's reward of a rollout from ``st`` of ``depth`` decisions at most (chance outcomes do
+        not count), ``taken`` of them taken already (by the walk's hand-over); the rest played here."""
+        if taken < self.depth and not st.over:
+            taken += random_playout(engine, st, rng, self.depth - taken, lean=True)
+        self.rollout_decisions += taken
         if st.over:
             result = st.result
             if result is not None and "ranks" in result:  # the lean result of a rollout: what payoff_rewards gives
