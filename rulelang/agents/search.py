@@ -15,7 +15,7 @@ from typing import Any
 
 from rulelang.check.model import rank_payoff_spec
 from rulelang.compile.program import CHOOSE
-from rulelang.engine.determinize import World, random_playout
+from rulelang.engine.determinize import World, counting_picker, random_playout
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import normalised, rank_payoffs_of
 from rulelang.engine.state import Picking, State
@@ -320,21 +320,29 @@ class _Walk:
     seat to decide (the first still to answer, during an ``ask``); the walk finds their labels (kept by
     :func:`_choice_labels`, else rendered), updates availability, expands an untried action (at random)
     or takes the one of the best UCB (Walk.step), and
-    answers with its position. After the decision it expands, it lowers the step limit so that play
-    stops at the next decision (the rollout's), as a step by ``apply_index`` would.
+    answers with its position. After the decision it expands, play goes on as the rollout's, in the same
+    run of the engine's loop (:meth:`hand_over`): the same decisions and draws as stopping at the next
+    decision, as a step by ``apply_index`` would, and starting the rollout there.
     """
 
-    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking", "known")
+    __slots__ = ("engine", "rng", "c", "by_spec", "code", "st", "node", "path", "expanded", "picking", "known",
+                 "depth", "walk_picks", "roll_picks", "roll_begin", "rolled")
 
     _FAR = 1 << 62  # the step limit while the walk goes on
 
-    def __init__(self, engine: Engine, rng: Rng, c: float, by_spec: dict) -> None:
+    def __init__(self, engine: Engine, rng: Rng, c: float, by_spec: dict, depth: int = 0) -> None:
         self.engine, self.rng, self.c, self.by_spec, self.code = engine, rng, c, by_spec, engine.code
         self.st: State | None = None
         self.node: _Node | None = None
         self.path: list[tuple[_Node, int]] = []
         self.expanded = False
         self.picking = Picking([], self._FAR, listed=True, lean=True)
+        # The rollout of up to ``depth`` decisions the walk hands over to (see hand_over): its picker, and
+        # how many decisions it took (``rolled()``)
+        self.depth = depth
+        picker, self.roll_begin, self.rolled = counting_picker(rng)
+        self.walk_picks: list[Any] = []
+        self.roll_picks: list[Any] = [picker]
         # (choose spec's id, its options listed) -> (labels, label -> position), where every option's label
         # is a function of its values alone (see _pure_labels): found once, not at every walk
         self.known: dict[tuple, tuple[list[str], dict[str, int]]] = {}
@@ -344,13 +352,35 @@ class _Walk:
         self.st, self.node, self.path, self.expanded = st, root, [], False
         picking = self.picking
         picking.limit = self._FAR
-        if len(picking.picks) != st.players:
-            picking.picks = [partial(self.pick, p) for p in range(st.players)]
+        picking.listed = True
+        if len(self.walk_picks) != st.players:
+            self.walk_picks = [partial(self.pick, p) for p in range(st.players)]
+            self.roll_picks = self.roll_picks[:1] * st.players
+            picking.picks = self.walk_picks[:]
+        else:
+            picking.picks[:] = self.walk_picks  # (in place: the engine's loop holds the list while it runs)
         return self.path
 
-    def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None]:
-        """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), and each one's position
-        where :func:`_choice_labels` knows it: what ``_legal_for`` says, kept as the walk keeps labels."""
+    def hand_over(self, st: State) -> None:
+        """The walk has expanded a node at the decision being taken in ``st``: from the next decision on,
+        play is the rollout's (``depth`` random decisions at most, drawn as :func:`random_playout` draws
+        them), without stopping in between (the engine's loop reads the mode of play, the pickers' list
+        and the limit where it uses them). The limit lets play stop no later than that rollout would:
+        :meth:`MctsAgent._rollout` plays on from there if it stops sooner. With no rollout (``depth`` 0),
+        play stops at the next decision."""
+        picking = self.picking
+        if self.depth <= 0:
+            picking.limit = st.step + 1
+            return
+        self.roll_begin(st, self.depth)
+        picking.listed = False
+        picking.picks[:] = self.roll_picks
+        picking.limit = st.step + 1 + self.depth  # (the decision taken now, then ``depth`` at most)
+
+    def root(self, st: State, me: int, legal: list[str]) -> tuple[list[str], dict[str, int] | None, tuple | None]:
+        """The actions of ``legal`` that ``me`` may take in ``st`` (in their order), each one's position
+        where :func:`_choice_labels` knows it (what ``_legal_for`` says, kept as the walk keeps labels), and
+        their children's keys at a node (``(me, action)`` each, for :meth:`step`) where those are kept."""
         engine = self.engine
         size = engine.choice_size(st)  # (a choose: its options listed)
         if size is not None and size[0] == me:
@@ -369,8 +399,10 @@ class _Walk:
         if key is not None and where is not None and len(self.known) < _LABELS_KEPT:
             pure = self.by_spec[key[1]][1]
             if all(pure[o[0]] for o in st.choice_cache or ()):
-                self.known[key] = (options, where)
-        return options, where
+                keys = tuple([(me, a) for a in options])
+                self.known[key] = (options, where, keys)
+                return options, where, keys
+        return options, where, None
 
     def pick(self, seat: int, n: int) -> int:
         """The position of the walk's action among the ``n`` options listed now (``State.choice_cache``)."""
@@ -379,63 +411,75 @@ class _Walk:
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
         where: dict[str, int] | None = None
+        keys: tuple | None = None
         if ins[0] == CHOOSE:
             listed = st.choice_cache
             try:
-                key: tuple | None = (id(ins[1]), tuple(listed or ()))
+                key: tuple | None = (id(ins[1]), seat, tuple(listed or ()))
                 found = self.known.get(key)  # type: ignore[arg-type]
             except TypeError:  # a value that is no key (none of the shipped games has one)
                 key = found = None
-            if found is not None:
-                options, where = found
-            else:
-                known = _choice_labels(self.engine, st, self.by_spec)
-                if known is not None:
-                    options, where = known[1], known[2]
-                    pure = self.by_spec[id(ins[1])][1]
-                    if key is not None and len(self.known) < _LABELS_KEPT and all(pure[o[0]] for o in listed or ()):
-                        self.known[key] = (options, where)
-                else:  # rendered (two that read alike: the engine's error, as before)
-                    d = self.engine.pending(st)
-                    assert d is not None
-                    options = list(d.labels or [])
+            if found is not None:  # labels kept, all distinct: the position of the key taken is the option's
+                at = self.choose_at(self.node, seat, found[2])
+                if self.expanded:
+                    self.hand_over(st)
+                return at
+            known = _choice_labels(self.engine, st, self.by_spec)
+            if known is not None:
+                options, where = known[1], known[2]
+                pure = self.by_spec[id(ins[1])][1]
+                if key is not None and len(self.known) < _LABELS_KEPT and all(pure[o[0]] for o in listed or ()):
+                    keys = tuple([(seat, a) for a in options])
+                    self.known[key] = (options, where, keys)
+            else:  # rendered (two that read alike: the engine's error, as before)
+                d = self.engine.pending(st)
+                assert d is not None
+                options = list(d.labels or [])
         else:  # an ask: the answers listed for the first still to answer
             options = list(st.choice_cache or [])
-        action = self.step(self.node, seat, options)
+        action = self.step(self.node, seat, options, keys)
         if self.expanded:
-            self.picking.limit = st.step + 1  # play stops at the next decision
+            self.hand_over(st)
         return where[action] if where is not None else options.index(action)
 
-    def step(self, node: _Node, seat: int, options: list[str]) -> str:
+    def step(self, node: _Node, seat: int, options: list[str], keys: tuple | None = None) -> str:
         """At ``node``, ``seat`` to choose among ``options``: count their availability, expand an untried one
-        (at random) or take the best by UCB; move down to its child."""
+        (at random) or take the best by UCB; move down to its child. ``keys``: the children's keys,
+        ``(seat, option)`` for each option in order, where the caller keeps them."""
+        if keys is None:
+            keys = tuple([(seat, a) for a in options])
+        return keys[self.choose_at(node, seat, keys)][1]
+
+    def choose_at(self, node: _Node, seat: int, keys: tuple) -> int:
+        """:meth:`step` by the children's keys (``(seat, option)``, one per option in order): which of them
+        it takes (the first of equal ones)."""
         children = node.children
         untried = None
-        for a in options:
-            child = children.get((seat, a))
+        for j, k in enumerate(keys):
+            child = children.get(k)
             if child is not None:
                 child.avail += 1
             elif untried is None:
-                untried = [a]
+                untried = [j]
             else:
-                untried.append(a)
+                untried.append(j)
         if untried is not None:
-            action = untried[self.rng.below(len(untried))] if len(untried) > 1 else untried[0]
-            child = children[(seat, action)] = _Node()
+            at = untried[self.rng.below(len(untried))] if len(untried) > 1 else untried[0]
+            child = children[keys[at]] = _Node()
             child.avail = 1
             self.expanded = True
-        else:  # UCB: mean reward + c * sqrt(log(availability) / visits)
+        else:  # UCB: mean reward + c * sqrt(log(availability) / visits); every availability is 1 or more here
             c, sqrt, log = self.c, math.sqrt, math.log
-            action, best_u = options[0], -math.inf
-            for a in options:
-                ch = children[(seat, a)]
-                u = ch.total / ch.visits + c * sqrt(log(max(ch.avail, 1)) / ch.visits)
+            best_u = -math.inf
+            for j, k in enumerate(keys):
+                ch = children[k]
+                visits = ch.visits
+                u = ch.total / visits + c * sqrt(log(ch.avail) / visits)
                 if u > best_u:
-                    action, best_u = a, u
-            child = children[(seat, action)]
+                    at, child, best_u = j, ch, u
         self.path.append((child, seat))
         self.node = child
-        return action
+        return at
 
 
 class MctsAgent:
@@ -468,8 +512,9 @@ class MctsAgent:
 
         Below the root, the tree is walked by the engine's own pickers (``Walk``): the generated code
         rolls the dice and the engine's loop draws the other chance and lists each decision's options
-        for the walk to pick among, as ``play()`` plays, without returning between the decisions; the
-        same tree, the same picks and the same draws as taking each step by ``apply_index``."""
+        for the walk to pick among, as ``play()`` plays, without returning between the decisions, and the
+        rollout follows in the same run (``_Walk.hand_over``); the same tree, the same picks and the same
+        draws as taking each step by ``apply_index`` and then playing the rollout."""
         if world is None:
             raise TypeError("the mcts agent needs a World to search in (play() gives it one)")
         if len(legal) == 1:
@@ -477,18 +522,18 @@ class MctsAgent:
         engine, me, rng = world.engine, world.player, self.rng
         by_spec = _label_tables(engine)
         root = _Node()
-        walk = _Walk(engine, rng, self.c, by_spec)
+        walk = _Walk(engine, rng, self.c, by_spec, self.depth)
         self.iterations += self.iters
         for _ in range(self.iters):
             st = world.sample(rng)
             # The root: this seat's own decision (during an ``ask`` others may come first in the list).
-            options, where = walk.root(st, me, legal)
+            options, where, keys = walk.root(st, me, legal)
             if not options:
                 continue
             path = walk.start(st, root)
-            action = walk.step(root, me, options)
+            action = walk.step(root, me, options, keys)
             if walk.expanded:
-                walk.picking.limit = st.step + 1  # play stops at the next decision
+                walk.hand_over(st)
             st.chance_rng = rng  # dice and draws on the way: rolled as play() rolls them
             st.picking = walk.picking
             try:
@@ -503,7 +548,7 @@ class MctsAgent:
                 st.picking = None
             if not st.over and not walk.expanded:
                 raise RuntimeError("the tree walk stopped at a decision it did not take")  # (the limit is far)
-            rewards = self._rollout(engine, st, rng)
+            rewards = self._rollout(engine, st, rng, walk.rolled() if walk.expanded and self.depth > 0 else 0)
             for n, who in path:
                 n.visits += 1
                 n.total += rewards[who]
@@ -514,9 +559,12 @@ class MctsAgent:
 
         return max(legal, key=score)
 
-    def _rollout(self, engine: Engine, st: State, rng: Rng) -> list[float]:
-        # chance outcomes do not count towards the depth
-        self.rollout_decisions += random_playout(engine, st, rng, self.depth, lean=True)
+    def _rollout(self, engine: Engine, st: State, rng: Rng, taken: int = 0) -> list[float]:
+        """Each player's reward of a rollout from ``st`` of ``depth`` decisions at most (chance outcomes do
+        not count), ``taken`` of them taken already (by the walk's hand-over); the rest played here."""
+        if taken < self.depth and not st.over:
+            taken += random_playout(engine, st, rng, self.depth - taken, lean=True)
+        self.rollout_decisions += taken
         if st.over:
             result = st.result
             if result is not None and "ranks" in result:  # the lean result of a rollout: what payoff_rewards gives

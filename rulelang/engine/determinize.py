@@ -133,14 +133,26 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int, lean: bo
     taken = 0
     if decisions <= 0 or st.over:
         return 0
-    pick = rng.pick  # (the same draw as rng.below(n))
+    inc = rng._inc
 
     def picker(n: int) -> int:
+        # rng.pick(n) (the same draw as rng.below(n)) with its step written out here: one call a decision
         nonlocal taken
         taken += 1
         if taken >= decisions:
             st.chance_rng = None  # no chance after the last decision (random_step would stop here)
-        return pick(n)
+        if n <= 1:
+            return 0 if n == 1 else rng.below(n)  # one option: nothing drawn (as below(1))
+        state = rng._state
+        r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+        state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
+            threshold = (0x100000000 - n) % n
+            while r < threshold:
+                r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
+                state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        rng._state = state
+        return r % n
 
     picks = [picker] * st.players
     try:
@@ -158,6 +170,44 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int, lean: bo
         st.chance_rng = None
         st.picking = None
     return taken
+
+
+def counting_picker(rng: Rng) -> tuple[Any, Any, Any]:
+    """(picker, begin, taken): a picker by position drawing as ``rng.pick`` (the same draws), which counts
+    the decisions it takes since ``begin(st, decisions)`` and, at the last of those ``decisions``, takes the
+    chance stream off ``st`` (as :func:`random_playout`'s picker does); ``taken()`` says how many it took.
+    For a rollout that begins within a run of the engine's loop (a search's tree walk hands over to it)."""
+    taken = 0
+    decisions = 0
+    state: State | None = None
+    inc = rng._inc
+
+    def picker(n: int) -> int:
+        nonlocal taken
+        taken += 1
+        if taken >= decisions:
+            state.chance_rng = None  # type: ignore[union-attr]  # no chance after the last decision
+        if n <= 1:
+            return 0 if n == 1 else rng.below(n)  # one option: nothing drawn (as below(1))
+        s = rng._state
+        r = (((((s >> 18) ^ s) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (s >> 59)) & 0xFFFFFFFF
+        s = (s * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
+            threshold = (0x100000000 - n) % n
+            while r < threshold:
+                r = (((((s >> 18) ^ s) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (s >> 59)) & 0xFFFFFFFF
+                s = (s * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
+        rng._state = s
+        return r % n
+
+    def begin(st: State, allowed: int) -> None:
+        nonlocal taken, decisions, state
+        taken, decisions, state = 0, allowed, st
+
+    def count() -> int:
+        return taken
+
+    return picker, begin, count
 
 
 def determinize(engine: Engine, st: State, player: int, rng: Rng,

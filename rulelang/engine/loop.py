@@ -48,9 +48,9 @@ class Loop:
         check_after = self._checks[after_step] if after_step else None
         picking = st.picking
         if picking is not None:  # the mode of play (see State.picking)
-            # (its limit is read where it is used: a picker may lower it while play goes on, see Picking)
+            # (its limit and ``listed`` are read where they are used: a picker may change them while play goes
+            # on, see Picking; pickers by position need only how many options there are, unless ``listed``)
             picks, take, rec = picking.picks, picking.take, picking.record
-            lazy = not picking.listed  # pickers by position need only how many options there are
         try:
             while True:
                 fr = stack[-1]
@@ -83,7 +83,7 @@ class Loop:
                             st.pending_cache = st.choice_cache = None
                             left = self.budget
                             continue
-                    if taking and lazy and not alike and spec.pick is not None:
+                    if taking and not picking.listed and not alike and spec.pick is not None:
                         # A picker needs only how many options there are, then the one picked.
                         n, ends, options = spec.pick(st, loc)
                         if n and st.step >= picking.limit:
@@ -104,7 +104,7 @@ class Loop:
                         return
                     if ends is None:
                         n = len(options)
-                        if not lazy:  # a picker by label finds the option among the listed ones
+                        if picking.listed:  # a picker by label finds the option among the listed ones
                             st.choice_cache = options
                     if alike and not (spec.alike is not None and kinds_apart(spec.alike, options)) \
                             and not self.labels_apart(st, spec, loc, options):
@@ -153,7 +153,7 @@ class Loop:
                         loc[var] = who
                         allowed = enum(st, loc) if enum is not None else self._answers(st, spec, loc, who)
                         n = len(allowed)
-                        if not lazy:  # a picker by label finds the answer among the listed ones
+                        if picking.listed:  # a picker by label finds the answer among the listed ones
                             st.choice_cache = allowed
                         i = picks[who](n)
                         if not 0 <= i < n:

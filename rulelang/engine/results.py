@@ -20,6 +20,7 @@ class Results:
     program: Program
     model: Model
     run: Any
+    _rank_plan: Any = None  # (rank fns, signs, span, locals) for ranks(), found at its first call
 
     def _finish(self, st: State) -> None:
         """The game is over: its result (a lean one, ranks and payoffs only, while ``st.picking.lean``)."""
@@ -138,17 +139,34 @@ class Results:
         # No score sheets: the keys alone, as _standing_values computes them; a seat's rank is one more
         # than the seats whose keys sort before its own (as _ranked numbers them).
         run = self.run
+        plan = self._rank_plan
+        if plan is None or plan[0] is not run.rank_fns:  # (what does not depend on the state: worked out once)
+            plan = self._rank_plan = (run.rank_fns, [-1 if d == "highest" else 1 for d, _ in program.rank_keys],
+                                      self.model.ranking.span, max(1, program.rank_nlocals))
+        fns, signs, span, nlocals = plan
         run.reset_memo()
-        span = self.model.ranking.span
-        nlocals = max(1, program.rank_nlocals)
-        fns = run.rank_fns
-        signs = [-1 if d == "highest" else 1 for d, _ in program.rank_keys]
-        keys = []
-        for p in range(st.players):
-            loc = [None] * nlocals
-            loc[0] = p
-            keys.append(tuple([-v if h < 0 else v for h, v in zip(signs, [bounded(fn(st, loc), span) for fn in fns])]))
-        return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+        keys: list[Any] = []
+        if len(fns) == 1:  # one key: its signed value stands for the one-item tuple (they compare alike)
+            fn, h = fns[0], signs[0]
+            for p in range(st.players):
+                loc = [None] * nlocals
+                loc[0] = p
+                v = bounded(fn(st, loc), span)
+                keys.append(-v if h < 0 else v)
+        else:
+            for p in range(st.players):
+                loc = [None] * nlocals
+                loc[0] = p
+                keys.append(tuple([-v if h < 0 else v for h, v in zip(signs, [bounded(fn(st, loc), span)
+                                                                               for fn in fns])]))
+        out = []
+        for mine in keys:
+            rank = 1
+            for other in keys:
+                if other < mine:
+                    rank += 1
+            out.append(rank)
+        return out
 
     def _standing_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
         """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values

@@ -30,9 +30,11 @@ class Picking:
 
     - ``picks[seat](n)``: the index of the option (or answer) ``seat`` takes among ``n``;
     - ``limit``: no decision is taken from this step on (play stops there: ``max_steps``); a picker may
-      lower it while play goes on (a search's tree walk stops at the decision after the one it expands);
+      change it while play goes on (a search's tree walk stops at the decision after the one it expands,
+      or hands over to its rollout, see ``agents.search._Walk.hand_over``);
     - ``listed``: the pickers read the pending decision's listed options (``State.choice_cache``), as
-      replay's pickers by label do, so no choice is only counted or listed lazily;
+      replay's pickers by label do, so no choice is only counted or listed lazily (read at each decision:
+      the walk's hand-over turns it off, and changes the pickers in ``picks`` in place);
     - ``take(st, spec, loc)``: replay's recorded option of a choice found without listing the options
       (``ChooseSpec.member``), or None to list them;
     - ``record``: a recorder whose ``took(st, seat, label)`` is called just before each choice or
@@ -115,7 +117,8 @@ class State:
         :meth:`copy_shaped` share)."""
         new.armed = None if self.armed is None else [a[:] if isinstance(a, list) else a for a in self.armed]
         new.answers = self.answers[:]
-        new.seen = [[{**look, "components": look["components"][:]} for look in looks] for looks in self.seen]
+        new.seen = [[{**look, "components": look["components"][:]} for look in looks] if looks else []
+                    for looks in self.seen]
         new.looks = self.looks
         new.out = self.out[:]
         new.over = self.over

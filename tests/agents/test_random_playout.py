@@ -42,3 +42,20 @@ def test_random_playouts_are_random_steps(game: str) -> None:
             positions += 1
         random_step(engine, st, walk)
     assert positions > 0
+
+
+def test_the_counting_picker_draws_as_rng_pick_and_takes_chance_off_at_the_last() -> None:
+    from rulelang.engine.determinize import counting_picker
+    from rulelang.engine.state import State
+
+    a, b = Rng(4, stream=2), Rng(4, stream=2)
+    picker, begin, taken = counting_picker(a)
+    st = State(2)
+    for allowed in (1, 3, 7):
+        begin(st, allowed)
+        st.chance_rng = a
+        for k, n in enumerate([5, 1, 2, 3, 2**31 + 1, 7, 4][:allowed]):
+            assert picker(n) == b.pick(n)  # the same draw (none for one option)
+            assert taken() == k + 1
+            assert (st.chance_rng is None) == (k + 1 >= allowed)  # the stream taken off at the last allowed
+    assert a.next32() == b.next32()

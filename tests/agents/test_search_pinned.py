@@ -30,7 +30,8 @@ GAMES = [*(f"games/{p.name}" for p in sorted((ROOT / "games").glob("*.rules"))),
          "examples/kuhn-poker/kuhn-poker.rules", "examples/leduc-poker/leduc-poker.rules",
          "examples/goofspiel/goofspiel.rules", "examples/blackjack/blackjack.rules"]
 AGENTS = {"mcts-short": dict(iters=12, depth=6), "mcts-long": dict(iters=6, depth=200), "greedy": {},
-          "mcts-deep": dict(iters=40)}  # (deep: trees of several levels, walked by the engine's pickers)
+          "mcts-deep": dict(iters=40),  # (deep: trees of several levels, walked by the engine's pickers)
+          "mcts-50": dict(iters=50)}  # (benchmarks/search.py's searches: pinned before the cheaper tree phase)
 POSITIONS = 4  # positions per game and agent
 PLAYERS = {"games/barnyard.rules": 4, "games/rule-the-roost.rules": 4}
 
@@ -83,7 +84,8 @@ def full_game(game: str) -> list[Any]:
 
 
 FULL_GAMES = ["games/chicken.rules", "examples/kuhn-poker/kuhn-poker.rules", "examples/goofspiel/goofspiel.rules",
-              "games/rooster-rush.rules", "games/rule-the-roost.rules"]  # (the last two: asks in the tree)
+              "games/rooster-rush.rules", "games/rule-the-roost.rules",  # (these two: asks in the tree)
+              "games/chicken-eggspansion.rules", "games/barnyard-2p.rules"]
 
 
 def _pins() -> dict[str, Any]:
