@@ -314,6 +314,9 @@ class DecisionEmitter:
                     start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
                     written |= loc_writes(self.helpers[start:])
+                start = len(self.helpers)
+                self.id_listers[id(spec)] = self.enumerator(s, ids=True)  # what an adapter lists with
+                written |= loc_writes(self.helpers[start:])
                 self.listing_writes[id(spec)] = written
             for n, opt in enumerate(s.options):
                 prelude: list = []
