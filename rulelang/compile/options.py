@@ -109,6 +109,12 @@ class OptionEmitter:
             for i in sorted(rnames):
                 if i > 0:
                     lines.append((ind, f"{rnames[i]} = {srcs[i]}", opt.span))
+            offsets = None  # with ids: an innermost range listed once, its values' offsets looked up once too
+            tested = [opt.cond] if not hoisted and not always_true(opt.cond) else []
+            if ids and last > 0 and last in rnames and not inner and opt.bindings[last][0] not in slots_read(tested):
+                offsets, x = self.var("q"), self.var("x")
+                lines.append((ind, f"{offsets} = [{table_names[n][last + 1]}[{x}] for {x} in {rnames[last]}]",
+                              opt.span))
             # lazy: an innermost range listed once whose tests read no outer range's value keeps the same
             # values for every outer value: they are filtered once, where the first outer value needs them
             once = self.var("h") if lazy and not limited and filtered_once(opt, hoisted) else None
@@ -162,6 +168,12 @@ class OptionEmitter:
                 if i == last and not read and not inner:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
+                    if ids and offsets is not None and values_src == rnames[i]:
+                        lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                        lines.append((ind, f"{id_list} += [{sums[-1]} + {v} for {v} in {offsets}]", opt.span))
+                        if i > 0 and limited:
+                            lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
+                        break
                     if ids:  # the values listed once, for the options and for their ids
                         src_var = self.var("s")
                         lines.append((ind, f"{src_var} = {values_src}", opt.span))
