@@ -44,7 +44,7 @@ class OptionEmitter:
         those innermost ranges are not written out one by one (see ``pick_option``).
 
         With ``ids`` (not with ``lazy``), the function an adapter's fixed action space lists with:
-        ``(st, loc, T)``, where ``T`` holds per option the base of its ids and, per ``for``, a dict
+        ``(st, loc, tables)``, where ``tables`` holds per option the base of its ids and, per ``for``, a dict
         from each value of its domain to its offset (position times stride; ``ActionSpace.tables``).
         It lists the same options in the same way (a ``runtime.Listed``) and with them ``.ids``, each
         option's action id, summed range by range as it is listed: the base plus each value's offset.
@@ -59,12 +59,14 @@ class OptionEmitter:
         limited = self.tries_bound(s) > runtime.MAX_OPTIONS
         lines: list = [(1, "out = []", None)]
         table_names: list[list[str]] = []  # with ids: per option, the names of its base and of its offsets
+        tables = ""  # with ids: the name of the tables parameter
         if ids:
             self.consts["LISTED"] = runtime.Listed
             id_list = self.var("ids")
             table_names = [[self.var("b")] + [self.var("p") for _b in opt.bindings] for opt in s.options]
             unpacked = ", ".join(f"({', '.join(names)},)" for names in table_names)
-            lines = [(1, "out = LISTED()", None), (1, f"{id_list} = []", None), (1, f"{unpacked}, = T", None)]
+            tables = self.var("t")
+            lines = [(1, "out = LISTED()", None), (1, f"{id_list} = []", None), (1, f"{unpacked}, = {tables}", None)]
         if lazy:
             total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
             lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None)]
@@ -284,7 +286,7 @@ class OptionEmitter:
             if ids:
                 lines.append((1, f"out.ids = {id_list}", None))
             lines.append((1, "return out", None))
-        self.helper(name, "st, loc, T" if ids else "st, loc", lines)
+        self.helper(name, f"st, loc, {tables}" if ids else "st, loc", lines)
         return name
 
     def outer_as_list(self, lines: list, outer_for: tuple, kept_at: tuple, names: tuple) -> None:

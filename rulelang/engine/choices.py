@@ -135,7 +135,7 @@ class Choices:
         """
         if check and spec.enum is not None:
             tables = st.id_tables
-            return spec.enum(st, loc) if tables is None else listed_with_ids(spec, st, loc, tables)
+            return spec.enum(st, loc) if tables is None or spec.ids is None else listed_with_ids(spec, st, loc, tables)
         out: list[tuple[int, tuple]] = []
         for index, (_label, bindings, cond, _pc, _public, _parser, hoisted) in enumerate(spec.options):
             if check is False:
