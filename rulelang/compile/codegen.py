@@ -84,6 +84,7 @@ class Generated:
     ncounters: int
     code_object: Any = None
     pickers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its lazy enumerator (see pick)
+    id_listers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its enumerator with ids
     members: dict[int, tuple] = attrs.field(factory=dict)  # id of a ChooseSpec -> its membership tests (see member)
     pay_fn: str | None = None  # the declared payoff of a player (the player in loc[0]), if the game declares one
 
@@ -134,6 +135,7 @@ class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, Opt
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
             constructs=self.constructs, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
             ncounters=len(model.counters), pickers=self.pickers, members=self.members, pay_fn=self.pay_fn,
+            id_listers=self.id_listers,
         )
 
 
@@ -204,6 +206,8 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
                 ins[1].enum = ns[gen.enums[id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].pick is None and id(ins[1]) in gen.pickers:
                 ins[1].pick = ns[gen.pickers[id(ins[1])]]
+            if ins[0] == CHOOSE and ins[1].ids is None and id(ins[1]) in gen.id_listers:
+                ins[1].ids = ns[gen.id_listers[id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].member is None and id(ins[1]) in gen.members:
                 guard, tests, ranges, exact, prefixes, read_back, wholes = gen.members[id(ins[1])]
                 ins[1].member = (ns[guard] if guard else None, tuple(zip(

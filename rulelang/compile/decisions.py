@@ -314,6 +314,10 @@ class DecisionEmitter:
                     start = len(self.helpers)
                     self.pickers[id(spec)] = self.enumerator(s, lazy=True)  # what a picker lists instead
                     written |= loc_writes(self.helpers[start:])
+                if any(opt.bindings for opt in s.options):  # (without 'for's a kept list of ids is found cheaper)
+                    start = len(self.helpers)
+                    self.id_listers[id(spec)] = self.enumerator(s, ids=True)  # what an adapter lists with
+                    written |= loc_writes(self.helpers[start:])
                 self.listing_writes[id(spec)] = written
             for n, opt in enumerate(s.options):
                 prelude: list = []

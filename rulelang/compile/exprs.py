@@ -59,6 +59,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
+        self.id_listers: dict[int, str] = {}  # id of a ChooseSpec -> its enumerator with action ids, for adapters
         self.same_answers_at: set[int] = set()  # pcs of asks whose answers are the same for everyone asked
         self.members: dict[int, tuple] = {}  # id of a ChooseSpec -> replay's membership tests (see member_tests)
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions

@@ -32,7 +32,7 @@ from rulelang.compile.source_text import inline_single_piles, owned_piles
 class OptionEmitter:
     """Option enumerators and membership tests of ``choose`` (mixed into ``CodeGen``)."""
 
-    def enumerator(self, s: m.ChooseS, lazy: bool = False) -> str:
+    def enumerator(self, s: m.ChooseS, lazy: bool = False, ids: bool = False) -> str:
         """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
 
         With ``lazy``, the function a picker uses instead: it returns ``(total, ends, parts)``,
@@ -43,13 +43,30 @@ class OptionEmitter:
         same order, with the same tries counted and the same locals set; only the options of
         those innermost ranges are not written out one by one (see ``pick_option``).
 
-        Both list what ``Engine._options`` lists from the compiler's closures, in the same order,
+        With ``ids`` (not with ``lazy``), the function an adapter's fixed action space lists with:
+        ``(st, loc, tables)``, where ``tables`` holds per option the base of its ids and, per ``for``, a dict
+        from each value of its domain to its offset (position times stride; ``ActionSpace.tables``).
+        It lists the same options in the same way (a ``runtime.Listed``) and with them ``.ids``, each
+        option's action id, summed range by range as it is listed: the base plus each value's offset.
+        A value outside its domain raises KeyError (the caller lists again without ids).
+
+        All list what ``Engine._options`` lists from the compiler's closures, in the same order,
         with the same errors, trying (and counting against the limit) the same combinations.
         """
-        name = f"o{next(self.names)}"
+        assert not (lazy and ids)
+        name = f"o{'i' if ids else ''}{next(self.names)}"
         # Ranges too small to ever try more than the limit (known when the code is written): no count kept.
         limited = self.tries_bound(s) > runtime.MAX_OPTIONS
         lines: list = [(1, "out = []", None)]
+        table_names: list[list[str]] = []  # with ids: per option, the names of its base and of its offsets
+        tables = ""  # with ids: the name of the tables parameter
+        if ids:
+            self.consts["LISTED"] = runtime.Listed
+            id_list = self.var("ids")
+            table_names = [[self.var("b")] + [self.var("p") for _b in opt.bindings] for opt in s.options]
+            unpacked = ", ".join(f"({', '.join(names)},)" for names in table_names)
+            tables = self.var("t")
+            lines = [(1, "out = LISTED()", None), (1, f"{id_list} = []", None), (1, f"{unpacked}, = {tables}", None)]
         if lazy:
             total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
             lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None)]
@@ -85,6 +102,7 @@ class OptionEmitter:
                 lines.append((ind, f"if {self.ex(opt.cond)}:", opt.span))
                 ind += 1
             values = []
+            sums: list[str] = [table_names[n][0]] if ids else []  # with ids: the id summed so far, per level
             inner_for = None  # the innermost range's loop: (its line, its values, its variable)
             elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
@@ -93,6 +111,12 @@ class OptionEmitter:
             for i in sorted(rnames):
                 if i > 0:
                     lines.append((ind, f"{rnames[i]} = {srcs[i]}", opt.span))
+            offsets = None  # with ids: an innermost range listed once, its values' offsets looked up once too
+            tested = [opt.cond] if not hoisted and not always_true(opt.cond) else []
+            if ids and last > 0 and last in rnames and not inner and opt.bindings[last][0] not in slots_read(tested):
+                offsets, x = self.var("q"), self.var("x")
+                lines.append((ind, f"{offsets} = [{table_names[n][last + 1]}[{x}] for {x} in {rnames[last]}]",
+                              opt.span))
             # lazy: an innermost range listed once whose tests read no outer range's value keeps the same
             # values for every outer value: they are filtered once, where the first outer value needs them
             once = self.var("h") if lazy and not limited and filtered_once(opt, hoisted) else None
@@ -146,7 +170,20 @@ class OptionEmitter:
                 if i == last and not read and not inner:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
+                    if ids and offsets is not None and values_src == rnames[i]:
+                        lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                        lines.append((ind, f"{id_list} += [{sums[-1]} + {v} for {v} in {offsets}]", opt.span))
+                        if i > 0 and limited:
+                            lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
+                        break
+                    if ids:  # the values listed once, for the options and for their ids
+                        src_var = self.var("s")
+                        lines.append((ind, f"{src_var} = {values_src}", opt.span))
+                        values_src = src_var
                     lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                    if ids:
+                        lines.append((ind, f"{id_list} += [{sums[-1]} + {table_names[n][i + 1]}[{v}] "
+                                           f"for {v} in {values_src}]", opt.span))
                     if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
                     break
@@ -163,6 +200,9 @@ class OptionEmitter:
                     outer_for = (lines[-1], ind, values_src, v, read)
                 if i == last:
                     inner_for = (lines[-1], values_src, v)
+                if ids:  # the id so far, with this range's value
+                    sums.append(self.var("a"))
+                    lines.append((ind + 1, f"{sums[-1]} = {sums[-2]} + {table_names[n][i + 1]}[{v}]", opt.span))
                 # Every combination tried counts: nested ranges may try far more than they keep.
                 if limited:
                     lines.append((ind + 1, "tries += 1", opt.span))
@@ -196,6 +236,8 @@ class OptionEmitter:
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
                 else:
                     lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+                    if ids:
+                        lines.append((ind, f"{id_list}.append({sums[-1]})", opt.span))
             # a test failed: its combinations were tried all the same (counted only if the limit may be hit)
             for eind, skipped in reversed(elses if limited else []):
                 lines.append((eind, "else:", opt.span))
@@ -241,8 +283,10 @@ class OptionEmitter:
         else:
             if limited:
                 lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
+            if ids:
+                lines.append((1, f"out.ids = {id_list}", None))
             lines.append((1, "return out", None))
-        self.helper(name, "st, loc", lines)
+        self.helper(name, f"st, loc, {tables}" if ids else "st, loc", lines)
         return name
 
     def outer_as_list(self, lines: list, outer_for: tuple, kept_at: tuple, names: tuple) -> None:

@@ -79,6 +79,16 @@ def keep(box: list, value: Any) -> Any:
     return value
 
 
+class Listed(list):
+    """A choice's legal options, as its enumerator lists them, with ``ids``: each option's action id in an
+    adapter's fixed action space (listed by the enumerator written with ``ids``, see
+    ``OptionEmitter.enumerator``)."""
+
+    __slots__ = ("ids",)
+
+    ids: list[int]
+
+
 def too_many_options(span: Any) -> None:
     """Stop a choice that offers (or tries) more than MAX_OPTIONS options."""
     raise RulelangError(f"a choice of more than {MAX_OPTIONS} options (or tries of its 'for' values)", span,

@@ -39,6 +39,22 @@ def read_label(parser: tuple, action: str, n: int) -> list | None:
     return parsed
 
 
+def listed_with_ids(spec: Any, st: State, loc: list, tables: dict[int, tuple]) -> list[tuple[int, tuple]]:
+    """The legal options of ``choose`` ``spec``, as ``spec.enum`` lists them; listed with their action ids
+    in an adapter's fixed action space (a ``Listed`` with ``ids``) where ``tables`` has the choice and every
+    value listed is in its domain, else as a plain list (the adapter finds the ids, or the error, itself)."""
+    table = tables.get(id(spec))
+    if table is not None and spec.ids is not None:
+        try:
+            out = spec.ids(st, loc, table)
+        except KeyError:  # a value outside its domain (or an error of the rules: listed again, it is raised again)
+            pass
+        else:
+            if len(out.ids) == len(out):
+                return out
+    return spec.enum(st, loc)
+
+
 class Choices:
     """The decisions of ``Engine`` (a mixin: the engine's attributes are set by ``Engine.__init__``)."""
 
@@ -118,7 +134,8 @@ class Choices:
         With ``check`` False the options' conditions are not applied (used to explain).
         """
         if check and spec.enum is not None:
-            return spec.enum(st, loc)
+            tables = st.id_tables
+            return spec.enum(st, loc) if tables is None or spec.ids is None else listed_with_ids(spec, st, loc, tables)
         out: list[tuple[int, tuple]] = []
         for index, (_label, bindings, cond, _pc, _public, _parser, hoisted) in enumerate(spec.options):
             if check is False:

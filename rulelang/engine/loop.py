@@ -12,7 +12,7 @@ from rulelang.check.model import Model
 from rulelang.compile.emit import END, TAKEN
 from rulelang.compile.program import ASK, BLOCK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
 from rulelang.compile.runtime import Runaway, kinds_apart, player_label, shuffle_zone
-from rulelang.engine.choices import IllegalAction, pick_option
+from rulelang.engine.choices import IllegalAction, listed_with_ids, pick_option
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
@@ -89,7 +89,9 @@ class Loop:
                         if n and st.step >= picking.limit:
                             options = spec.enum(st, loc)
                     else:
-                        options = spec.enum(st, loc)
+                        tables = st.id_tables  # an adapter's: the options listed with their action ids
+                        options = spec.enum(st, loc) if tables is None or spec.ids is None else \
+                            listed_with_ids(spec, st, loc, tables)
                         ends = None
                     if not options:  # nothing to choose: skip the choice
                         st.pending_cache = st.choice_cache = None

@@ -63,7 +63,7 @@ class State:
         "players", "zones", "faces", "counters", "current", "stack", "armed", "over", "result",
         "extra_turn", "next_player", "step", "turn", "answers", "seen", "looks",
         "pending_cache", "choice_cache", "log", "pause_at_turn", "chance_rng", "chance_events",
-        "out", "picking", "defer_result",
+        "out", "picking", "defer_result", "id_tables",
     )
 
     def __init__(self, players: int) -> None:
@@ -99,6 +99,11 @@ class State:
         # (``Engine.settle_result``; ``Engine.payoffs`` needs only the declared payoffs): for a driver
         # that reads only the payoffs, if at all (an OpenSpiel algorithm's returns). Copies keep it.
         self.defer_result = False
+        # Not part of the state: an adapter's fixed action space, as the tables its choices' listings write
+        # each option's action id from (``ActionSpace.tables``: id(ChooseSpec) -> per option, the id base and
+        # value -> offset per ``for``); with it, a choice the engine stops at is listed with its ids
+        # (``Engine.list_options``). Copies keep it.
+        self.id_tables: dict[int, tuple] | None = None
 
     def copy(self) -> State:
         """A deep copy, cheap enough for look-ahead search."""
@@ -136,6 +141,7 @@ class State:
         new.chance_events = None
         new.picking = None
         new.defer_result = self.defer_result
+        new.id_tables = self.id_tables
         return new
 
     def shape(self) -> tuple[list[bool], list[list[int]]]:

@@ -35,6 +35,7 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile.program import ASK, CHOOSE
+from rulelang.compile.runtime import Listed
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -107,6 +108,9 @@ class ActionSpace:
     lists: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = attrs.field(factory=dict, eq=False, repr=False)
     # id(ChooseSpec) -> (option number, values) -> id, for the options seen (at most the choice's blocks' sizes)
     found: dict[int, dict[tuple, int]] = attrs.field(factory=dict, eq=False, repr=False)
+    # id(ChooseSpec) -> per option, (its ids' base, per ``for`` a dict: value -> offset in the block): what the
+    # compiled listing with ids sums (``ChooseSpec.ids``); a state holding it lists its choices with their ids
+    tables: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)
 
     def string(self, action: int) -> str:
         """The stable text of id ``action``: the option's label with its ``for`` values written in."""
@@ -132,7 +136,11 @@ class ActionSpace:
                      where: Span | None = None) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(the ids of a ``choose``'s legal options in the engine's order, the same ids sorted), kept for the
         option lists seen (at most ``KEPT_LISTS``): a choice seen again is a look-up; another is an id per
-        option from the choice's options seen (``found``)."""
+        option from the choice's options seen (``found``). Options listed with their ids (a ``Listed``, from
+        ``tables``) need no look-up."""
+        if type(options) is Listed:
+            ids = options.ids
+            return ids, sorted(ids)  # type: ignore[return-value]
         key = (id(spec), *options)
         known = self.lists.get(key)
         if known is not None:
@@ -549,7 +557,16 @@ def _build(engine: Engine, players: int, max_actions: int | None, cap: int | Non
             f"{engine.model.title} has {b.size} distinct actions for {players} players, "
             f"more than the declared max_actions={max_actions}",
             hint=f"give max_actions={b.size} or more (or leave it out: the space is sized from the rules)")
-    return ActionSpace(b.size, b.blocks, choose, ask, [k.name for k in engine.model.kinds])
+    space = ActionSpace(b.size, b.blocks, choose, ask, [k.name for k in engine.model.kinds])
+    space.tables = {spec: id_tables(table) for spec, table in choose.items()}
+    return space
+
+
+def id_tables(table: list[Block]) -> tuple:
+    """Per option of a choice (its blocks), what its compiled listing sums into each option's id: the block's
+    base and, per ``for``, each value of its domain -> its position times its stride (``Block.id_of``)."""
+    return tuple((block.base, *({v: p * stride for v, p in pos.items()}
+                                for pos, stride in zip(block.positions, block.strides))) for block in table)
 
 
 def legal_ids(engine: Engine, space: ActionSpace, st: State) -> tuple[int, list[int]]:

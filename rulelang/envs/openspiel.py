@@ -147,6 +147,7 @@ def _loaded(params: dict[str, Any]) -> Loaded:
         else pyspiel.GameType.ChanceMode.DETERMINISTIC,
         _UTILITY.get(pay.utility, pyspiel.GameType.Utility.GENERAL_SUM))
     start = engine.new_state(spec.players)
+    start.id_tables = spec.actions.tables  # its choices listed with their action ids (ActionSpace.tables)
     start.defer_result = True  # the standings are written only when asked for: returns need only the payoffs
     encoder = ObservationEncoder(engine, spec.players, engine.observe(start, 0))
     full = {**params, "path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),

@@ -77,6 +77,7 @@ class _Table:
         self.chance = Rng(seed, stream=0)
         self.events: list[dict[str, Any]] = []
         self.st = self.engine.new_state(spec.players)
+        self.st.id_tables = spec.actions.tables  # its choices listed with their action ids (ActionSpace.tables)
         self.settle()
 
     def waiting(self) -> list[int]:

@@ -12,6 +12,7 @@ from env_support import CHICKEN, ROOT
 pytest.importorskip("numpy", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 
+from rulelang.compile.runtime import Listed  # noqa: E402
 from rulelang.envs.actions import legal_ids  # noqa: E402
 from rulelang.envs.common import chance_outcomes, payoffs  # noqa: E402
 from rulelang.envs.openspiel import load  # noqa: E402
@@ -121,7 +122,8 @@ def test_positions_kept_by_history_are_the_positions_computed_afresh(path) -> No
 
 def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
     """Barnyard's choices, played at random: the ids the action space keeps per option list (and per option's
-    values) are the ids its blocks compute from the values, and the adapter's legal actions are those ids."""
+    values) are the ids its blocks compute from the values, and so are the ids the compiled listing wrote
+    (``Listed.ids``) and the adapter's legal actions."""
     game = load(ROOT / "games" / "barnyard.rules", players=2)
     game.loaded.keep = 0
     space = game.actions
@@ -140,8 +142,12 @@ def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
             if kind == "choose":
                 fresh = [space.choose[id(spec)][index].id_of(values) if values else space.choose[id(spec)][index].base
                          for index, values in listed]
-                assert space.choose_ids(spec, listed, None) == fresh
-                assert space.choose_ids(spec, listed, None) == fresh  # kept: the same again
+                # listed with their ids (a choice with 'for's; one without has its kept list of ids)
+                assert (type(listed) is Listed and listed.ids == fresh) if spec.ids is not None else \
+                    type(listed) is not Listed
+                plain = list(listed)  # the ids looked up from the options
+                assert space.choose_ids(spec, plain, None) == fresh
+                assert space.choose_ids(spec, plain, None) == fresh  # kept: the same again
                 assert legal == sorted(fresh)
                 checked += 1
             state.apply_action(legal[rng.randrange(len(legal))])
