@@ -130,52 +130,36 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int, lean: bo
     off again, so play stops at the next chance as it would one step at a time. With ``lean``, a
     game that ends gets the engine's lean result (ranks and payoffs only: ``Picking.lean``).
     """
-    taken = 0
     if decisions <= 0 or st.over:
         return 0
-    inc = rng._inc
-
-    def picker(n: int) -> int:
-        # rng.pick(n) (the same draw as rng.below(n)) with its step written out here: one call a decision
-        nonlocal taken
-        taken += 1
-        if taken >= decisions:
-            st.chance_rng = None  # no chance after the last decision (random_step would stop here)
-        if n <= 1:
-            return 0 if n == 1 else rng.below(n)  # one option: nothing drawn (as below(1))
-        state = rng._state
-        r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
-        state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
-        if r < n:  # below() rejects a draw under (2**32 - n) % n, which is less than n
-            threshold = (0x100000000 - n) % n
-            while r < threshold:
-                r = (((((state >> 18) ^ state) >> 27) & 0xFFFFFFFF) * 0x100000001 >> (state >> 59)) & 0xFFFFFFFF
-                state = (state * 6364136223846793005 + inc) & 0xFFFFFFFFFFFFFFFF
-        rng._state = state
-        return r % n
-
+    picker, begin, count = counting_picker(rng)
     picks = [picker] * st.players
+    done = 0  # the decisions taken before the picker's count began (by random_step)
+    begin(st, decisions)
     try:
-        while not st.over and taken < decisions:
-            before = (st.step, taken)
+        while not st.over and done + count() < decisions:
+            taken = done + count()
+            before = st.step
             st.chance_rng = rng
             # the step limit: at most the decisions still allowed (chance steps count towards it too)
             st.picking = Picking(picks, st.step + decisions - taken, lean=lean)
             st.pending_cache = st.choice_cache = None
             engine.resume(st)
-            if (st.step, taken) == before and not st.over:  # nothing the fast way takes here: one step as before
+            if st.step == before and done + count() == taken and not st.over:
+                # nothing the fast way takes here: one step as before, and the picker counts on from there
                 st.chance_rng = st.picking = None
-                taken += random_step(engine, st, rng)
+                done = taken + random_step(engine, st, rng)
+                begin(st, decisions - done)
     finally:
         st.chance_rng = None
         st.picking = None
-    return taken
+    return done + count()
 
 
 def counting_picker(rng: Rng) -> tuple[Any, Any, Any]:
     """(picker, begin, taken): a picker by position drawing as ``rng.pick`` (the same draws), which counts
     the decisions it takes since ``begin(st, decisions)`` and, at the last of those ``decisions``, takes the
-    chance stream off ``st`` (as :func:`random_playout`'s picker does); ``taken()`` says how many it took.
+    chance stream off ``st``; ``taken()`` says how many it took (:func:`random_playout`'s picker too).
     For a rollout that begins within a run of the engine's loop (a search's tree walk hands over to it)."""
     taken = 0
     decisions = 0
