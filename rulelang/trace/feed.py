@@ -154,7 +154,8 @@ class Feed:
         st.chance_rng = chance
         st.chance_events = made
         # pickers by label (they read the listed options), and the recorded choice taken without listing them
-        st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take)
+        # (with the seed's stream, every chance the engine's loop meets is drawn there: see Picking.kept)
+        st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take, kept=self.shadow is not None)
         try:
             self.engine.resume(st)
             self._catch_up(None)
