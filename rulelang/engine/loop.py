@@ -211,15 +211,20 @@ class Loop:
         Decision, then ``apply`` of its outcome), without the Decision and its labels; only while
         nothing is narrated. While play records (``Picking.record``), its trace event is the one
         ``apply_random`` makes, kept with the chance events (``State.chance_events``) as a step of
-        its own: the step before ends first, as play's loop ends it before a chance decision.
+        its own: the step before ends first, as play's loop ends it before a chance decision. So
+        too while replay's feed keeps them (``Picking.kept``: drawn from the seed's stream), to be
+        matched with the trace's.
         """
         if rng is None or st.over or st.log is not None:
             return False
         made = st.chance_events
         rec = None
         if made is not None:
-            rec = st.picking.record if st.picking is not None else None
-            if rec is None:  # (replay's feed keeps the chance events it matches: the careful way there)
+            picking = st.picking
+            rec = picking.record if picking is not None else None
+            # (replay's feed keeps the chance events it matches: drawn here only from the seed's stream,
+            # as play drew them, see Picking.kept; else applied as recorded, the careful way)
+            if rec is None and not (picking is not None and picking.kept):
                 return False
         op = ins[0]
         loc = fr[2]
@@ -246,7 +251,7 @@ class Loop:
             # as Decision.sample shuffles the kinds' names, each kind's components in its places by id
             kind_of = self.program.kind_of
             shuffle_zone(rng, zone, kind_of)
-            if rec is not None:
+            if made is not None:
                 kinds_of = self.model.kinds
                 made.append({"type": "chance", "step": step, "shuffle": self.model.zones[ins[2]].name,  # type: ignore[union-attr]
                              "outcome": [kinds_of[kind_of[c]].name for c in zone]})
@@ -255,20 +260,20 @@ class Loop:
                 self.check_triggers(st, ins[3])
         elif op == DRAW:
             k = kinds[0] if len(kinds) == 1 else kinds[rng.weighted([counts[k] for k in kinds])]
-            if rec is not None:
-                made.append({"type": "chance", "step": step,  # type: ignore[union-attr]
+            if made is not None:
+                made.append({"type": "chance", "step": step,
                              "draw": self._zone_label(spec.source_zone, spec.source_owner, st, loc),  # type: ignore[attr-defined]
                              "outcome": self.model.kinds[k].name})
             self._drawn(st, fr, ins, k)
         elif op == RANDFIRST:
             st.current = 0 if st.players == 1 else rng.below(st.players)  # a weighted pick among equal weights
-            if rec is not None:
+            if made is not None:
                 made.append({"type": "chance", "step": step, "first_player": True,  # type: ignore[union-attr]
                              "outcome": player_label(st.current)})
             fr[1] += 1
         else:  # PICK
             loc[ins[1].var] = picked = among[rng.below(len(among))]
-            if rec is not None:
+            if made is not None:
                 made.append({"type": "chance", "step": step, "pick": ins[1].name,  # type: ignore[union-attr]
                              "among": [player_label(p) for p in among], "outcome": player_label(picked)})
             fr[1] += 1

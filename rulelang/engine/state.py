@@ -39,12 +39,15 @@ class Picking:
       (``ChooseSpec.member``), or None to list them;
     - ``record``: a recorder whose ``took(st, seat, label)`` is called just before each choice or
       answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks);
+    - ``kept``: the chance drawn in the engine's loop (not only in the blocks) is drawn there and its
+      events kept with ``State.chance_events`` though nothing records: replay's feed, drawing from the
+      trace's seed as play drew, matches them with the trace's (``rulelang.trace.feed``);
     - ``lean``: a game that ends meanwhile gets a lean result, each seat's rank and the declared
       payoffs only (``{"ranks": [...], "payoffs": [...]}``, see ``Engine._finish``): a search's rollout,
       which reads nothing else of it.
 
-    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``;
-    a search's rollouts set ``lean``.
+    Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``
+    (and ``kept``, drawing from the seed's stream); a search's rollouts set ``lean``.
     """
 
     picks: list[Any]
@@ -52,6 +55,7 @@ class Picking:
     listed: bool = False
     take: Any = None
     record: Any = None
+    kept: bool = False
     lean: bool = False
 
 

@@ -57,6 +57,7 @@ class Tables:
         self.kind_names = [k.name for k in engine.model.kinds]
         self.unique_kinds = len(set(self.kind_names)) == len(self.kind_names)  # (a shuffle's kinds by name)
         self.read: dict[tuple[int, str], tuple] = {}  # (choice, label) -> what the label reads as (see rows_for)
+        self.probes: dict[tuple[int, str], Any] = {}  # (choice, label) -> its test of the recorded option (probe_for)
 
 
 TABLES: weakref.WeakKeyDictionary[Engine, Tables] = weakref.WeakKeyDictionary()
@@ -106,6 +107,7 @@ class Feed:
         if tables is None:
             tables = TABLES[engine] = Tables(engine)
         self.tables = tables
+        self.probes = tables.probes
         self.replayer = replayer
         self.engine = engine
         self.code = engine.code
@@ -152,7 +154,8 @@ class Feed:
         st.chance_rng = chance
         st.chance_events = made
         # pickers by label (they read the listed options), and the recorded choice taken without listing them
-        st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take)
+        # (with the seed's stream, every chance the engine's loop meets is drawn there: see Picking.kept)
+        st.picking = Picking(self.pickers, self.limit, listed=True, take=self.take, kept=self.shadow is not None)
         try:
             self.engine.resume(st)
             self._catch_up(None)
@@ -198,26 +201,30 @@ class Feed:
         made = self.made
         at = self.at
         k = 0
-        if made and evs[at:at + len(made)] == made:  # (the usual case, compared at once: the same as one by one)
-            k = len(made)
+        m = len(made)
+        if m and evs[at:at + m] == made:  # (the usual case, compared at once: the same as one by one)
+            k = m
             at += k
-        while upto is not None and at < upto or upto is None and k < len(made):
+        open_end = upto is None  # (then as far as the chance events made go)
+        if open_end:
+            upto = -1
+        while at < upto or open_end and k < m:
             if at >= self.n:
                 raise Doubt()  # the engine made chance events the trace does not have
             event = evs[at]
             kind = event["type"]
             if kind == "chance":
-                if k >= len(made) or made[k] != event:
+                if k >= m or made[k] != event:
                     raise Doubt()
                 k += 1
             elif kind == "private":
-                if k < len(made):
+                if k < m:
                     raise Doubt()  # a look recorded before a roll made here: checked then, the careful way
                 self.at = at
                 if self.replayer.check_private(self.lines[at][0], event) is not None:
                     raise Doubt()
             elif kind == "digest":  # a turn's digest: the table now, as play wrote it (the careful way tells more)
-                if k < len(made) or type(event.get("turn")) is not int \
+                if k < m or type(event.get("turn")) is not int \
                         or event.get("digest") != self.st.table_digest(self.scheme):
                     raise Doubt()
                 if self.replayer.parted is None:
@@ -225,7 +232,7 @@ class Feed:
             elif kind != "comment":
                 raise Doubt()
             at += 1
-        if k != len(made):
+        if k != m:
             raise Doubt()
         made.clear()
         self.at = at
@@ -346,13 +353,19 @@ class Feed:
             if j >= self.n:
                 return None
             event = evs[j]
-        if event.keys() != _ACTION_KEYS:  # (every event has a type)
+        try:  # an action event with nothing more (every event has a type): its keys are _ACTION_KEYS
+            action, player, step = event["action"], event["player"], event["step"]
+        except KeyError:
             return None
-        action = event["action"]
-        seat = spec.player(st, loc) if spec.player is not None else st.current
-        if event["player"] != self.labels[seat] or event["step"] != st.step + 1 or type(action) is not str:
+        if len(event) != 4 or type(action) is not str or step != st.step + 1:
             return None
-        found = find_member(st, spec, loc, action, self.tables.read)
+        chooser = spec.player
+        if player != self.labels[chooser(st, loc) if chooser is not None else st.current]:
+            return None
+        probe = self.probes.get((id(spec), action))
+        if probe is None:
+            probe = probe_for(spec, action, self.tables)
+        found = probe(st, loc)
         if found is None:
             return None
         opt, exact = found
@@ -497,6 +510,63 @@ def find_member(st: State, spec: Any, loc: list, action: str,
         for slot, value in zip(slots, saved):
             loc[slot] = value
     return None
+
+
+def probe_for(spec: Any, action: str, tables: Tables) -> Any:
+    """``find_member`` of ``action`` among the options of ``spec`` as a function of (state, locals),
+    worked out once per choice and label and kept in ``tables.probes``: where the label may read as
+    one option only (one row of ``rows_for``, tried with no values or one value read back), that
+    row's test written out (the same tests in the same order, the same locals left, the same
+    answer); otherwise ``find_member`` itself."""
+    read = tables.read
+    rows = read.get((id(spec), action))
+    if rows is None:
+        rows = rows_for(spec, action, read)
+    guard = spec.member[0]
+    probe: Any = None
+    if len(rows) == 1 and rows[0] is not None and rows[0][0] in (WHOLE, READ):
+        how, test, label, slots, parsed, exact, opt, _values = rows[0]
+        found = (opt, exact)
+        if how == WHOLE and label is None and guard is None:
+            def probe(st: State, loc: list) -> tuple | None:
+                return found if test(st, loc) else None
+        elif how == WHOLE:
+            def probe(st: State, loc: list) -> tuple | None:
+                if test(st, loc) and (label is None or label(st, loc) == action):
+                    if guard is not None and not guard(st, loc):
+                        return None  # listing might fail here: let it
+                    return found
+                return None
+        elif len(slots) > 1:  # values read back from the label
+            bound = tuple(zip(slots, parsed))
+
+            def probe(st: State, loc: list) -> tuple | None:
+                saved = [loc[slot] for slot in slots]
+                for slot, value in bound:
+                    loc[slot] = value
+                if test(st, loc) and (label is None or label(st, loc) == action):
+                    if guard is None or guard(st, loc):
+                        return found
+                for slot, value in zip(slots, saved):
+                    loc[slot] = value
+                return None  # (or listing might fail here: let it)
+        else:  # one value read back from the label
+            slot, value = slots[0], parsed[0]
+
+            def probe(st: State, loc: list) -> tuple | None:
+                saved = loc[slot]
+                loc[slot] = value
+                if test(st, loc) and (label is None or label(st, loc) == action):
+                    if guard is None or guard(st, loc):
+                        return found
+                loc[slot] = saved
+                return None  # (or listing might fail here: let it)
+    if probe is None:
+        def probe(st: State, loc: list) -> tuple | None:
+            return find_member(st, spec, loc, action, read)
+    if len(tables.probes) < READ_MAX:
+        tables.probes[id(spec), action] = probe
+    return probe
 
 
 def _chance_asked(event: dict[str, Any]) -> bool:
