@@ -31,6 +31,19 @@ from tests.trace.test_replay_membership import _bent
 pytestmark = pytest.mark.usefixtures("at_root")
 
 
+def probe_agrees(feed: Any, st: Any, spec: Any, loc: list, label: str) -> bool:
+    """Whether ``label`` names an option of ``spec`` now, asserting that the probe and ``find_member`` agree on
+    it: the same option, the same exactness, the same locals left (each on its own copy of ``loc``)."""
+    mine, theirs = loc[:], loc[:]
+    got = feed_module.probe_for(spec, label, feed.tables)(st, mine)
+    want = feed_module.find_member(st, spec, theirs, label, {})
+    assert (got is None) == (want is None), label
+    if got is not None:
+        assert got[0] is want[0] and got[1] == want[1]
+    assert mine == theirs
+    return got is not None
+
+
 @functools.cache
 def seeded_game(game: str, seed: int) -> Trace:
     """A random game recorded as ``rulelang run --trace`` records it: every chance outcome from the seed
@@ -246,15 +259,9 @@ def test_probes_answer_as_find_member_for_other_labels(game: str) -> None:
     def take(self: Any, st: Any, spec: Any, loc: list) -> Any:
         if spec.member is not None:
             for label in labels:
-                mine, theirs = loc[:], loc[:]
-                got = feed_module.probe_for(spec, label, self.tables)(st, mine)
-                want = feed_module.find_member(st, spec, theirs, label, {})
-                assert (got is None) == (want is None), label
-                if got is not None:
-                    assert got[0] is want[0] and got[1] == want[1]
-                assert mine == theirs
+                found = probe_agrees(self, st, spec, loc, label)
                 counts[0] += 1
-                counts[1 if got is not None else 2] += 1
+                counts[1 if found else 2] += 1
         return original(self, st, spec, loc)
 
     with fresh_tables(engine):
@@ -316,14 +323,7 @@ def test_probes_refuse_what_find_member_refuses(tmp_path: Any) -> None:
 
     def take(self: Any, st: Any, spec: Any, loc: list) -> Any:
         for label in labels:
-            mine, theirs = loc[:], loc[:]
-            got = feed_module.probe_for(spec, label, self.tables)(st, mine)
-            want = feed_module.find_member(st, spec, theirs, label, {})
-            assert (got is None) == (want is None), label
-            if got is not None:
-                assert got[0] is want[0] and got[1] == want[1]
-            assert mine == theirs
-            counts[got is None] += 1
+            counts[not probe_agrees(self, st, spec, loc, label)] += 1
         return original(self, st, spec, loc)
 
     feed_module.Feed.take = take  # type: ignore[method-assign]
