@@ -37,8 +37,11 @@ class LineTable:
     filename: str
     spans: list[Span | None]
 
-    def span_at(self, lineno: int) -> Span | None:
-        """The span of generated line ``lineno`` (1-based), or the nearest one above it."""
+    def span_at(self, lineno: int | None) -> Span | None:
+        """The span of generated line ``lineno`` (1-based), or the nearest one above it (None where
+        Python knows no line: a traceback entry can lack one)."""
+        if lineno is None:
+            return None
         i = min(lineno, len(self.spans)) - 1
         while i >= 0:
             if self.spans[i] is not None:

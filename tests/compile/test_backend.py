@@ -384,3 +384,10 @@ turn:
     with pytest.raises(RulelangError, match="nobody has a 'score'") as err:
         engine.new_state(2)
     assert err.value.span is not None and (err.value.span.line, err.value.span.col) == (HEAD.count("\n") + 8, 3)
+
+
+def test_line_table_takes_a_traceback_line_python_does_not_know() -> None:
+    engine = rulelang.load_game(ROOT / "games" / "chicken.rules")
+    lines = engine.run.lines
+    assert lines.span_at(None) is None  # (a traceback entry may lack its line: no TypeError)
+    assert lines.span_at(10**9) == lines.span_at(len(lines.spans))
