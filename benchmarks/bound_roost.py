@@ -73,10 +73,12 @@ def _tables(engine: Engine) -> dict[str, object]:
     last_placeable = max(placeable)
     if placeable != list(range(min(placeable), last_placeable + 1)) or max(placeable) >= kinds["Pitchfork"]:
         raise ValueError("the bound expects the placeable kinds side by side, before the farmers")
+    if lo[kinds["Barn"]] != 0:
+        raise ValueError("the bound indexes the zones per barn by the barn's id: the barns must come first")
     # the kinds of the draw pile: every kind but the barns and the roosters, as `setup` moves them
     out_of_deck = {kinds["Barn"]} | {kind_of[r[0]] for r in roosters.values()}
     return {
-        "kind_of": kind_of, "lo": lo, "hi": hi, "components": len(kind_of),
+        "kind_of": kind_of, "lo": lo, "hi": hi,
         "barns": ids("Barn"), "roosters": [roosters[p + 1] for p in range(len(roosters))],
         "deck": [c for c, k in enumerate(kind_of) if k not in out_of_deck],
         "last_placeable": last_placeable,
