@@ -13,6 +13,7 @@ import attrs
 import pyspiel
 
 from rulelang.compile.program import ASK, CHOOSE, DRAW, ROLL, SHUFFLE
+from rulelang.compile.runtime import IdsOnly
 from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace
 from rulelang.envs.common import GameSpec, chance_outcomes, seat_label
@@ -304,7 +305,14 @@ def play(loaded: Loaded, progress: Progress, action: int) -> None:
                 hint="legal: " + ", ".join(f"{a}: {loaded.spec.actions.string(a)}" for a in legal[4][:12])) from None
         kind = legal[0]
         if kind == "choose":
-            loaded.spec.engine.apply_index(st, position)
+            listed = legal[3]
+            engine = loaded.spec.engine
+            if type(listed) is IdsOnly:  # the ids alone were listed: the option bound from its id
+                fr = st.stack[-1]
+                engine.apply_option(st, loaded.spec.actions.option_of(engine.code[fr[0]][fr[1]][1], action),
+                                    len(listed) == 1)
+            else:
+                engine.apply_index(st, position)
         else:
             loaded.spec.engine.answer(st, (legal[1], legal[3]), position)
         progress.steps = (progress.steps, (kind, legal[1], position, action, False))
@@ -396,10 +404,14 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
             progress.steps = (progress.steps, ("ask", answers[0], 0, None, True))  # type: ignore[index]
         elif op == CHOOSE:
             options = engine.decision_options(st)  # ("choose", who chooses, the spec, the options listed)
-            if len(options[3]) != 1:
+            listed = options[3]
+            if len(listed) != 1:
                 progress.node = legal_of(loaded, progress, options)[1]
                 return
-            engine.apply_index(st, 0)
+            if type(listed) is IdsOnly:  # (its id alone: the option bound from it)
+                engine.apply_option(st, loaded.spec.actions.option_of(options[2], listed[0]), True)
+            else:
+                engine.apply_index(st, 0)
             progress.steps = (progress.steps, ("choose", options[1], 0, None, True))
         else:
             deal = progress.deal
