@@ -502,6 +502,37 @@ class Acting:
         self._answered(st, fr, not loc[spec.pending_slot])
         return action
 
+    def answer_forced(self, st: State, most: int) -> tuple[list[int], tuple[int, list[str]] | None]:
+        """Give the pending ``ask``'s answers one after the other while the one to answer has a single answer
+        allowed (at most ``most``), each as :meth:`answer` gives it: (who answered, in order; (who answers
+        next, her answers) where play stopped at the ask, else None: the ask was left, ``most`` were given,
+        or (with after-step triggers, or someone picking) play went through the loop after one answer.
+        Between two answers of one ask, with no after-step trigger and nobody picking, play would stop at
+        the same ask again at once: the loop is not entered there."""
+        fr = st.stack[-1]
+        spec = self.code[fr[0]][fr[1]][1]
+        loc = fr[2]
+        slot = spec.pending_slot
+        answers = st.answers
+        quiet = st.picking is None and not self.after_step
+        answered: list[int] = []
+        while len(answered) < most:
+            waiting = loc[slot]
+            who = waiting[0]
+            allowed = self._answers(st, spec, loc, who)
+            if len(allowed) != 1:
+                return answered, (who, allowed)
+            answered.append(who)
+            answers[who] = allowed[0]
+            rest = loc[slot] = waiting[1:]
+            if rest and quiet:  # (what _answered does before the loop, which would stop here again)
+                st.step += 1
+                st.pending_cache = st.choice_cache = None
+                continue
+            self._answered(st, fr, not rest)
+            break
+        return answered, None
+
     def _answered(self, st: State, fr: list, last: bool) -> None:
         """One answer of an ``ask`` is in: after the last, log them all and leave the ``ask``; go on."""
         if last:

@@ -396,12 +396,17 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
         ins = code[fr[0]][fr[1]]
         op = ins[0]
         if op == ASK:
-            answers = engine.ask_answers(st)  # (who answers, the answers allowed to her)
-            if len(answers[1]) != 1:  # type: ignore[index]
-                progress.node = legal_of(loaded, progress, ("ask", answers[0], ins[1], answers[1]))[1]  # type: ignore[index]
+            # the forced answers, taken without their ids (never handed out); then (who answers, her answers)
+            answered, answers = engine.answer_forced(st, left)
+            steps = progress.steps
+            for who in answered:
+                steps = (steps, ("ask", who, 0, None, True))
+            progress.steps = steps
+            if answers is not None:
+                progress.node = legal_of(loaded, progress, ("ask", answers[0], ins[1], answers[1]))[1]
                 return
-            engine.answer(st, answers, 0)  # type: ignore[arg-type]  # forced: taken without its id (never handed out)
-            progress.steps = (progress.steps, ("ask", answers[0], 0, None, True))  # type: ignore[index]
+            left -= len(answered)
+            continue
         elif op == CHOOSE:
             options = engine.decision_options(st)  # ("choose", who chooses, the spec, the options listed)
             listed = options[3]

@@ -212,3 +212,51 @@ def test_a_value_outside_its_domain_raises_the_same_error_with_ids_alone(tmp_pat
     assert alone > 0
     assert len(errors) == 2 and errors[0] == errors[1] and "outside the domains" in errors[0]
     assert new._st.to_json() == old._st.to_json()
+
+
+def _answer_one_by_one(engine, st, most: int):
+    """What ``answer_forced`` stands for: ``ask_answers`` and ``answer`` while the answer is forced, until the
+    ask is left (or, with after-step triggers, after one answer: play went through the loop)."""
+    answered = []
+    while len(answered) < most:
+        who, allowed = engine.ask_answers(st)
+        if len(allowed) != 1:
+            return answered, (who, allowed)
+        answered.append(who)
+        fr = st.stack[-1]
+        last = len(fr[2][engine.code[fr[0]][fr[1]][1].pending_slot]) == 1
+        engine.answer(st, (who, allowed), 0)
+        if last or engine.after_step:
+            break
+    return answered, None
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_forced_answers_given_at_once_are_those_given_one_by_one(path) -> None:
+    """``Engine.answer_forced`` (the adapter's forced answers of an ask, given in one call) against
+    ``ask_answers`` and ``answer`` one by one, at every ask of random games, at most 1, 2 or all of them:
+    the same who answered, the same next answers, the same state (locals, step, answers) after."""
+    engine, players, _space = _spec(path)
+    rng = random.Random(3)
+    asks = 0
+    for game in range(4):
+        st = engine.new_state(players)
+        chance = Rng(game, stream=0)
+        steps = 0
+        while not st.over and steps < 400:
+            steps += 1
+            if engine.is_chance(st):
+                engine.apply_random(st, chance)
+                continue
+            asked = engine.ask_answers(st)
+            if asked is not None:
+                asks += 1
+                for most in (1, 2, 10_000):
+                    one, together = st.copy(), st.copy()
+                    assert engine.answer_forced(together, most) == _answer_one_by_one(engine, one, most)
+                    assert together.to_json() == one.to_json()
+                engine.answer(st, asked, rng.randrange(len(asked[1])))
+            else:
+                engine.apply_index(st, rng.randrange(engine.choice_size(st)[1]))
+    if path.stem == "barnyard":  # (its asks: most answers forced)
+        assert asks > 20
