@@ -15,6 +15,7 @@ from typing import Any
 
 from rulelang.check.model import rank_payoff_spec
 from rulelang.compile.program import CHOOSE
+from rulelang.compile.runtime import IdsOnly
 from rulelang.engine.determinize import World, counting_picker, random_playout
 from rulelang.engine.engine import Engine
 from rulelang.engine.payoffs import normalised, rank_payoffs_of
@@ -95,7 +96,7 @@ def _choice_labels(engine: Engine, st: State, by_spec: dict | None = None) \
     if not any(pure):
         return None
     options = st.choice_cache
-    if options is None:
+    if options is None or type(options) is IdsOnly:
         engine.choice_size(st)
         options = st.choice_cache
         assert options is not None

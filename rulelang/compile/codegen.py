@@ -84,7 +84,8 @@ class Generated:
     ncounters: int
     code_object: Any = None
     pickers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its lazy enumerator (see pick)
-    id_listers: dict[int, str] = attrs.field(factory=dict)  # id of a ChooseSpec -> its enumerator with ids
+    # id of a ChooseSpec -> its enumerator with ids; minus that id -> the one writing the ids alone
+    id_listers: dict[int, str] = attrs.field(factory=dict)
     members: dict[int, tuple] = attrs.field(factory=dict)  # id of a ChooseSpec -> its membership tests (see member)
     pay_fn: str | None = None  # the declared payoff of a player (the player in loc[0]), if the game declares one
 
@@ -208,6 +209,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
                 ins[1].pick = ns[gen.pickers[id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].ids is None and id(ins[1]) in gen.id_listers:
                 ins[1].ids = ns[gen.id_listers[id(ins[1])]]
+                ins[1].only = ns[gen.id_listers[-id(ins[1])]]
             if ins[0] == CHOOSE and ins[1].member is None and id(ins[1]) in gen.members:
                 guard, tests, ranges, exact, prefixes, read_back, wholes = gen.members[id(ins[1])]
                 ins[1].member = (ns[guard] if guard else None, tuple(zip(

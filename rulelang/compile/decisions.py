@@ -317,6 +317,7 @@ class DecisionEmitter:
                 if any(opt.bindings for opt in s.options):  # (without 'for's a kept list of ids is found cheaper)
                     start = len(self.helpers)
                     self.id_listers[id(spec)] = self.enumerator(s, ids=True)  # what an adapter lists with
+                    self.id_listers[-id(spec)] = self.enumerator(s, ids=True, only=True)  # ... the ids alone
                     written |= loc_writes(self.helpers[start:])
                 self.listing_writes[id(spec)] = written
             for n, opt in enumerate(s.options):

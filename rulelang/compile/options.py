@@ -32,7 +32,7 @@ from rulelang.compile.source_text import inline_single_piles, owned_piles
 class OptionEmitter:
     """Option enumerators and membership tests of ``choose`` (mixed into ``CodeGen``)."""
 
-    def enumerator(self, s: m.ChooseS, lazy: bool = False, ids: bool = False) -> str:
+    def enumerator(self, s: m.ChooseS, lazy: bool = False, ids: bool = False, only: bool = False) -> str:
         """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
 
         With ``lazy``, the function a picker uses instead: it returns ``(total, ends, parts)``,
@@ -50,23 +50,33 @@ class OptionEmitter:
         option's action id, summed range by range as it is listed: the base plus each value's offset.
         A value outside its domain raises KeyError (the caller lists again without ids).
 
+        With ``only`` (and ``ids``), the same listing writes the ids alone, a plain list (no option tuples):
+        the same ranges, tests, tries, limits and locals; the adapter binds an option from its id when it
+        is taken (``ActionSpace.option_of``).
+
         All list what ``Engine._options`` lists from the compiler's closures, in the same order,
         with the same errors, trying (and counting against the limit) the same combinations.
         """
-        assert not (lazy and ids)
-        name = f"o{'i' if ids else ''}{next(self.names)}"
+        assert not (lazy and ids) and (ids or not only)
+        name = f"o{'j' if only else 'i' if ids else ''}{next(self.names)}"
         # Ranges too small to ever try more than the limit (known when the code is written): no count kept.
         limited = self.tries_bound(s) > runtime.MAX_OPTIONS
         lines: list = [(1, "out = []", None)]
         table_names: list[list[str]] = []  # with ids: per option, the names of its base and of its offsets
         tables = ""  # with ids: the name of the tables parameter
+        listing = "out"  # what the limit counts: the options, or with ``only`` their ids
         if ids:
             self.consts["LISTED"] = runtime.Listed
             id_list = self.var("ids")
+            if only:
+                listing = id_list
+                self.consts["IDSONLY"] = runtime.IdsOnly
             table_names = [[self.var("b")] + [self.var("p") for _b in opt.bindings] for opt in s.options]
             unpacked = ", ".join(f"({', '.join(names)},)" for names in table_names)
             tables = self.var("t")
             lines = [(1, "out = LISTED()", None), (1, f"{id_list} = []", None), (1, f"{unpacked}, = {tables}", None)]
+            if only:
+                lines[:2] = [(1, f"{id_list} = IDSONLY()", None)]
         if lazy:
             total, ends, parts = self.var("total"), self.var("ends"), self.var("parts")
             lines = [(1, f"{total} = 0", None), (1, f"{ends} = []", None), (1, f"{parts} = []", None)]
@@ -171,21 +181,23 @@ class OptionEmitter:
                     values.append(v)
                     tup = f"({', '.join(values)},)"
                     if ids and offsets is not None and values_src == rnames[i]:
-                        lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                        if not only:
+                            lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
                         lines.append((ind, f"{id_list} += [{sums[-1]} + {v} for {v} in {offsets}]", opt.span))
                         if i > 0 and limited:
-                            lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
+                            lines.append((ind, f"if len({listing}) > MAXO: too_many_options({where})", opt.span))
                         break
                     if ids:  # the values listed once, for the options and for their ids
                         src_var = self.var("s")
                         lines.append((ind, f"{src_var} = {values_src}", opt.span))
                         values_src = src_var
-                    lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
+                    if not only:
+                        lines.append((ind, f"out += [({n}, {tup}) for {v} in {values_src}]", opt.span))
                     if ids:
                         lines.append((ind, f"{id_list} += [{sums[-1]} + {table_names[n][i + 1]}[{v}] "
                                            f"for {v} in {values_src}]", opt.span))
                     if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
-                        lines.append((ind, f"if len(out) > MAXO: too_many_options({where})", opt.span))
+                        lines.append((ind, f"if len({listing}) > MAXO: too_many_options({where})", opt.span))
                     break
                 if lazy and i == last and once is not None:  # filtered at the first outer value only
                     kept, kept_ind = once, ind
@@ -235,7 +247,8 @@ class OptionEmitter:
                     lines.append((ind, f"{ends}.append({total})", opt.span))
                     lines.append((ind, f"{parts}.append(({n}, {tup}, ()))", opt.span))
                 else:
-                    lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
+                    if not only:
+                        lines.append((ind, f"out.append(({n}, {tup}))", opt.span))
                     if ids:
                         lines.append((ind, f"{id_list}.append({sums[-1]})", opt.span))
             # a test failed: its combinations were tried all the same (counted only if the limit may be hit)
@@ -282,10 +295,13 @@ class OptionEmitter:
             lines.append((1, f"return {total}, {ends}, {parts}", None))
         else:
             if limited:
-                lines.append((1, f"if len(out) > MAXO: too_many_options({where})", None))
-            if ids:
-                lines.append((1, f"out.ids = {id_list}", None))
-            lines.append((1, "return out", None))
+                lines.append((1, f"if len({listing}) > MAXO: too_many_options({where})", None))
+            if only:
+                lines.append((1, f"return {id_list}", None))
+            else:
+                if ids:
+                    lines.append((1, f"out.ids = {id_list}", None))
+                lines.append((1, "return out", None))
         self.helper(name, f"st, loc, {tables}" if ids else "st, loc", lines)
         return name
 

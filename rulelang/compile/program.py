@@ -35,6 +35,7 @@ class ChooseSpec:
     pick: Fn | None = None  # generated: (st, loc) -> the same options, lazily (codegen's enumerator, lazy)
     # generated: (st, loc, tables) -> the same options with their action ids (codegen's enumerator, ids)
     ids: Fn | None = None
+    only: Fn | None = None  # generated: (st, loc, tables) -> those ids alone, a list (``ids`` without the options)
     # generated, for replay: (guard or None, per option: (the text its labels start with, its label if it
     # has no holes, its test, its range's values or None, whether taking it so leaves the locals exact,
     # whether a label read back renders as read, the option)), see CodeGen.member_tests

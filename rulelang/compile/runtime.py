@@ -89,6 +89,15 @@ class Listed(list):
     ids: list[int]
 
 
+class IdsOnly(list):
+    """A choice's legal options as their action ids alone, in the order its enumerator lists them (listed by
+    the enumerator written with ``ids`` and ``only``): what an adapter's state keeps in ``State.choice_cache``
+    where its tables ask for the ids alone (``engine.choices.IdTables``); the engine lists the options
+    themselves again from the same state wherever it needs them."""
+
+    __slots__ = ()
+
+
 def too_many_options(span: Any) -> None:
     """Stop a choice that offers (or tries) more than MAX_OPTIONS options."""
     raise RulelangError(f"a choice of more than {MAX_OPTIONS} options (or tries of its 'for' values)", span,

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulelang.check.model import Model
 from rulelang.compile.program import ASK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import player_label
+from rulelang.compile.runtime import IdsOnly, player_label
 from rulelang.engine.choices import IllegalAction, read_label
 from rulelang.engine.decision import Decision
 from rulelang.engine.state import State
@@ -406,9 +406,7 @@ class Acting:
         chooser = spec.player(st, loc) if spec.player is not None else st.current
         if chooser != player:
             return False
-        options = st.choice_cache  # the legal options: listed by the generated enumerator when play paused here
-        if options is None:
-            options = st.choice_cache = self._options(st, spec, loc)
+        options = self.listed_options(st, spec, loc)  # listed by the generated enumerator when play paused here
         i = self.find_label(st, spec, loc, options, action)
         if i is None:
             return False
@@ -504,6 +502,37 @@ class Acting:
         self._answered(st, fr, not loc[spec.pending_slot])
         return action
 
+    def answer_forced(self, st: State, most: int) -> tuple[list[int], tuple[int, list[str]] | None]:
+        """Give the pending ``ask``'s answers one after the other while the one to answer has a single answer
+        allowed (at most ``most``), each as :meth:`answer` gives it: (who answered, in order; (who answers
+        next, her answers) where play stopped at the ask, else None: the ask was left, ``most`` were given,
+        or (with after-step triggers, or someone picking) play went through the loop after one answer.
+        Between two answers of one ask, with no after-step trigger and nobody picking, play would stop at
+        the same ask again at once: the loop is not entered there."""
+        fr = st.stack[-1]
+        spec = self.code[fr[0]][fr[1]][1]
+        loc = fr[2]
+        slot = spec.pending_slot
+        answers = st.answers
+        quiet = st.picking is None and not self.after_step
+        answered: list[int] = []
+        while len(answered) < most:
+            waiting = loc[slot]
+            who = waiting[0]
+            allowed = self._answers(st, spec, loc, who)
+            if len(allowed) != 1:
+                return answered, (who, allowed)
+            answered.append(who)
+            answers[who] = allowed[0]
+            rest = loc[slot] = waiting[1:]
+            if rest and quiet:  # (what _answered does before the loop, which would stop here again)
+                st.step += 1
+                st.pending_cache = st.choice_cache = None
+                continue
+            self._answered(st, fr, not rest)
+            break
+        return answered, None
+
     def _answered(self, st: State, fr: list, last: bool) -> None:
         """One answer of an ``ask`` is in: after the last, log them all and leave the ``ask``; go on."""
         if last:
@@ -515,10 +544,30 @@ class Acting:
         st.pending_cache = st.choice_cache = None
         self._run(st)
 
+    def apply_option(self, st: State, option: tuple[int, tuple], forced: bool = False) -> None:
+        """Take ``option`` (option index, ``for`` values) of the pending choice, which the caller knows to be
+        one of its legal options (an adapter's, found from its id among the ids listed), as :meth:`apply_index`
+        takes it (``forced``: the only one, as narration says)."""
+        fr = st.stack[-1]
+        spec = self.code[fr[0]][fr[1]][1]
+        if st.log is None:
+            opt = spec.options[option[0]]
+            loc = fr[2]
+            for (slot, _fn), value in zip(opt[1], option[1]):
+                loc[slot] = value
+            fr[1] = opt[3]
+            st.step += 1
+            st.pending_cache = st.choice_cache = None
+            self._run(st)
+            return
+        chooser = spec.player(st, fr[2]) if spec.player is not None else st.current
+        label = self._bind(fr[2], spec, option)[0](st, fr[2])
+        self._take(st, fr, spec, option, label, chooser, forced=forced)
+
     def apply_index(self, st: State, i: int) -> None:
         """Take option ``i`` of the pending choice (as listed in ``pending(st).labels``)."""
         options = st.choice_cache
-        if options is None or st.over:
+        if options is None or st.over or type(options) is IdsOnly:
             size = self.choice_size(st)
             if size is None:
                 raise IllegalAction(f"there is no option {i} here", self.where_span(st))

@@ -12,7 +12,7 @@ from typing import Any
 
 from rulelang.check.model import Model
 from rulelang.compile.program import ASK, CHOOSE, DRAW, PICK, RANDFIRST, ROLL, SHUFFLE, Program
-from rulelang.compile.runtime import MAX_OPTIONS, player_label
+from rulelang.compile.runtime import MAX_OPTIONS, IdsOnly, player_label
 from rulelang.engine.decision import Decision, Labels
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -39,13 +39,26 @@ def read_label(parser: tuple, action: str, n: int) -> list | None:
     return parsed
 
 
-def listed_with_ids(spec: Any, st: State, loc: list, tables: dict[int, tuple]) -> list[tuple[int, tuple]]:
+class IdTables(dict):
+    """An adapter's ``State.id_tables`` (``ActionSpace.tables``) asking, where play stops at a choice, for its
+    options' ids alone (an ``IdsOnly`` in ``State.choice_cache``: the adapter binds the option taken from its
+    id); anything else that needs the options lists them again (``Choices.listed_options``)."""
+
+    __slots__ = ()
+
+
+def listed_with_ids(spec: Any, st: State, loc: list, tables: dict[int, tuple],
+                    only: bool = False) -> list[tuple[int, tuple]]:
     """The legal options of ``choose`` ``spec``, as ``spec.enum`` lists them; listed with their action ids
     in an adapter's fixed action space (a ``Listed`` with ``ids``) where ``tables`` has the choice and every
-    value listed is in its domain, else as a plain list (the adapter finds the ids, or the error, itself)."""
+    value listed is in its domain, else as a plain list (the adapter finds the ids, or the error, itself).
+    With ``only``, where ``tables`` are ``IdTables`` and nobody picks (``State.picking``): the ids alone, an
+    ``IdsOnly`` (the same listing, the same locals left), unless a value is outside its domain."""
     table = tables.get(id(spec))
     if table is not None and spec.ids is not None:
         try:
+            if only and spec.only is not None and type(tables) is IdTables and st.picking is None:
+                return spec.only(st, loc, table)
             out = spec.ids(st, loc, table)
         except KeyError:  # a value outside its domain (or an error of the rules: listed again, it is raised again)
             pass
@@ -80,7 +93,7 @@ class Choices:
         if op == CHOOSE:
             spec = ins[1]
             player = spec.player(st, loc) if spec.player is not None else st.current
-            options = st.choice_cache if st.choice_cache is not None else self._options(st, spec, loc)
+            options = self.listed_options(st, spec, loc)
             labels = Labels(len(options), self._label_renderer(st, fr, options), ins[4],
                             self._option_describer(fr, options))
             d = Decision("choice", player, labels, None, {}, ins[4])
@@ -121,6 +134,14 @@ class Choices:
                                 hint="fix the rules at the error reported first, then play again")
         st.pending_cache = d
         return d
+
+    def listed_options(self, st: State, spec: Any, loc: list) -> list[tuple[int, tuple]]:
+        """The legal options of the pending ``choose`` ``spec`` as (option index, ``for`` values): those kept in
+        ``State.choice_cache``, else (none kept, or their ids alone) listed now and kept."""
+        options = st.choice_cache
+        if options is None or type(options) is IdsOnly:
+            options = st.choice_cache = self._options(st, spec, loc)
+        return options
 
     def _zone_label(self, zone: int, owner: Any, st: State, loc: list) -> str:
         name = self.model.zones[zone].name
@@ -245,7 +266,7 @@ class Choices:
         if ins[0] != CHOOSE:
             return None
         options = st.choice_cache
-        if options is None:
+        if options is None or type(options) is IdsOnly:
             options = st.choice_cache = self._options(st, ins[1], fr[2])
         spec = ins[1]
         return (spec.player(st, fr[2]) if spec.player is not None else st.current), len(options)
@@ -253,7 +274,8 @@ class Choices:
     def decision_options(self, st: State) -> tuple[str, int, Any, list]:
         """What a player may do now, without writing a label: ("choose", chooser, the compiled spec,
         the legal options as (option number, ``for`` values)) or ("ask", the first to answer, the spec,
-        the answers allowed to her). The options are those :meth:`apply_index` and :meth:`answer` count."""
+        the answers allowed to her). The options are those :meth:`apply_index` and :meth:`answer` count;
+        where play stopped with an adapter's ``IdTables``, they may be their ids alone (an ``IdsOnly``)."""
         fr = st.stack[-1]
         ins = self.code[fr[0]][fr[1]]
         if st.over or ins[0] not in (CHOOSE, ASK):
@@ -294,9 +316,7 @@ class Choices:
     def option_label(self, st: State, i: int) -> str:
         """The label of option ``i`` of the pending ``choose`` (as ``choice_size`` counts them)."""
         fr = st.stack[-1]
-        options = st.choice_cache
-        if options is None:
-            options = st.choice_cache = self._options(st, self.code[fr[0]][fr[1]][1], fr[2])
+        options = self.listed_options(st, self.code[fr[0]][fr[1]][1], fr[2])
         return self._label_renderer(st, fr, options)(i)
 
     def _pending_ask(self, st: State) -> tuple[Any, list] | None:

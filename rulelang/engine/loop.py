@@ -91,7 +91,7 @@ class Loop:
                     else:
                         tables = st.id_tables  # an adapter's: the options listed with their action ids
                         options = spec.enum(st, loc) if tables is None or spec.ids is None else \
-                            listed_with_ids(spec, st, loc, tables)
+                            listed_with_ids(spec, st, loc, tables, True)
                         ends = None
                     if not options:  # nothing to choose: skip the choice
                         st.pending_cache = st.choice_cache = None

@@ -35,7 +35,7 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile.program import ASK, CHOOSE
-from rulelang.compile.runtime import Listed
+from rulelang.compile.runtime import IdsOnly, Listed
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
@@ -111,6 +111,8 @@ class ActionSpace:
     # id(ChooseSpec) -> per option, (its ids' base, per ``for`` a dict: value -> offset in the block): what the
     # compiled listing with ids sums (``ChooseSpec.ids``); a state holding it lists its choices with their ids
     tables: dict[int, tuple] = attrs.field(factory=dict, eq=False, repr=False)
+    # id(ChooseSpec) -> action id -> (option number, values): the options taken by id (``option_of``)
+    options: dict[int, dict[int, tuple]] = attrs.field(factory=dict, eq=False, repr=False)
 
     def string(self, action: int) -> str:
         """The stable text of id ``action``: the option's label with its ``for`` values written in."""
@@ -138,6 +140,8 @@ class ActionSpace:
         option lists seen (at most ``KEPT_LISTS``): a choice seen again is a look-up; another is an id per
         option from the choice's options seen (``found``). Options listed with their ids (a ``Listed``, from
         ``tables``) need no look-up."""
+        if type(options) is IdsOnly:  # (the ids alone, listed by the compiled listing)
+            return options, sorted(options)  # type: ignore[return-value]
         if type(options) is Listed:
             ids = options.ids
             return ids, sorted(ids)  # type: ignore[return-value]
@@ -170,6 +174,22 @@ class ActionSpace:
         if len(self.lists) < KEPT_LISTS:
             self.lists[key] = pair
         return pair
+
+    def option_of(self, spec: Any, action: int) -> tuple[int, tuple]:
+        """The option of ``choose`` ``spec`` that id ``action`` stands for, as the engine lists it (option
+        number, ``for`` values); ``action`` must be one of the choice's ids (as an ``IdsOnly`` listed it)."""
+        known = self.options.get(id(spec))
+        if known is None:
+            known = self.options[id(spec)] = {}
+        option = known.get(action)
+        if option is None:
+            for index, block in enumerate(self.choose[id(spec)]):
+                if block.base <= action < block.base + block.size:
+                    option = known[action] = (index, block.values_of(action))
+                    break
+            else:
+                raise ActionSpaceError(f"action {action} is no option of this choice")  # pragma: no cover
+        return option
 
     def ask_ids(self, spec: Any, answers: Sequence[str], where: Span | None) -> list[int]:
         """The ids of an ``ask``'s allowed answers (labels)."""

@@ -25,6 +25,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 
 from rulelang.check import model as m
 from rulelang.compile.program import DRAW, PICK, RANDFIRST, ROLL, SHUFFLE
+from rulelang.engine.choices import IdTables
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace, ActionSpaceError, find_statements
@@ -147,7 +148,8 @@ def _loaded(params: dict[str, Any]) -> Loaded:
         else pyspiel.GameType.ChanceMode.DETERMINISTIC,
         _UTILITY.get(pay.utility, pyspiel.GameType.Utility.GENERAL_SUM))
     start = engine.new_state(spec.players)
-    start.id_tables = spec.actions.tables  # its choices listed with their action ids (ActionSpace.tables)
+    # its choices listed with their action ids (ActionSpace.tables), where play stops the ids alone
+    start.id_tables = IdTables(spec.actions.tables)
     start.defer_result = True  # the standings are written only when asked for: returns need only the payoffs
     encoder = ObservationEncoder(engine, spec.players, engine.observe(start, 0))
     full = {**params, "path": str(path), "players": spec.players, "options": json.dumps(options, sort_keys=True),

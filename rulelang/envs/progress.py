@@ -13,6 +13,7 @@ import attrs
 import pyspiel
 
 from rulelang.compile.program import ASK, CHOOSE, DRAW, ROLL, SHUFFLE
+from rulelang.compile.runtime import IdsOnly
 from rulelang.engine.state import State
 from rulelang.envs.actions import ActionSpace
 from rulelang.envs.common import GameSpec, chance_outcomes, seat_label
@@ -304,7 +305,14 @@ def play(loaded: Loaded, progress: Progress, action: int) -> None:
                 hint="legal: " + ", ".join(f"{a}: {loaded.spec.actions.string(a)}" for a in legal[4][:12])) from None
         kind = legal[0]
         if kind == "choose":
-            loaded.spec.engine.apply_index(st, position)
+            listed = legal[3]
+            engine = loaded.spec.engine
+            if type(listed) is IdsOnly:  # the ids alone were listed: the option bound from its id
+                fr = st.stack[-1]
+                engine.apply_option(st, loaded.spec.actions.option_of(engine.code[fr[0]][fr[1]][1], action),
+                                    len(listed) == 1)
+            else:
+                engine.apply_index(st, position)
         else:
             loaded.spec.engine.answer(st, (legal[1], legal[3]), position)
         progress.steps = (progress.steps, (kind, legal[1], position, action, False))
@@ -388,18 +396,27 @@ def settle_forced(loaded: Loaded, progress: Progress) -> None:
         ins = code[fr[0]][fr[1]]
         op = ins[0]
         if op == ASK:
-            answers = engine.ask_answers(st)  # (who answers, the answers allowed to her)
-            if len(answers[1]) != 1:  # type: ignore[index]
-                progress.node = legal_of(loaded, progress, ("ask", answers[0], ins[1], answers[1]))[1]  # type: ignore[index]
+            # the forced answers, taken without their ids (never handed out); then (who answers, her answers)
+            answered, answers = engine.answer_forced(st, left)
+            steps = progress.steps
+            for who in answered:
+                steps = (steps, ("ask", who, 0, None, True))
+            progress.steps = steps
+            if answers is not None:
+                progress.node = legal_of(loaded, progress, ("ask", answers[0], ins[1], answers[1]))[1]
                 return
-            engine.answer(st, answers, 0)  # type: ignore[arg-type]  # forced: taken without its id (never handed out)
-            progress.steps = (progress.steps, ("ask", answers[0], 0, None, True))  # type: ignore[index]
+            left -= len(answered)
+            continue
         elif op == CHOOSE:
             options = engine.decision_options(st)  # ("choose", who chooses, the spec, the options listed)
-            if len(options[3]) != 1:
+            listed = options[3]
+            if len(listed) != 1:
                 progress.node = legal_of(loaded, progress, options)[1]
                 return
-            engine.apply_index(st, 0)
+            if type(listed) is IdsOnly:  # (its id alone: the option bound from it)
+                engine.apply_option(st, loaded.spec.actions.option_of(options[2], listed[0]), True)
+            else:
+                engine.apply_index(st, 0)
             progress.steps = (progress.steps, ("choose", options[1], 0, None, True))
         else:
             deal = progress.deal

@@ -12,7 +12,7 @@ from env_support import CHICKEN, ROOT
 pytest.importorskip("numpy", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra: pip install 'rulelang[openspiel]'")
 
-from rulelang.compile.runtime import Listed  # noqa: E402
+from rulelang.compile.runtime import IdsOnly, Listed  # noqa: E402
 from rulelang.envs.actions import legal_ids  # noqa: E402
 from rulelang.envs.common import chance_outcomes, payoffs  # noqa: E402
 from rulelang.envs.openspiel import load  # noqa: E402
@@ -123,13 +123,13 @@ def test_positions_kept_by_history_are_the_positions_computed_afresh(path) -> No
 def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
     """Barnyard's choices, played at random: the ids the action space keeps per option list (and per option's
     values) are the ids its blocks compute from the values, and so are the ids the compiled listing wrote
-    (``Listed.ids``) and the adapter's legal actions."""
+    (``Listed.ids``, and the ids alone where play stopped: ``IdsOnly``) and the adapter's legal actions."""
     game = load(ROOT / "games" / "barnyard.rules", players=2)
     game.loaded.keep = 0
     space = game.actions
     engine = game.engine
     rng = random.Random(3)
-    checked = 0
+    checked = only = 0
     for _ in range(3):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -139,6 +139,11 @@ def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
                 continue
             kind, _seat, spec, listed = engine.decision_options(state._st)
             legal = state.legal_actions()
+            alone = None
+            if type(listed) is IdsOnly:  # (a choice with 'for's, where play stopped: its ids alone)
+                alone = list(listed)
+                listed = engine.decision_options(state._st.copy())[3]  # listed again, with the options
+                only += 1
             if kind == "choose":
                 fresh = [space.choose[id(spec)][index].id_of(values) if values else space.choose[id(spec)][index].base
                          for index, values in listed]
@@ -149,9 +154,10 @@ def test_action_ids_of_option_lists_seen_before_are_computed_afresh() -> None:
                 assert space.choose_ids(spec, plain, None) == fresh
                 assert space.choose_ids(spec, plain, None) == fresh  # kept: the same again
                 assert legal == sorted(fresh)
+                assert alone is None and spec.ids is None or alone == fresh
                 checked += 1
             state.apply_action(legal[rng.randrange(len(legal))])
-    assert checked > 20
+    assert checked > 20 and only > 10
     assert space.lists  # option lists were kept
 
 
