@@ -3,6 +3,7 @@ and generators (the query half of ``ExprWriter``, mixed into it; see exprs.py)."
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from rulelang.check import model as m
@@ -192,6 +193,10 @@ class QueryWriter:
         hoisted = self.hoisted_sum(e)
         if hoisted is not None:
             return hoisted
+        if self.memo is not None:
+            by_kind = self.counted_by_kind(e)
+            if by_kind is not None:
+                return by_kind
         q = e.query
         c = self.var("c")
         if e.func in ("count", "any") and q.kinds is not None and not q.exclude and q.where is None \
@@ -265,6 +270,80 @@ class QueryWriter:
         else:
             each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def counted_by_kind(self, e: m.Agg) -> str | None:
+        """Within a standings computation (the table does not change), a count or a total of a per-kind
+        attribute over zones, by kind: from each zone's counts per kind (``kind_counts``), worked out once per
+        zone while the standings last (kept with the memos, cleared by ``reset_memo``); None: not here.
+
+        ``count(k in Z)``, ``count(Cow in Z)``, ``count(Z where animal)`` (a filter of kinds alone) and
+        ``sum(points of Cow in Z)`` (a whole-number attribute that no face changes) are the same numbers
+        read from the counts: the zones are written as before, in the same order (the same errors)."""
+        q = e.query
+        if e.func not in ("count", "sum") or not q.zones or q.one is not None or q.count is not None \
+                or q.count_expr is not None or q.quantity == "random":
+            return None
+        kinds = len(self.model.kinds)
+        if e.func == "sum":
+            assert e.attr is not None
+            if self.face_dependent(e.attr):
+                return None
+            kv = self.comp.kind_values[e.attr]
+            if not all(type(kv[k]) is int for k in range(kinds)):
+                return None
+            weight = [kv[k] for k in range(kinds)]
+        else:
+            weight = [1] * kinds
+        zones = [f"kind_counts({self.zone(sel)})" for sel in q.zones]
+        if q.kind_locals:
+            if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
+                return None
+            kind = control.kind_index(self, m.Local(q.kind_locals[0], m.KIND), self.local(q.kind_locals[0]))
+            w = "" if e.func == "count" else f"{self.table(weight, 'kw')}[{kind}] * "
+            self._kind_counts_helper()
+            each = [f"{w}{h}[{kind}]" for h in zones]
+            return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        if how == "all":
+            if e.func == "count":
+                return None  # len(Z) already
+            taken = list(range(kinds))
+        elif how == "mask":
+            mask = self.consts[src]
+            taken = sorted({k for k, v in zip(self.kind_of, mask) if v})
+        else:
+            return None
+        if not taken:
+            return None
+        self._kind_counts_helper()
+        if len(taken) == 1:
+            k = taken[0]
+            w = "" if weight[k] == 1 else f"{weight[k]} * "
+            each = [f"{w}{h}[{k}]" for h in zones]
+        else:
+            vector = self.const(tuple(weight[k] if k in taken else 0 for k in range(kinds)))
+            each = [f"sum(map(mul, {vector}, {h}))" for h in zones]
+        return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def _kind_counts_helper(self) -> None:
+        """The generated ``kind_counts(zone)``: how many of the zone's components are of each kind, kept
+        (with the zone itself, so that its id names no other list) until the next ``reset_memo``."""
+        if "KH" in self.consts:
+            return
+        self.consts["KH"] = {}
+        self.consts["mul"] = operator.mul
+        self.helper("kind_counts", "_z0", [
+            (1, "_h0 = KH.get(id(_z0))", None),
+            (1, "if _h0 is None or _h0[0] is not _z0:", None),
+            (2, "if not KH:", None),
+            (3, "DIRTY.append(KH)", None),
+            (2, f"_n0 = [0] * {len(self.model.kinds)}", None),
+            (2, "for _c0 in _z0:", None),
+            (3, "_n0[KO[_c0]] += 1", None),
+            (2, "_h0 = KH[id(_z0)] = (_z0, _n0)", None),
+            (1, "return _h0[1]", None),
+        ])
 
     def few_passing(self, q: m.QueryIR) -> list[tuple[int, str]] | None:
         """For a filter that depends on the faces and nothing else (a table), which at most 4 components can
