@@ -24,13 +24,10 @@ from rulelang.compile.analysis import Analysis, canonical, fold, is_count, stric
 from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
-from rulelang.compile.queries import QueryWriter
+from rulelang.compile.queries import PLAIN_READ, QueryWriter
 from rulelang.compile.source_text import cannot_fail, check_no_loop_vars, one_group, prologue, same_by_face
 from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
 from rulelang.syntax.span import Span
-
-# A read of a name, its items (by names and numbers) and attributes: no call, no operator.
-_PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
 
 
 def never_below_zero(e: Any) -> bool:
@@ -393,7 +390,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         None: not this shape (X must be a plain read: a name, its items and attributes, written twice)."""
         x, n = (e.left, e.right) if e.op == ">" else (e.right, e.left)
         xs, ns = (a, b) if e.op == ">" else (b, a)
-        if not never_below_zero(n) or type(n) is m.Const or not _PLAIN_READ.match(xs) \
+        if not never_below_zero(n) or type(n) is m.Const or not PLAIN_READ.match(xs) \
                 or not cannot_fail(ns) or not cannot_fail(xs):
             return None
         return f"({xs} > 0 and {a} {e.op} {b})"

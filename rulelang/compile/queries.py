@@ -4,6 +4,7 @@ and generators (the query half of ``ExprWriter``, mixed into it; see exprs.py)."
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any
 
 from rulelang.check import model as m
@@ -27,6 +28,9 @@ from rulelang.compile.source_text import (
 )
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
+
+# A read of a name, its items (by names and numbers) and attributes: no call, no operator.
+PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
 
 
 class QueryWriter:
@@ -294,7 +298,9 @@ class QueryWriter:
             weight = [kv[k] for k in range(kinds)]
         else:
             weight = [1] * kinds
-        zones = [f"kind_counts({self.zone(sel)})" for sel in q.zones]
+        # (a zone read by name and items alone is written twice: a count kept already is read at once)
+        zones = [f"(KH[id({z})][1] if id({z}) in KH else kind_counts({z}))" if PLAIN_READ.match(z) else
+                 f"kind_counts({z})" for z in (self.zone(sel) for sel in q.zones)]
         if q.kind_locals:
             if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
                 return None
