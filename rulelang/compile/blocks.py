@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, expansion, rounds
+from rulelang.compile import control, expansion, queries, rounds
 from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
@@ -243,6 +243,9 @@ class BlockEmitter:
         self.memo = {}
         self.off = 0
         model = self.model
+        self.counted_often = queries.counted_zones(
+            [e for _d, e in model.ranking.keys] + [e for sheet in model.sheets for _label, e in sheet.lines]
+            + ([model.payoff.expr] if model.payoff is not None else []), model.zones)
         self.rank_fns = []
         for k, (_direction, e) in enumerate(model.ranking.keys):
             self.helper(f"rk{k}", "st, loc", [(1, f"return {self.ex(e)}", model.ranking.span)])

@@ -20,14 +20,26 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.compile import control, piles, runtime
-from rulelang.compile.analysis import Analysis, canonical, fold, strict, whole_valued
+from rulelang.compile.analysis import Analysis, canonical, fold, is_count, strict, whole_valued
 from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
-from rulelang.compile.queries import QueryWriter
-from rulelang.compile.source_text import check_no_loop_vars, one_group, prologue, same_by_face
+from rulelang.compile.queries import PLAIN_READ, QueryWriter
+from rulelang.compile.source_text import cannot_fail, check_no_loop_vars, one_group, prologue, same_by_face
 from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
 from rulelang.syntax.span import Span
+
+
+def never_below_zero(e: Any) -> bool:
+    """Whether a number expression is never below 0: a count of components, a whole constant of at least
+    0, or such a value divided by (or the remainder of it by) a whole constant above 0."""
+    t = type(e)
+    if t is m.Const:
+        return type(e.value) is int and e.value >= 0
+    if t is m.BinOp and e.op in ("/", "%"):
+        return never_below_zero(e.left) and whole_valued(e.left) and type(e.right) is m.Const \
+            and type(e.right.value) is int and e.right.value > 0
+    return is_count(e)
 
 _PLAIN = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")  # a name, or subscripts of names: needs no parentheses
 
@@ -241,6 +253,10 @@ class ExprWriter(QueryWriter, LabelWriter):
                     and type(left.expr.value) is int and left.expr.value > 0:  # total(N for ...) > 0: any passes?
                 return self.ex(m.Gen("exists", left.expr, left.var, left.iterable, left.cond, m.BOOL), c)
             a, b = self.ex(e.left, c), self.ex(e.right, c)
+            if e.op in (">", "<"):
+                above = self.above_a_count(e, a, b)
+                if above is not None:
+                    return above
             if e.op in ("and", "or", "+", "-", "*", "==", "!=", "<", ">", "<=", ">="):
                 return f"({a} {e.op} {b})"
             if e.op in ("/", "%"):
@@ -366,6 +382,18 @@ class ExprWriter(QueryWriter, LabelWriter):
             return self.ex(e, c)
         finally:
             self.pre = saved
+
+    def above_a_count(self, e: m.BinOp, a: str, b: str) -> str | None:
+        """``X > N`` (or ``N < X``), N never below 0 (a count, or a count divided by a whole number above 0)
+        and both read without a call that may fail: ``(X > 0 and X > N)``, the same value, N not computed
+        where X is 0 or less (a counter that starts at 0, say, against ``count(Crow in pen of p) / 3``).
+        None: not this shape (X must be a plain read: a name, its items and attributes, written twice)."""
+        x, n = (e.left, e.right) if e.op == ">" else (e.right, e.left)
+        xs, ns = (a, b) if e.op == ">" else (b, a)
+        if not never_below_zero(n) or type(n) is m.Const or not PLAIN_READ.match(xs) \
+                or not cannot_fail(ns) or not cannot_fail(xs):
+            return None
+        return f"({xs} > 0 and {a} {e.op} {b})"
 
     def int_bound(self, e: Any) -> int | None:
         """A bound on the magnitude of an expression sure to be a whole number (None: not sure)."""

@@ -3,7 +3,10 @@ and generators (the query half of ``ExprWriter``, mixed into it; see exprs.py)."
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import control, piles, runtime
@@ -15,6 +18,7 @@ from rulelang.compile.analysis import (
     never_negative,
     plain_value,
     reads_no_component,
+    reads_slots,
 )
 from rulelang.compile.source_text import (
     SEATS_IN_NOW,
@@ -26,6 +30,9 @@ from rulelang.compile.source_text import (
 )
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
+
+# A read of a name, its items (by names and numbers) and attributes: no call, no operator.
+PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
 
 
 class QueryWriter:
@@ -192,6 +199,10 @@ class QueryWriter:
         hoisted = self.hoisted_sum(e)
         if hoisted is not None:
             return hoisted
+        if self.memo is not None:
+            by_kind = self.counted_by_kind(e)
+            if by_kind is not None:
+                return by_kind
         q = e.query
         c = self.var("c")
         if e.func in ("count", "any") and q.kinds is not None and not q.exclude and q.where is None \
@@ -265,6 +276,82 @@ class QueryWriter:
         else:
             each = [f"sum([{value} for {c} in {z} if {src}])" for z in zones]
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    def counted_by_kind(self, e: m.Agg) -> str | None:
+        """Within a standings computation (the table does not change), a count or a total of a per-kind
+        attribute over zones, by kind: from each zone's counts per kind (``kind_counts``), worked out once per
+        zone while the standings last (kept with the memos, cleared by ``reset_memo``); None: not here.
+
+        ``count(k in Z)``, ``count(Cow in Z)`` (or a filter that only one kind passes) and ``sum(points of
+        Cow in Z)`` (a whole-number attribute that no face changes) are the same numbers read from the
+        counts: the zones are written as before, in the same order (the same errors). Several kinds are
+        counted as before: one pass over the zone in C costs less than adding up a list of every kind."""
+        q = e.query
+        if e.func not in ("count", "sum") or not q.zones or q.one is not None or q.count is not None \
+                or q.count_expr is not None or q.quantity == "random":
+            return None
+        if any(sel.zone not in self.counted_often for sel in q.zones):  # a zone counted once: as before
+            return None
+        kinds = len(self.model.kinds)
+        if e.func == "sum":
+            assert e.attr is not None
+            if self.face_dependent(e.attr):
+                return None
+            kv = self.comp.kind_values[e.attr]
+            if not all(type(kv[k]) is int for k in range(kinds)):
+                return None
+            weight = [kv[k] for k in range(kinds)]
+        else:
+            weight = [1] * kinds
+        # (a zone read by name and items alone is written twice: a count kept already is read at once)
+        zones = [f"(KH[id({z})][1] if id({z}) in KH else kind_counts({z}))" if PLAIN_READ.match(z) else
+                 f"kind_counts({z})" for z in (self.zone(sel) for sel in q.zones)]
+        if q.kind_locals:
+            if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
+                return None
+            kind = control.kind_index(self, m.Local(q.kind_locals[0], m.KIND), self.local(q.kind_locals[0]))
+            w = "" if e.func == "count" else f"{self.table(weight, 'kw')}[{kind}] * "
+            self._kind_counts_helper()
+            each = [f"{w}{h}[{kind}]" for h in zones]
+            return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        if how == "all":
+            if e.func == "count":
+                return None  # len(Z) already
+            taken = list(range(kinds))
+        elif how == "mask":
+            mask = self.consts[src]
+            taken = sorted({k for k, v in zip(self.kind_of, mask) if v})
+        else:
+            return None
+        if len(taken) != 1:  # several kinds: one pass over the zone in C (a list of every kind is no cheaper)
+            return None
+        self._kind_counts_helper()
+        k = taken[0]
+        w = "" if weight[k] == 1 else f"{weight[k]} * "
+        each = [f"{w}{h}[{k}]" for h in zones]
+        return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
+
+    counted_often: frozenset[int] = frozenset()  # the zones the standings count by kind (see ``counted_zones``)
+
+    def _kind_counts_helper(self) -> None:
+        """The generated ``kind_counts(zone)``: how many of the zone's components are of each kind, kept
+        (with the zone itself, so that its id names no other list) until the next ``reset_memo``."""
+        if "KH" in self.consts:
+            return
+        self.consts["KH"] = {}
+        self.helper("kind_counts", "_z0", [
+            (1, "_h0 = KH.get(id(_z0))", None),
+            (1, "if _h0 is None or _h0[0] is not _z0:", None),
+            (2, "if not KH:", None),
+            (3, "DIRTY.append(KH)", None),
+            (2, f"_n0 = [0] * {len(self.model.kinds)}", None),
+            (2, "for _c0 in _z0:", None),
+            (3, "_n0[KO[_c0]] += 1", None),
+            (2, "_h0 = KH[id(_z0)] = (_z0, _n0)", None),
+            (1, "return _h0[1]", None),
+        ])
 
     def few_passing(self, q: m.QueryIR) -> list[tuple[int, str]] | None:
         """For a filter that depends on the faces and nothing else (a table), which at most 4 components can
@@ -506,3 +593,35 @@ class QueryWriter:
         self.helper(name, "st, loc", lines)
         return f"{name}(st, loc)"
 
+
+
+def counted_zones(exprs: list[Any], zones: list[Any]) -> frozenset[int]:
+    """The zones that the expressions (a game's standings: ranking keys, score sheet lines, payoff) count
+    or add up one kind of in at least 5 places, a place inside a generator whose variable the zone's owner does not
+    read counting 3 (the same zone read once per value): worth counting by kind once
+    (``QueryWriter.counted_by_kind``); a zone counted fewer times is counted as before, and so is a pile on
+    a component (``per`` a kind or class of components: piles that hold a few, where counting each kind of
+    them first costs more than a few looks in C)."""
+    reads: dict[int, int] = {}
+
+    def walk(e: Any, gens: tuple[int, ...]) -> None:
+        if isinstance(e, (list, tuple)):
+            for x in e:
+                walk(x, gens)
+            return
+        if not attrs.has(type(e)):
+            return
+        q = e.query if type(e) is m.Agg else None
+        if q is not None and e.func in ("count", "sum") and q.where is None and not q.exclude and (
+                (len(q.kind_locals) == 1 and q.kinds is None) or (not q.kind_locals and len(q.kinds or ()) == 1)):
+            for sel in q.zones:  # (a count or total of one kind, as counted_by_kind reads it)
+                again = sum(1 for var in gens if sel.owner is None or not reads_slots(sel.owner, {var}))
+                reads[sel.zone] = reads.get(sel.zone, 0) + 3 ** again
+        inner = (*gens, e.var) if type(e) is m.Gen else gens
+        for f in attrs.fields(type(e)):
+            if f.name != "span":
+                walk(getattr(e, f.name), inner)
+
+    walk(exprs, ())
+    return frozenset(z for z, n in reads.items()
+                     if n >= 5 and zones[z].per_kind is None and zones[z].per_class is None)

@@ -237,5 +237,5 @@ rank p by highest score of p
     assert by_player["P1"] == {"most": 10, "fewest": 0}
     assert by_player["P2"] == {"most": 10, "fewest": 1}
     assert by_player["P3"] == {"most": 10, "fewest": 0}
-    assert "len(KI[" in source
-    assert not re.search(r"memo\[key\] = len\(KI\[", source)  # C-speed: cheaper than a memo
+    assert "kind_counts(" in source  # each side counted by kind once per standings (queries.counted_by_kind)
+    assert not re.search(r"memo\[key\] = kind_counts\(", source)  # a list lookup: cheaper than a memo
