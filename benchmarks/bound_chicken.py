@@ -27,9 +27,7 @@ the figure ``playouts.py chicken`` compares rulelang with).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import baseline_chicken  # noqa: E402
+from benchmarks.bound_support import rates  # noqa: E402
 from rulelang import load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -211,14 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             baseline_chicken.playout(PLAYERS, chance=Rng(seed, 0), agent=Rng(seed, 1))
 
     sides: dict[str, Callable[[], None]] = {"engine": engine_side, "bound": bound_side, "baseline": baseline_side}
-    times: dict[str, list[float]] = {name: [] for name in sides}
-    for r in range(args.rounds):
-        order = list(sides) if r % 2 == 0 else list(sides)[::-1]
-        for name in order:
-            start = time.perf_counter()
-            sides[name]()
-            times[name].append(time.perf_counter() - start)
-    rate = {name: args.games / statistics.median(t) for name, t in times.items()}
+    rate = rates(sides, args.games, args.rounds)
     print(f"Chicken!, {PLAYERS} players, {args.games} games x {args.rounds} rounds; same games checked on 50 seeds")
     for name in sides:
         print(f"  {name:9} {rate[name]:9.1f} games/s")

@@ -37,9 +37,7 @@ figure ``playouts.py rule-the-roost`` compares rulelang with).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from bisect import bisect_right, insort
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +47,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import baseline_roost  # noqa: E402
+from benchmarks.bound_support import rates  # noqa: E402
 from rulelang import load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
@@ -268,14 +267,7 @@ def main(argv: list[str] | None = None) -> int:
             baseline_roost.playout(players, chance=Rng(seed, 0), agent=Rng(seed, 1))
 
     sides: dict[str, Callable[[], None]] = {"engine": engine_side, "bound": bound_side, "baseline": baseline_side}
-    times: dict[str, list[float]] = {name: [] for name in sides}
-    for r in range(args.rounds):
-        order = list(sides) if r % 2 == 0 else list(sides)[::-1]
-        for name in order:
-            start = time.perf_counter()
-            sides[name]()
-            times[name].append(time.perf_counter() - start)
-    rate = {name: args.games / statistics.median(t) for name, t in times.items()}
+    rate = rates(sides, args.games, args.rounds)
     print(f"Rule the Roost, {players} players, {args.games} games x {args.rounds} rounds; "
           "same games checked on 50 seeds")
     for name in sides:

@@ -14,34 +14,20 @@ import random
 
 import pytest
 from env_support import ROOT
+from ids_support import GAMES
+from ids_support import fresh_ids as _fresh_ids
+from ids_support import spec_of as _spec
 
 pyspiel = pytest.importorskip("pyspiel")
 
 from rulelang.compile.runtime import IdsOnly, Listed  # noqa: E402
 from rulelang.engine.choices import IdTables  # noqa: E402
 from rulelang.envs import openspiel as adapter  # noqa: E402
-from rulelang.envs.actions import ActionSpaceError, build_action_space  # noqa: E402
-from rulelang.envs.common import load_spec  # noqa: E402
+from rulelang.envs.actions import ActionSpaceError  # noqa: E402
 from rulelang.errors import RulelangError  # noqa: E402
 from rulelang.rng import Rng  # noqa: E402
 
-GAMES = [*sorted((ROOT / "games").glob("*.rules")), *sorted((ROOT / "examples").glob("*/*.rules"))]
 CHICKEN = ROOT / "games" / "chicken.rules"
-
-
-def _spec(path):
-    engine = load_spec(path, None, None, None).engine
-    players = engine.model.default_players
-    try:
-        return engine, players, build_action_space(engine, players)
-    except ActionSpaceError:  # a range the model does not bound: as a user would, give a bound
-        return engine, players, build_action_space(engine, players, max_actions=4096)
-
-
-def _fresh_ids(space, spec, options):
-    """The ids the action space's blocks compute from the values (no table, no kept list)."""
-    table = space.choose[id(spec)]
-    return [table[index].id_of(values) if values else table[index].base for index, values in options]
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
