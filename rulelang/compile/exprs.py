@@ -386,7 +386,7 @@ class ExprWriter(QueryWriter, LabelWriter):
     def above_a_count(self, e: m.BinOp, a: str, b: str) -> str | None:
         """``X > N`` (or ``N < X``), N never below 0 (a count, or a count divided by a whole number above 0)
         and both read without a call that may fail: ``(X > 0 and X > N)``, the same value, N not computed
-        where X is 0 or less (a counter that starts at 0, say, against ``count(Crow in pen of p) / 3``).
+        where X is 0 or less (a counter that starts at 0, say, against ``count(K in Z of p) / 3``).
         None: not this shape (X must be a plain read: a name, its items and attributes, written twice)."""
         x, n = (e.left, e.right) if e.op == ">" else (e.right, e.left)
         xs, ns = (a, b) if e.op == ">" else (b, a)

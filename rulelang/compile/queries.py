@@ -282,8 +282,8 @@ class QueryWriter:
         attribute over zones, by kind: from each zone's counts per kind (``kind_counts``), worked out once per
         zone while the standings last (kept with the memos, cleared by ``reset_memo``); None: not here.
 
-        ``count(k in Z)``, ``count(Cow in Z)`` (or a filter that only one kind passes) and ``sum(points of
-        Cow in Z)`` (a whole-number attribute that no face changes) are the same numbers read from the
+        ``count(k in Z)``, ``count(K in Z)`` (or a filter that only one kind passes) and ``sum(A of
+        K in Z)`` (a whole-number attribute that no face changes) are the same numbers read from the
         counts: the zones are written as before, in the same order (the same errors). Several kinds are
         counted as before: one pass over the zone in C costs less than adding up a list of every kind."""
         q = e.query
