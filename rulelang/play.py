@@ -9,7 +9,7 @@ from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State
+from rulelang.engine.state import Picking, State, ones_free
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line
@@ -52,7 +52,8 @@ def play(
     if state.log is None and all(by_index):
         # Nobody looks at anything: the engine takes every choice and ask itself, by index (and tells
         # the recorder each one it takes, so that the trace's events are made where they happen).
-        state.picking = Picking([agent.choose_index for agent in agents], max_steps, record=rec)  # type: ignore[attr-defined]
+        picks = [agent.choose_index for agent in agents]  # type: ignore[attr-defined]
+        state.picking = Picking(picks, max_steps, record=rec, ones=ones_free(picks))
     try:
         while not state.over:
             if state.step >= max_steps:

@@ -19,7 +19,9 @@ import attrs
 
 from rulelang.engine.tablebytes import table_bytes
 from rulelang.numbers import ascii_fraction
+from rulelang.rng import Rng
 
+RNG_PICK = Rng.pick  # (taken at import: a method patched later is not the one ``ones_free`` vouches for)
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
 
@@ -44,7 +46,10 @@ class Picking:
       trace's seed as play drew, matches them with the trace's (``rulelang.trace.feed``);
     - ``lean``: a game that ends meanwhile gets a lean result, each seat's rank and the declared
       payoffs only (``{"ranks": [...], "payoffs": [...]}``, see ``Engine._finish``): a search's rollout,
-      which reads nothing else of it.
+      which reads nothing else of it;
+    - ``ones``: every picker in ``picks`` gives 0 for one option and does nothing else then (each an
+      ``Rng.pick`` bound method, see ``ones_free``), so a forced answer (one allowed) is given without
+      calling it; set only where ``picks`` is never changed while play goes on (``play``, simulate).
 
     Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``
     (and ``kept``, drawing from the seed's stream); a search's rollouts set ``lean``.
@@ -57,6 +62,15 @@ class Picking:
     record: Any = None
     kept: bool = False
     lean: bool = False
+    ones: bool = False
+
+
+def ones_free(picks: list[Any]) -> bool:
+    """Whether every picker of ``picks`` is an ``Rng.pick`` bound method (a random agent's
+    ``choose_index``): among one option it gives 0 and draws nothing, so calling it then changes
+    nothing and not calling it cannot be told apart (``Picking.ones``)."""
+    return all(getattr(pick, "__func__", None) is RNG_PICK and getattr(pick, "__self__", None) is not None
+               for pick in picks)
 
 
 class State:

@@ -16,7 +16,7 @@ import attrs
 from rulelang.agents.spec import AgentSpec
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import DEFAULT_BUDGET, Engine
-from rulelang.engine.state import Picking, State
+from rulelang.engine.state import Picking, State, ones_free
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.rng import Rng
 
@@ -166,7 +166,7 @@ def play_game(engine: Engine, job: SimJob, index: int,
     try:
         while not st.over:
             if picks is not None and st.picking is None and (first is not None or st.turn > 1):
-                st.picking = Picking(picks, job.max_steps)
+                st.picking = Picking(picks, job.max_steps, ones=ones_free(picks))
             if st.step >= job.max_steps:
                 raise RulelangError(f"the game did not end within {job.max_steps} steps", engine.where_span(st),
                                     hint="raise --max-steps, or check the rules' end condition")

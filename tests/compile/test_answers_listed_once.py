@@ -80,14 +80,14 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engi
 
 def test_only_answers_the_same_for_everyone_are_listed_once(small: tuple[Engine, Engine]) -> None:
     fast, _careful = small
-    source = fast.program.generated.source
-    once = [line for line in source.splitlines() if line.strip().startswith("_ok") and line.endswith("= None")]
+    lines = [line.strip() for line in fast.program.generated.source.splitlines()]
+    listings = [(line, after) for line, after in zip(lines, lines[1:])
+                if line.startswith("_ok") and line.endswith("(st, loc)")]
+    # listed once, before the answers (``answer_same``): its size taken next, for the loop
+    once = [line for line, after in listings if after.startswith("_n") and "= len(_ok" in after]
     assert len(once) >= 1
-    names = {line.split("=")[0].strip() for line in once}
     # the ask of "offer" lists each player's own hand: its list is taken at every answer
-    listed_each = [line for line in source.splitlines()
-                   if line.strip().startswith("_ok") and "(st, loc)" in line
-                   and line.split("=")[0].strip() not in names]
+    listed_each = [line for line, after in listings if after.startswith("st.choice_cache = _ok")]
     assert listed_each
 
 
