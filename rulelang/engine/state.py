@@ -13,6 +13,7 @@ import json
 import marshal
 import re
 from fractions import Fraction
+from types import MethodType
 from typing import Any
 
 import attrs
@@ -69,8 +70,10 @@ def ones_free(picks: list[Any]) -> bool:
     """Whether every picker of ``picks`` is an ``Rng.pick`` bound method (a random agent's
     ``choose_index``): among one option it gives 0 and draws nothing, so calling it then changes
     nothing and not calling it cannot be told apart (``Picking.ones``); False for no pickers."""
-    return bool(picks) and all(getattr(pick, "__func__", None) is RNG_PICK
-                               and getattr(pick, "__self__", None) is not None for pick in picks)
+    for pick in picks:
+        if type(pick) is not MethodType or pick.__func__ is not RNG_PICK:
+            return False
+    return bool(picks)
 
 
 class State:

@@ -175,7 +175,8 @@ def test_only_random_agents_pickers_are_free_for_one_option() -> None:
             return super().pick(n)
 
     picker, _begin, _taken = counting_picker(rng)
-    for odd in (picker, lambda n: 0, partial(Rng.pick, rng), Other(5).pick, Counting(1, 0).choose_index, Rng.pick):
+    for odd in (picker, lambda n: 0, partial(Rng.pick, rng), Other(5).pick, Counting(1, 0).choose_index, Rng.pick,
+                staticmethod(Rng.pick)):
         assert not ones_free([rng.pick, odd]), odd
     assert Picking([rng.pick], 10).ones is False  # never assumed
 
