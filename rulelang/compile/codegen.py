@@ -38,6 +38,7 @@ import attrs
 from rulelang.check import model as m
 from rulelang.compile import expansion, piles_runtime, runtime
 from rulelang.compile.analysis import Analysis, same, sheet_total
+from rulelang.compile.answers import AnswerEmitter
 from rulelang.compile.blocks import BlockEmitter
 from rulelang.compile.chance import ChanceEmitter
 from rulelang.compile.decisions import DecisionEmitter
@@ -90,8 +91,8 @@ class Generated:
     pay_fn: str | None = None  # the declared payoff of a player (the player in loc[0]), if the game declares one
 
 
-class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, OptionEmitter, TriggerEmitter,
-              BlockEmitter, ExprWriter):
+class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, AnswerEmitter, OptionEmitter,
+              TriggerEmitter, BlockEmitter, ExprWriter):
     """Writes the Python module of one checked model: statements, blocks, triggers, standings."""
 
     def generate(self) -> Generated:
