@@ -138,6 +138,41 @@ def seats_once(lines: list[tuple[int, str, Any]]) -> list[tuple[int, str, Any]]:
     return out
 
 
+ZONE_LOCALS = True
+"""Whether generated functions read each zone table they use more than once through a local (see
+``zone_locals``); the equivalence tests turn it off to compare with the code that reads ``Z[n]`` at each use."""
+
+LOOP_WEIGHT = 10
+_ZONE_TABLE = re.compile(r"\bZ\[([0-9]+)\]")
+
+
+def zone_locals(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
+    """A function's lines (at indentation ``ind`` and deeper) with each zone's table ``Z[n]`` it reads more than
+    once looked up once, where the function begins, into a local ``Z_n``, which every use then reads.
+
+    The same lists are read: ``st.zones`` keeps one list per zone for the life of a state (set when the state
+    is made, then changed in place: generated code and the runtime move components within the lists and never
+    store a new list into ``st.zones[n]``), and ``n`` is a zone's index, so the lookup cannot fail."""
+    if not ZONE_LOCALS:
+        return lines
+    uses: dict[str, int] = {}
+    loops: list[int] = []  # the indentations of the loops around a line
+    for i, text, _sp in lines:
+        while loops and loops[-1] >= i:
+            loops.pop()
+        for n in _ZONE_TABLE.findall(text):
+            uses[n] = uses.get(n, 0) + (LOOP_WEIGHT if loops else 1)
+        if text.startswith(("for ", "while ")):
+            loops.append(i)
+    kept = sorted((n for n, count in uses.items() if count > 9), key=int)
+    if not kept:
+        return lines
+    def local(found: re.Match) -> str:
+        return f"Z_{found.group(1)}" if found.group(1) in kept else found.group(0)
+    return [(ind, f"Z_{n} = Z[{n}]", None) for n in kept] + [
+        (i, _ZONE_TABLE.sub(local, text), sp) for i, text, sp in lines]
+
+
 def prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
     """Local names for the state's tables, for those the body uses."""
     text = "\n".join(t for _i, t, _s in lines)
