@@ -25,7 +25,15 @@ from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
 from rulelang.compile.queries import PLAIN_READ, QueryWriter
-from rulelang.compile.source_text import cannot_fail, check_no_loop_vars, one_group, prologue, same_by_face, zone_locals
+from rulelang.compile.source_text import (
+    cannot_fail,
+    check_no_loop_vars,
+    one_group,
+    prologue,
+    same_by_face,
+    truth_tests,
+    zone_locals,
+)
 from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
 from rulelang.syntax.span import Span
 
@@ -425,7 +433,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         if self.loop_vars:
             check_no_loop_vars(lines, self.loop_vars)
         body = [(0, f"def {name}({args}):", None)]
-        lines = zone_locals(lines, 1)
+        lines = truth_tests(zone_locals(lines, 1))
         body += prologue(lines, 1)
         body += lines
         self.helpers.append(body)
