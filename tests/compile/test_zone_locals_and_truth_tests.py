@@ -1,10 +1,12 @@
-"""Two rewrites of generated functions, against the code written without them (same games, same traces,
-same standings, same MCTS choices, same errors):
+"""Three rewrites, against the code written without them (same games, same traces, same standings, same MCTS
+choices, same errors):
 
 - a zone table a function reads in a loop or three times or more is looked up once, where the function
   begins, into a local ``Z_n`` (``source_text.zone_locals``);
 - ``bool(x)`` whose value is only tested for truth (in an ``if``/``elif``/``while`` test, under ``not``, as an
-  operand of ``and``/``or`` so tested) is written ``(x)`` (``source_text.truth_tests``).
+  operand of ``and``/``or`` so tested) is written ``(x)`` (``source_text.truth_tests``);
+- a ``spend`` whose budget or cost is written as a number uses that number: no bound checked on it, no test that
+  the cost is at least 1 (``budgets.written_number``).
 
 Each is also shown to matter: a broken variant of either plays other games or gives other truths here.
 """
@@ -21,6 +23,7 @@ import pytest
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.agents.search import MctsAgent
+from rulelang.check import budgets
 from rulelang.compile import blocks, exprs, source_text
 from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
@@ -38,6 +41,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(source_text, "ZONE_LOCALS", on)
         patch.setattr(source_text, "TRUTH_TESTS", on)
+        patch.setattr(budgets, "WRITTEN_NUMBERS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -183,3 +187,60 @@ def test_truth_tests_leave_other_lines() -> None:
              (2, "while bool(q) and r:", None), (1, "elif not bool(a):", None)]
     out = [t for _i, t, _s in source_text.truth_tests(lines)]
     assert out == ["return bool(a)", "x = bool(a) and b", "if a: b = bool(c)", "while (q) and r:", "elif not (a):"]
+
+
+SPEND = """game "Spend"
+players 2
+
+section "Components"
+
+3 Red cards
+3 Blue cards
+
+section "Setup"
+
+zone deck "the deck": ordered
+zone table "the table"
+counter price = 2
+
+setup:
+  move all from box to deck
+
+turn:
+  spend 3 action points:
+    "take a card" costs 1 if any(all in deck):
+      move 1 from deck to table
+    "take two cards" costs 2 if count(all in deck) >= 2:
+      move 2 from deck to table
+    "pay the price" costs price:
+      price -= 1
+  if not any(all in deck):
+    end game
+
+rank p by highest count(all in table)
+"""
+
+
+def test_a_spend_of_written_and_computed_costs_plays_and_fails_as_it_did(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Costs written as numbers lose their test and bound; a computed cost keeps both (here it falls to 0,
+    and the game fails there with the same message, at the same step, in both)."""
+    path = tmp_path / "spend.rules"
+    path.write_text(SPEND, encoding="utf-8")
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    source, before = new.program.generated.source, old.program.generated.source
+    assert source.count("< 1):") == 1 < before.count("< 1):")  # the computed cost alone is tested
+    assert before.count("bounded(") - source.count("bounded(") >= 3  # the budget and the two written costs paid
+    outcomes = {True: [], False: []}
+    for seed in range(40):
+        for on, engine in ((True, new), (False, old)):
+            events: list[Any] = []
+            st = engine.new_state(2)
+            try:
+                play(engine, st, [RandomAgent(seed, s) for s in range(2)], seed, digests=True,
+                     on_event=lambda event, _told, events=events: events.append(event))
+                outcomes[on].append(("played", events, st.step, st.counters, engine.standings(st)))
+            except RulelangError as exc:
+                outcomes[on].append(("error", events, st.step, exc.format()))
+    assert outcomes[True] == outcomes[False]
+    assert {o[0] for o in outcomes[True]} == {"played", "error"}
