@@ -136,7 +136,7 @@ class BlockEmitter:
         if e.type == m.INT:
             if type(e) is m.Const and type(e.value) is int and not too_big(e.value):  # a number written there
                 return x
-            return f"bounded({x}, {self.const(span)})"
+            return self.bound(x, span)
         if e.type == m.STR:
             return f"bounded_text({x}, {self.const(span)})"
         return x

@@ -34,7 +34,7 @@ from rulelang.compile.source_text import (
     truth_tests,
     zone_locals,
 )
-from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
+from rulelang.numbers import MAX_NUMBER, bounded, bounded_text, format_number, fraction, whole
 from rulelang.syntax.span import Span
 
 
@@ -51,6 +51,10 @@ def never_below_zero(e: Any) -> bool:
 
 _PLAIN = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")  # a name, or subscripts of names: needs no parentheses
 
+
+INLINE_BOUNDS = True
+"""Whether generated code tests ``bounded``'s common case where it stores a number (see ``CodeGen.bound``); the
+equivalence tests turn it off to compare with the code that calls ``bounded`` at each store."""
 
 class ExprWriter(QueryWriter, LabelWriter):
     """The expression half of the code generator: constants, coverage constructs, expressions,
@@ -425,6 +429,17 @@ class ExprWriter(QueryWriter, LabelWriter):
         if t is m.UnOp and e.op == "-":
             return self.int_bound(e.operand)
         return None
+
+    def bound(self, x: str, span: Any) -> str:
+        """Source of the number ``x`` kept within what rulelang keeps, as ``bounded(x, span)`` keeps it: the common
+        case (a whole number within the bound, which ``bounded`` returns at once) tested where it is written, and
+        ``bounded`` called with the same value otherwise (which returns it or raises the same error)."""
+        sp = self.const(span)
+        if not INLINE_BOUNDS:
+            return f"bounded({x}, {sp})"
+        v = self.var("b")
+        self.consts["MAXNUM"], self.consts["MINNUM"] = MAX_NUMBER, -MAX_NUMBER
+        return f"({v} if type({v} := {x}) is int and MINNUM <= {v} <= MAXNUM else bounded({v}, {sp}))"
 
     def var(self, base: str) -> str:
         return f"_{base}{next(self.names)}"

@@ -143,41 +143,42 @@ ZONE_LOCALS = True
 """Whether generated functions read each zone table they use more than once through a local (see
 ``zone_locals``); the equivalence tests turn it off to compare with the code that reads ``Z[n]`` at each use."""
 
-LOOP_WEIGHT = 3
-"""How many reads a read inside a loop (or in a ``while`` test) counts for: one such read is enough to keep a table."""
-
 _ZONE_TABLE = re.compile(r"\bZ\[([0-9]+)\]")
 
 
 def zone_locals(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
-    """A function's lines (at indentation ``ind`` and deeper) with each zone table ``Z[n]`` it reads inside a loop,
-    or three times or more, looked up once, where the function begins, into a local ``Z_n``, which every use then
-    reads.
+    """A function's lines with each zone table ``Z[n]`` read inside a loop (its body, or a ``while`` test) looked up
+    once, just before the outermost loop that reads it, into a local ``Z_n``, which the reads inside that loop use.
 
     The same lists are read: ``st.zones`` keeps one list per zone for the life of a state (set when the state
     is made, then changed in place: generated code and the runtime move components within the lists and never
-    store a new list into ``st.zones[n]``), and ``n`` is a zone's index, so the lookup cannot fail."""
+    store a new list into ``st.zones[n]``), and ``n`` is a zone's index, so the lookup cannot fail; it is made
+    where the loop begins, so every read of ``Z_n`` follows it. (``ind``: the indentation of the function's body.)"""
     if not ZONE_LOCALS:
         return lines
-    uses: dict[str, int] = {}
-    loops: list[int] = []  # the indentations of the loops around a line
-    for i, text, _sp in lines:
-        while loops and loops[-1] >= i:
-            loops.pop()
-        weight = LOOP_WEIGHT if loops or text.startswith("while ") else 1
-        for n in _ZONE_TABLE.findall(text):
-            uses[n] = uses.get(n, 0) + weight
-        if text.startswith(("for ", "while ")):
-            loops.append(i)
-    kept = {n for n, count in uses.items() if count >= LOOP_WEIGHT}
-    if not kept:
-        return lines
+    out: list[tuple[int, str, Any]] = []
+    at = 0
+    while at < len(lines):
+        i, text, sp = lines[at]
+        if not text.startswith(("for ", "while ")):
+            out.append(lines[at])
+            at += 1
+            continue
+        end = at + 1
+        while end < len(lines) and lines[end][0] > i:
+            end += 1
+        inside = [text] if text.startswith("while ") else []  # a 'while' test is read at every pass
+        inside += [t for _i, t, _sp in lines[at + 1:end]]
+        kept = sorted({n for t in inside for n in _ZONE_TABLE.findall(t)}, key=int)
 
-    def local(found: re.Match) -> str:
-        return f"Z_{found.group(1)}" if found.group(1) in kept else found.group(0)
+        def local(found: re.Match, kept: list[str] = kept) -> str:
+            return f"Z_{found.group(1)}" if found.group(1) in kept else found.group(0)
 
-    return [(ind, f"Z_{n} = Z[{n}]", None) for n in sorted(kept, key=int)] + [
-        (i, _ZONE_TABLE.sub(local, text), sp) for i, text, sp in lines]
+        out += [(i, f"Z_{n} = Z[{n}]", sp) for n in kept]
+        out.append((i, _ZONE_TABLE.sub(local, text) if text.startswith("while ") else text, sp))
+        out += [(j, _ZONE_TABLE.sub(local, t), s2) for j, t, s2 in lines[at + 1:end]]
+        at = end
+    return out
 
 
 TRUTH_TESTS = True

@@ -1,12 +1,14 @@
-"""Three rewrites, against the code written without them (same games, same traces, same standings, same MCTS
+"""Four rewrites, against the code written without them (same games, same traces, same standings, same MCTS
 choices, same errors):
 
-- a zone table a function reads in a loop or three times or more is looked up once, where the function
-  begins, into a local ``Z_n`` (``source_text.zone_locals``);
+- a zone table read inside a loop is looked up once, before the outermost loop that reads it, into a local
+  ``Z_n`` (``source_text.zone_locals``);
 - ``bool(x)`` whose value is only tested for truth (in an ``if``/``elif``/``while`` test, under ``not``, as an
   operand of ``and``/``or`` so tested) is written ``(x)`` (``source_text.truth_tests``);
 - a ``spend`` whose budget or cost is written as a number uses that number: no bound checked on it, no test that
-  the cost is at least 1 (``budgets.written_number``).
+  the cost is at least 1 (``budgets.written_number``);
+- a number stored is tested against the bound where it is written, ``bounded`` called only outside the common
+  case (``CodeGen.bound``).
 
 Each is also shown to matter: a broken variant of either plays other games or gives other truths here.
 """
@@ -42,6 +44,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(source_text, "ZONE_LOCALS", on)
         patch.setattr(source_text, "TRUTH_TESTS", on)
         patch.setattr(budgets, "WRITTEN_NUMBERS", on)
+        patch.setattr(exprs, "INLINE_BOUNDS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -150,13 +153,50 @@ def test_a_zone_table_copied_instead_of_read_plays_other_games(monkeypatch: pyte
     assert any(outcomes)
 
 
-def test_zone_locals_rewrites_only_tables_read_often() -> None:
+def test_zone_locals_rewrites_the_tables_read_in_loops_before_each_loop() -> None:
     lines = [(1, "x = Z[3][st.current]", None), (1, "for v in Z[4]:", None), (2, "y = Z[5][v] + Z[13][v]", None),
-             (1, "z = Z[3][0] + Z[3][1]", None), (1, "w = Z[13]", None), (1, "u = XZ[3]", None)]
-    out = source_text.zone_locals(lines, 1)
-    assert out[:3] == [(1, "Z_3 = Z[3]", None), (1, "Z_5 = Z[5]", None), (1, "Z_13 = Z[13]", None)]
-    assert [t for _i, t, _s in out[3:]] == ["x = Z_3[st.current]", "for v in Z[4]:", "y = Z_5[v] + Z_13[v]",
-                                            "z = Z_3[0] + Z_3[1]", "w = Z_13", "u = XZ[3]"]
+             (2, "for w in v:", None), (3, "y += len(Z[5][w])", None), (1, "z = Z[5][0]", None),
+             (1, "while Z[6]:", None), (2, "Z[6].pop()", None), (1, "u = XZ[3]", None)]
+    out = [(i, t) for i, t, _s in source_text.zone_locals(lines, 1)]
+    assert out == [(1, "x = Z[3][st.current]"), (1, "Z_5 = Z[5]"), (1, "Z_13 = Z[13]"), (1, "for v in Z[4]:"),
+                   (2, "y = Z_5[v] + Z_13[v]"), (2, "for w in v:"), (3, "y += len(Z_5[w])"), (1, "z = Z[5][0]"),
+                   (1, "Z_6 = Z[6]"), (1, "while Z_6:"), (2, "Z_6.pop()"), (1, "u = XZ[3]")]
+
+
+def test_a_number_out_of_bound_fails_as_bounded_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counter tripled at every turn passes the bound: the same error, at the same place, either way."""
+    path = tmp_path / "grow.rules"
+    path.write_text(GROW, encoding="utf-8")
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    assert "MAXNUM" in new.program.generated.source and "MAXNUM" not in old.program.generated.source
+    errors = []
+    for engine in (new, old):
+        with pytest.raises(RulelangError) as exc:  # (no decision: the state is played to the error as it is made)
+            engine.new_state(2)
+        errors.append(exc.value.format())
+    assert errors[0] == errors[1] and "beyond what rulelang keeps" in errors[0]
+
+
+GROW = """game "Grow"
+players 2
+
+section "Setup"
+
+counter n = 1
+counter half = 1
+
+setup:
+  pass
+
+turn:
+  set n to n * 3
+  let m = half * 2
+  set half to m
+  if n < 0:
+    end game
+
+rank p by highest n
+"""
 
 
 TESTS = [
