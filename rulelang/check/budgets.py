@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from rulelang.check import model as m
 from rulelang.check.common import RuleScope, Skip
 from rulelang.check.model import BOOL, INT
+from rulelang.numbers import too_big
 from rulelang.syntax import ast
 from rulelang.syntax.span import Span
 
@@ -89,6 +90,19 @@ def stmt(ck: Checker, node: Any, scope: RuleScope, ctx: dict) -> Any:
     return _tally(ck, node)
 
 
+WRITTEN_NUMBERS = True
+"""Whether a budget or a cost written as a number is used as that number (see ``written_number``); the
+equivalence tests turn it off to compare with the spend that reads it back from its local and tests it."""
+
+
+def written_number(value: Any) -> bool:
+    """Whether a budget's amount or an option's cost (checked to be at least 1 if written as a number) is a
+    whole number known when the rules are checked and within what rulelang keeps: the spend then stores
+    it as it is (no bound to check, and a cost needs no test that it is at least 1, which it is), instead of
+    reading it back from the local that holds it; the values, the narration and any error are the same."""
+    return WRITTEN_NUMBERS and type(value) is m.Const and type(value.value) is int and not too_big(value.value)
+
+
 def _number_at_least_one(ck: Checker, node: ast.Expr, scope: RuleScope, what: str, hint: str) -> Any:
     value = ck.expr(node, scope)
     if value.type not in (INT, "any"):
@@ -133,7 +147,7 @@ def _spend(ck: Checker, node: ast.Spend, scope: RuleScope, ctx: dict) -> tuple:
     )
     return (
         m.LetS(total.slot, amount, node.span),
-        m.LetS(left.slot, total, node.span),
+        m.LetS(left.slot, amount if written_number(amount) else total, node.span),  # (a number: stored as it is)
         m.WhileS(m.BinOp(">", left, zero, BOOL, node.span), body, node.span),
     )
 
@@ -165,13 +179,22 @@ def _spend_option(ck: Checker, opt: ast.SpendOption, scope: RuleScope, ctx: dict
     bad_cost = m.FailS(m.TemplateIR(("a cost must be at least 1, but this option costs ", cost_slot)),
                        "a budget is spent by options that cost something, or it would never run out", sp,
                        m.BinOp("<", cost_slot, m.Const(1, INT), BOOL, sp))
-    pay = (
-        m.LetS(cost_slot.slot, cost, sp),
-        bad_cost,
-        m.LetS(paid.slot, cost_slot, sp),
-        m.LetS(left.slot, m.BinOp("-", left, cost_slot, INT, sp), sp),
-        m.SayS(m.TemplateIR(("(", who, " has ", left, " of ", total, f" {node.name} left)")), sp),
-    )
+    said = m.SayS(m.TemplateIR(("(", who, " has ", left, " of ", total, f" {node.name} left)")), sp)
+    if written_number(cost):  # a cost written as a number (at least 1: checked above): no test, no bound on it
+        pay = (
+            m.LetS(cost_slot.slot, cost, sp),
+            m.LetS(paid.slot, cost, sp),
+            m.LetS(left.slot, m.BinOp("-", left, cost, INT, sp), sp),
+            said,
+        )
+    else:
+        pay = (
+            m.LetS(cost_slot.slot, cost, sp),
+            bad_cost,
+            m.LetS(paid.slot, cost_slot, sp),
+            m.LetS(left.slot, m.BinOp("-", left, cost_slot, INT, sp), sp),
+            said,
+        )
     body = ck.block(opt.body, scope, {**ctx, "loops": None})  # no 'break' out of the spend's own loop
     scope.pop()
     # An option not offered is shown from its cost to the end of its 'if': either may say no.

@@ -13,7 +13,7 @@ from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
     BLOCK,
 )
-from rulelang.compile.source_text import prologue, seats_once
+from rulelang.compile.source_text import prologue, seats_once, truth_tests, zone_locals
 from rulelang.numbers import too_big
 
 
@@ -136,7 +136,7 @@ class BlockEmitter:
         if e.type == m.INT:
             if type(e) is m.Const and type(e.value) is int and not too_big(e.value):  # a number written there
                 return x
-            return f"bounded({x}, {self.const(span)})"
+            return self.bound(x, span)
         if e.type == m.STR:
             return f"bounded_text({x}, {self.const(span)})"
         return x
@@ -172,7 +172,7 @@ class BlockEmitter:
         if self.written > expansion.MAX_GENERATED_LINES:  # stop early: the time to write and compile grows with it
             raise expansion.generated_too_much(self.model, self.frame)
         body = [(0, f"def {name}({args}):", None)]
-        lines = seats_once(lines)
+        lines = truth_tests(zone_locals(seats_once(lines), 1))
         body += prologue(lines, 1)
         body += lines
         self.blocks.append(body)

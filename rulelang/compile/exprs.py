@@ -25,8 +25,16 @@ from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
 from rulelang.compile.program import Construct
 from rulelang.compile.queries import PLAIN_READ, QueryWriter
-from rulelang.compile.source_text import cannot_fail, check_no_loop_vars, one_group, prologue, same_by_face
-from rulelang.numbers import bounded, bounded_text, format_number, fraction, whole
+from rulelang.compile.source_text import (
+    cannot_fail,
+    check_no_loop_vars,
+    one_group,
+    prologue,
+    same_by_face,
+    truth_tests,
+    zone_locals,
+)
+from rulelang.numbers import MAX_NUMBER, bounded, bounded_text, format_number, fraction, whole
 from rulelang.syntax.span import Span
 
 
@@ -43,6 +51,10 @@ def never_below_zero(e: Any) -> bool:
 
 _PLAIN = re.compile(r"[\w.]+(\[[\w.\[\]]+\])*")  # a name, or subscripts of names: needs no parentheses
 
+
+INLINE_BOUNDS = True
+"""Whether generated code tests ``bounded``'s common case where it stores a number (see ``CodeGen.bound``); the
+equivalence tests turn it off to compare with the code that calls ``bounded`` at each store."""
 
 class ExprWriter(QueryWriter, LabelWriter):
     """The expression half of the code generator: constants, coverage constructs, expressions,
@@ -418,6 +430,17 @@ class ExprWriter(QueryWriter, LabelWriter):
             return self.int_bound(e.operand)
         return None
 
+    def bound(self, x: str, span: Any) -> str:
+        """Source of the number ``x`` kept within what rulelang keeps, as ``bounded(x, span)`` keeps it: the common
+        case (a whole number within the bound, which ``bounded`` returns at once) tested where it is written, and
+        ``bounded`` called with the same value otherwise (which returns it or raises the same error)."""
+        sp = self.const(span)
+        if not INLINE_BOUNDS:
+            return f"bounded({x}, {sp})"
+        v = self.var("b")
+        self.consts["MAXNUM"], self.consts["MINNUM"] = MAX_NUMBER, -MAX_NUMBER
+        return f"({v} if type({v} := {x}) is int and MINNUM <= {v} <= MAXNUM else bounded({v}, {sp}))"
+
     def var(self, base: str) -> str:
         return f"_{base}{next(self.names)}"
 
@@ -425,6 +448,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         if self.loop_vars:
             check_no_loop_vars(lines, self.loop_vars)
         body = [(0, f"def {name}({args}):", None)]
+        lines = truth_tests(zone_locals(lines, 1))
         body += prologue(lines, 1)
         body += lines
         self.helpers.append(body)

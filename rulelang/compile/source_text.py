@@ -7,6 +7,7 @@ what writes that text.
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -136,6 +137,110 @@ def seats_once(lines: list[tuple[int, str, Any]]) -> list[tuple[int, str, Any]]:
         if "drop_out(" in text:
             out.append((ind, f"{SEATS_KEPT} = {SEATS_IN_NOW}", sp))
     return out
+
+
+ZONE_LOCALS = True
+"""Whether generated functions read each zone table they use more than once through a local (see
+``zone_locals``); the equivalence tests turn it off to compare with the code that reads ``Z[n]`` at each use."""
+
+_ZONE_TABLE = re.compile(r"\bZ\[([0-9]+)\]")
+
+
+def zone_locals(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:
+    """A function's lines with each zone table ``Z[n]`` read inside a loop (its body, or a ``while`` test) looked up
+    once, just before the outermost loop that reads it, into a local ``Z_n``, which the reads inside that loop use.
+
+    The same lists are read: ``st.zones`` keeps one list per zone for the life of a state (set when the state
+    is made, then changed in place: generated code and the runtime move components within the lists and never
+    store a new list into ``st.zones[n]``), and ``n`` is a zone's index, so the lookup cannot fail; it is made
+    where the loop begins, so every read of ``Z_n`` follows it. (``ind``: the indentation of the function's body.)"""
+    if not ZONE_LOCALS:
+        return lines
+    out: list[tuple[int, str, Any]] = []
+    at = 0
+    while at < len(lines):
+        i, text, sp = lines[at]
+        if not text.startswith(("for ", "while ")):
+            out.append(lines[at])
+            at += 1
+            continue
+        end = at + 1
+        while end < len(lines) and lines[end][0] > i:
+            end += 1
+        inside = [text] if text.startswith("while ") else []  # a 'while' test is read at every pass
+        inside += [t for _i, t, _sp in lines[at + 1:end]]
+        kept = sorted({n for t in inside for n in _ZONE_TABLE.findall(t)}, key=int)
+
+        def local(found: re.Match, kept: list[str] = kept) -> str:
+            return f"Z_{found.group(1)}" if found.group(1) in kept else found.group(0)
+
+        out += [(i, f"Z_{n} = Z[{n}]", sp) for n in kept]
+        out.append((i, _ZONE_TABLE.sub(local, text) if text.startswith("while ") else text, sp))
+        out += [(j, _ZONE_TABLE.sub(local, t), s2) for j, t, s2 in lines[at + 1:end]]
+        at = end
+    return out
+
+
+TRUTH_TESTS = True
+"""Whether ``bool(x)`` is written ``(x)`` where only its truth is tested (see ``truth_tests``); the
+equivalence tests turn it off to compare with the code that calls ``bool`` there."""
+
+_TESTED = re.compile(r"(if|elif|while) (.*):")
+
+
+def truth_tests(lines: list[tuple[int, str, Any]]) -> list[tuple[int, str, Any]]:
+    """A function's lines with each ``bool(x)`` whose value is only tested for truth written ``(x)``: in the
+    test of an ``if``, ``elif`` or ``while`` line, as it is, under ``not``, or as an operand of ``and``/``or``
+    (or a branch of ``a if t else b``) that is itself only tested; and as the test of ``a if t else b``
+    anywhere. ``x`` is tested for its truth either way, once, at the same point (``bool(a) and b`` and
+    ``a and b`` are false together, and true together); elsewhere (compared, stored, returned) the call
+    stays."""
+    if not TRUTH_TESTS:
+        return lines
+    out = []
+    for ind, text, sp in lines:
+        found = _TESTED.fullmatch(text) if "bool(" in text else None
+        if found is not None:
+            text = f"{found.group(1)} {_untested_bools(found.group(2))}:"
+        out.append((ind, text, sp))
+    return out
+
+
+def _untested_bools(test: str) -> str:
+    """The expression ``test`` (tested for truth) with its calls ``bool(x)`` whose truth alone counts as ``(x)``."""
+    try:
+        tree = ast.parse(test, mode="eval")
+    except SyntaxError:
+        return test
+    spans: list[tuple[int, int]] = []  # the offsets of each 'bool' name to drop
+
+    def visit(node: ast.AST, tested: bool) -> None:
+        if tested and type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "bool" \
+                and len(node.args) == 1 and not node.keywords and type(node.args[0]) is not ast.Starred:
+            spans.append((node.func.col_offset, node.func.end_col_offset))
+            visit(node.args[0], True)
+            return
+        if type(node) is ast.BoolOp:
+            for value in node.values:
+                visit(value, tested)
+            return
+        if type(node) is ast.UnaryOp and type(node.op) is ast.Not:
+            visit(node.operand, True)
+            return
+        if type(node) is ast.IfExp:
+            visit(node.test, True)
+            visit(node.body, tested)
+            visit(node.orelse, tested)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, False)
+
+    visit(tree.body, True)
+    if not test.isascii():  # offsets are of UTF-8 bytes: generated tests are ASCII (user text is in constants)
+        return test
+    for start, end in sorted(spans, reverse=True):
+        test = test[:start] + test[end:]
+    return test
 
 
 def prologue(lines: list[tuple[int, str, Any]], ind: int) -> list[tuple[int, str, Any]]:

@@ -332,7 +332,7 @@ class StatementEmitter:
         L.append((ind, f"{old} = {cell}", sp))
         value = {"+=": f"{old} + {v}", "-=": f"{old} - {v}"}.get(s.op, v)
         if counter.type in (m.INT, m.STR):  # a number kept in the state is bounded
-            value = f"{'bounded' if counter.type == m.INT else 'bounded_text'}({value}, {self.const(sp)})"
+            value = self.bound(value, sp) if counter.type == m.INT else f"bounded_text({value}, {self.const(sp)})"
         L.append((ind, f"{new} = {cell} = {value}", sp))
         if counter.doc is not None:
             secret = self.const(counter.visibility) if counter.visibility != "public" else "None"

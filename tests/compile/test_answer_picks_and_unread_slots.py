@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from scripted import ROOT
+from source_support import zones_read_plainly
 from step_support import one_at_a_time, played, recorded, same_stops, take_step
 
 from rulelang import load_game
@@ -116,7 +117,7 @@ def claims(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Eng
 
 def turn_source(engine: Engine) -> str:
     """The generated source of the turn's blocks (the rule ``turn``)."""
-    source = engine.program.generated.source
+    source = zones_read_plainly(engine.program.generated.source)
     return "\n".join(re.findall(r"^def r\d+_\d+\(st, loc, fr, left\):\n(?:    .*\n|\n)*", source, re.M))
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from scripted import ROOT
+from source_support import zones_read_plainly
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -47,7 +48,7 @@ def general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
         patch.setattr(decisions, "_in_loop", lambda ctx: True)
         patch.setattr(codegen.CodeGen, "id_span", lambda self, q: None)  # (and the older uses of runs of ids)
         engine = load_game(path)
-    source = engine.program.generated.source
+    source = zones_read_plainly(engine.program.generated.source)
     assert not GUARDED.search(source) and not POPPED.search(source) and not NEXT_BLOCK.search(source)
     assert not RUN_TOP.search(source)
     return engine
@@ -84,7 +85,7 @@ def test_the_games_are_the_same_as_without_guards(game: str, monkeypatch: pytest
 
 
 def test_barnyard_uses_all_four() -> None:
-    source = load_game(ROOT / "games" / "barnyard.rules").program.generated.source
+    source = zones_read_plainly(load_game(ROOT / "games" / "barnyard.rules").program.generated.source)
     # the deck-empty trigger and the Crow/token triggers per player are tested before their checks
     assert "(bool((not Z[1])) != st.armed[2])" in source
     assert re.search(r"\(_w\d+ < 0 or bool\(\(\(\(len\(k\d+\.intersection\(Z\[6\]\[_w\d+\]\)\) // 3\)", source)
@@ -173,7 +174,7 @@ def test_a_small_game_with_each_kind_of_trigger(tmp_path: Path, monkeypatch: pyt
     path = tmp_path / "t.rules"
     path.write_text(RULES, encoding="utf-8")
     fast = load_game(path)
-    source = fast.program.generated.source
+    source = zones_read_plainly(fast.program.generated.source)
     assert "(bool((not Z[1])) != st.armed[2])" in source  # watched once: tested as it is
     assert re.search(r"\(loc\[\d+\] < 0 or \(\(len\(k\d+\.intersection\(Z\[3\]\[loc\[\d+\]\]\)\) // 2\) > "
                      r"C\[1\]\[loc\[\d+\]\]\) != st\.armed\[0\]\[loc\[\d+\]\]\)", source)  # per player, for its seat
