@@ -20,22 +20,34 @@ class AnswerEmitter:
         decision caches are written once, when the loop is left (done, step limit, error)."""
         P, A, who, ok, i, j, lists, asked = names
         n = self.var("n")
-        left_at = [(2, f"loc[{slot}] = {asked}[{j}:]"), (2, "st.pending_cache = st.choice_cache = None")]
+        each = [f"{ok} = {lists}[{j}]", f"{n} = len({ok})"]
+        self.answer_loop(L, at, pc, sp, (P, A, who, ok, i, j, asked), var, slot, each, n, f"{n} == 1 and {P}.ones",
+                         "st.pending_cache = st.choice_cache = None")
+
+    def answer_loop(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int, slot: int,
+                    each: list[str], n: str, one: str, on_error: str) -> None:
+        """The players ``asked`` answering in turn (index ``j``, seat ``who``), ``each`` written before each
+        answer (``answer``, with ``n`` and ``one``); left at the step limit with who still waits
+        (``loc[slot]``) and the caches cleared, on an error with who still waits and ``on_error``, and when
+        done with nobody waiting, to the next entry point."""
+        P, A, who, ok, i, j, asked = names
+        waiting = f"loc[{slot}] = {asked}[{j}:]"
         L.append((at, "try:", sp))
         b = at + 1
         L.append((b, f"for {j}, {who} in enumerate({asked}):", sp))
         L.append((b + 1, f"if st.step >= {P}.limit:", sp))
         L.append((b + 2, f"if {j}:", sp))
-        L.extend((b + 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b + 3, waiting, sp))
+        L.append((b + 3, "st.pending_cache = st.choice_cache = None", sp))
         L.append((b + 2, "return left", sp))
         L.append((b + 1, f"loc[{var}] = {who}", sp))
-        L.append((b + 1, f"{ok} = {lists}[{j}]", sp))
-        L.append((b + 1, f"{n} = len({ok})", sp))
-        self.answer(L, b + 1, sp, P, A, who, ok, i, n, f"{n} == 1 and {P}.ones")
+        L.extend((b + 1, line, sp) for line in each)
+        self.answer(L, b + 1, sp, P, A, who, ok, i, n, one)
         L.append((b + 1, "st.step += 1", sp))
         L.append((at, "except BaseException:", sp))  # left on an error: the state as after each answer
         L.append((b, f"if {j}:", sp))
-        L.extend((b - 1 + extra, line, sp) for extra, line in left_at)
+        L.append((b + 1, waiting, sp))
+        L.append((b + 1, on_error, sp))
         L.append((b, "raise", sp))
         L.append((at, f"loc[{slot}] = []", sp))
         L.append((at, "st.pending_cache = st.choice_cache = None", sp))
@@ -108,23 +120,4 @@ class AnswerEmitter:
         L.append((ind, f"{n} = len({ok})", sp))
         L.append((ind, f"{one} = {n} == 1 and {P}.ones", sp))
         L.append((ind, f"{j} = 0", sp))
-        left_at = [(2, f"loc[{slot}] = {asked}[{j}:]"), (2, "st.pending_cache = None")]
-        L.append((ind, "try:", sp))
-        b = ind + 1
-        L.append((b, f"for {j}, {who} in enumerate({asked}):", sp))
-        L.append((b + 1, f"if st.step >= {P}.limit:", sp))
-        L.append((b + 2, f"if {j}:", sp))
-        L.append((b + 3, f"loc[{slot}] = {asked}[{j}:]", sp))
-        L.append((b + 3, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((b + 2, "return left", sp))
-        L.append((b + 1, f"loc[{var}] = {who}", sp))
-        self.answer(L, b + 1, sp, P, A, who, ok, i, n, one)
-        L.append((b + 1, "st.step += 1", sp))
-        L.append((ind, "except BaseException:", sp))  # left on an error: the state as after each answer
-        L.append((b, f"if {j}:", sp))
-        L.extend((b - 1 + extra, line, sp) for extra, line in left_at)
-        L.append((b, "raise", sp))
-        L.append((ind, f"loc[{slot}] = []", sp))
-        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((ind, f"fr[1] = {pc + 1}", sp))
-        self.taken(L, f"r{self.frame}_{pc + 1}", ind, sp)
+        self.answer_loop(L, ind, pc, sp, (P, A, who, ok, i, j, asked), var, slot, [], n, one, "st.pending_cache = None")
