@@ -10,9 +10,9 @@ same errors):
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from lever_support import EXAMPLES, played, trace
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -23,7 +23,6 @@ from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-EXAMPLES = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("**/*.rules"))
 
 
 def careful(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
@@ -41,24 +40,6 @@ def fast(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
         return load_game(path)
 
 
-def trace(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The events of a recorded game (digests included) and the final table with its standings."""
-    events: list[dict[str, Any]] = []
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=True,
-         on_event=lambda event, _told: events.append(event))
-    return events, {"zones": st.zones, "counters": st.counters, "step": st.step, "turn": st.turn,
-                    "standings": engine.standings(st), "ranks": engine.ranks(st)}
-
-
-def plain(engine: Engine, players: int, seed: int) -> tuple[Any, dict[str, Any]]:
-    """A plain playout (no recording): the final state and its table with standings and ranks."""
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-    return st, {"zones": st.zones, "counters": st.counters, "out": st.out, "step": st.step, "turn": st.turn,
-                "faces": st.faces, "result": st.result, "standings": engine.standings(st), "ranks": engine.ranks(st)}
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_plays_records_and_ranks_as_without_the_levers(game: str,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,8 +51,8 @@ def test_every_game_plays_records_and_ranks_as_without_the_levers(game: str,
     for players in sorted({new.model.min_players, new.model.default_players, new.model.max_players}):
         states = []
         for seed in range(3):
-            st_new, got = plain(new, players, seed)
-            st_old, want = plain(old, players, seed)
+            st_new, got = played(new, players, seed)
+            st_old, want = played(old, players, seed)
             assert got == want, (players, seed)
             assert trace(new, players, seed) == trace(old, players, seed), (players, seed)
             states.append((st_new, st_old))
@@ -86,7 +67,7 @@ def test_every_example_plays_and_ranks_as_without_the_levers(example: str, monke
     new, old = fast(path, monkeypatch), careful(path, monkeypatch)
     for seed in range(4):
         players = new.model.default_players
-        assert plain(new, players, seed)[1] == plain(old, players, seed)[1], seed
+        assert played(new, players, seed)[1] == played(old, players, seed)[1], seed
 
 
 COUNTED = """game "Counted"
@@ -153,8 +134,8 @@ def test_the_counts_by_kind_and_the_bounds_give_the_same_games(tmp_path: Path,
     assert source.count(" > 0 and ") > old.program.generated.source.count(" > 0 and ")  # bar of p > count / 2
     seen = set()
     for seed in range(40):
-        st, got = plain(new, 3, seed)
-        assert got == plain(old, 3, seed)[1], seed
+        st, got = played(new, 3, seed)
+        assert got == played(old, 3, seed)[1], seed
         assert trace(new, 3, seed) == trace(old, 3, seed), seed
         seen.add(tuple(st.counters[1]))
         sheet = got["standings"]["standings"][0]["sheets"]["score"]

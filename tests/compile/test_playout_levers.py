@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lever_support import EXAMPLES, plain, trace
 
 from rulelang import load_game
-from rulelang.agents.base import RandomAgent
 from rulelang.compile import blocks, codegen, decisions, options
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
-from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
@@ -60,24 +59,6 @@ def fast(path: Path, monkeypatch: pytest.MonkeyPatch, budget: int | None = None)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
-def trace(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The events of a recorded game (digests included) and the final table."""
-    events: list[dict[str, Any]] = []
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=True,
-         on_event=lambda event, _told: events.append(event))
-    return events, {"zones": st.zones, "counters": st.counters, "out": st.out, "step": st.step, "turn": st.turn,
-                    "standings": engine.standings(st)}
-
-
-def plain(engine: Engine, players: int, seed: int) -> dict[str, Any]:
-    """The final table of a plain playout (no recording: the fast paths inside the blocks)."""
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-    return {"zones": st.zones, "counters": st.counters, "out": st.out, "step": st.step, "turn": st.turn,
-            "faces": st.faces, "standings": engine.standings(st)}
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_plays_and_records_as_without_the_levers(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / f"{game}.rules"
@@ -88,9 +69,6 @@ def test_every_game_plays_and_records_as_without_the_levers(game: str, monkeypat
         for seed in range(3):
             assert plain(new, players, seed) == plain(old, players, seed), (players, seed)
             assert trace(new, players, seed) == trace(old, players, seed), (players, seed)
-
-
-EXAMPLES = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("**/*.rules"))
 
 
 @pytest.mark.parametrize("example", EXAMPLES)

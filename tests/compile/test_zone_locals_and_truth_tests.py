@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lever_support import EXAMPLES, plain, trace
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -35,7 +36,6 @@ from rulelang.rng import Rng
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-EXAMPLES = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("**/*.rules"))
 
 
 def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | None = None) -> Engine:
@@ -46,24 +46,6 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(budgets, "WRITTEN_NUMBERS", on)
         patch.setattr(exprs, "INLINE_BOUNDS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
-
-
-def trace(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The events of a recorded game (digests included) and the final table with its standings."""
-    events: list[dict[str, Any]] = []
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=True,
-         on_event=lambda event, _told: events.append(event))
-    return events, {"zones": st.zones, "counters": st.counters, "out": st.out, "step": st.step, "turn": st.turn,
-                    "standings": engine.standings(st), "result": st.result}
-
-
-def plain(engine: Engine, players: int, seed: int) -> dict[str, Any]:
-    """The final table of a plain playout (no recording: the fast paths inside the blocks)."""
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-    return {"zones": st.zones, "counters": st.counters, "out": st.out, "step": st.step, "turn": st.turn,
-            "faces": st.faces, "standings": engine.standings(st), "result": st.result}
 
 
 @pytest.mark.parametrize("game", GAMES)
