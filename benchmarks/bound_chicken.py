@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import sys
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,11 +36,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import baseline_chicken  # noqa: E402
-from benchmarks.bound_support import rates  # noqa: E402
+from benchmarks.bound_support import checked_and_timed  # noqa: E402
 from rulelang import load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
-from rulelang.play import play  # noqa: E402
 from rulelang.rng import Rng  # noqa: E402
 
 PLAYERS = 4
@@ -187,37 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games and --rounds must be at least 1")
     engine = load_game(ROOT / "games" / "chicken.rules")
     tables = _tables(engine)
-    for seed in range(50):
-        st = engine.new_state(PLAYERS)
-        play(engine, st, [RandomAgent(seed, s) for s in range(PLAYERS)], seed)
-        got = bound_game(tables, PLAYERS, seed)
-        if got != (st.turn, st.counters[0]):
-            print(f"seed {seed}: the bound gives {got}, the engine {(st.turn, st.counters[0])}", file=sys.stderr)
-            return 1
-    seeds = range(args.games)
-
-    def engine_side() -> None:
-        for seed in seeds:
-            st = engine.new_state(PLAYERS)
-            play(engine, st, [RandomAgent(seed, s) for s in range(PLAYERS)], seed)
-
-    def bound_side() -> None:
-        for seed in seeds:
-            bound_game(tables, PLAYERS, seed)
-
-    def baseline_side() -> None:
-        for seed in seeds:
-            baseline_chicken.playout(PLAYERS, chance=Rng(seed, 0), agent=Rng(seed, 1))
-
-    sides: dict[str, Callable[[], None]] = {"engine": engine_side, "bound": bound_side, "baseline": baseline_side}
-    rate = rates(sides, args.games, args.rounds)
-    print(f"Chicken!, {PLAYERS} players, {args.games} games x {args.rounds} rounds; same games checked on 50 seeds")
-    for name in sides:
-        print(f"  {name:9} {rate[name]:9.1f} games/s")
-    print(f"engine / baseline: {rate['engine'] / rate['baseline']:.3f}")
-    print(f"engine / bound: {rate['engine'] / rate['bound']:.3f}")
-    print(f"ratio: {rate['bound'] / rate['baseline']:.3f}")
-    return 0
+    return checked_and_timed("Chicken!", engine, PLAYERS, args.games, args.rounds,
+                             lambda seed: bound_game(tables, PLAYERS, seed),
+                             lambda seed: baseline_chicken.playout(PLAYERS, chance=Rng(seed, 0), agent=Rng(seed, 1)),
+                             lambda st: (st.turn, st.counters[0]))
 
 
 if __name__ == "__main__":

@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import sys
 from bisect import bisect_right, insort
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,11 +46,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import baseline_roost  # noqa: E402
-from benchmarks.bound_support import rates  # noqa: E402
+from benchmarks.bound_support import checked_and_timed  # noqa: E402
 from rulelang import load_game  # noqa: E402
 from rulelang.agents.base import RandomAgent  # noqa: E402
 from rulelang.engine.engine import Engine  # noqa: E402
-from rulelang.play import play  # noqa: E402
 from rulelang.rng import Rng  # noqa: E402
 
 PLAYERS = 4
@@ -244,38 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     players = args.players
     engine = load_game(ROOT / "games" / "rule-the-roost.rules")
     tables = _tables(engine)
-    for seed in range(50):
-        st = engine.new_state(players)
-        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-        got = bound_game(tables, players, seed)
-        if got != (st.turn, st.step, st.zones):
-            print(f"seed {seed}: the bound gives {got}, the engine {(st.turn, st.step, st.zones)}", file=sys.stderr)
-            return 1
-    seeds = range(args.games)
-
-    def engine_side() -> None:
-        for seed in seeds:
-            st = engine.new_state(players)
-            play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-
-    def bound_side() -> None:
-        for seed in seeds:
-            bound_game(tables, players, seed)
-
-    def baseline_side() -> None:
-        for seed in seeds:
-            baseline_roost.playout(players, chance=Rng(seed, 0), agent=Rng(seed, 1))
-
-    sides: dict[str, Callable[[], None]] = {"engine": engine_side, "bound": bound_side, "baseline": baseline_side}
-    rate = rates(sides, args.games, args.rounds)
-    print(f"Rule the Roost, {players} players, {args.games} games x {args.rounds} rounds; "
-          "same games checked on 50 seeds")
-    for name in sides:
-        print(f"  {name:9} {rate[name]:9.1f} games/s")
-    print(f"engine / baseline: {rate['engine'] / rate['baseline']:.3f}")
-    print(f"engine / bound: {rate['engine'] / rate['bound']:.3f}")
-    print(f"ratio: {rate['bound'] / rate['baseline']:.3f}")
-    return 0
+    return checked_and_timed("Rule the Roost", engine, players, args.games, args.rounds,
+                             lambda seed: bound_game(tables, players, seed),
+                             lambda seed: baseline_roost.playout(players, chance=Rng(seed, 0), agent=Rng(seed, 1)),
+                             lambda st: (st.turn, st.step, st.zones))
 
 
 if __name__ == "__main__":
