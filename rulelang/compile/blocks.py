@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, expansion, queries, rounds
+from rulelang.compile import control, expansion, queries, rounds, spills
 from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
@@ -136,10 +136,19 @@ class BlockEmitter:
         if e.type == m.INT:
             if type(e) is m.Const and type(e.value) is int and not too_big(e.value):  # a number written there
                 return x
+            if spills.BOUNDED_PARAMS and type(e) is m.Local and self.bounded_param(e.slot):
+                return x
             return self.bound(x, span)
         if e.type == m.STR:
             return f"bounded_text({x}, {self.const(span)})"
         return x
+
+    def bounded_param(self, slot: int) -> bool:
+        """Whether local ``slot`` of the rule written here is one of its parameters that holds a number
+        bounded already: a rule's arguments are bounded when it is called (``stored``) and a ``let`` bounds
+        what it stores, so a parameter that nothing else binds in the rule's body is."""
+        rule = self.model.rules[self.ikey[-1][1] if self.ikey else self.frame]
+        return rule.kind == "rule" and slot < len(rule.params) and not spills.binds_but_let(rule.body, slot)
 
     def budget(self, L: list, ind: int, span: Any) -> None:
         L.append((ind, "left -= 1", span))

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import chance, control, emit, piles, rounds, runtime, triggers
+from rulelang.compile import chance, control, emit, piles, rounds, runtime, spills, triggers
 from rulelang.compile.analysis import never_negative
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
@@ -144,6 +144,11 @@ class StatementEmitter:
                     if stays and all(emit.slot_unread(L[bind + 1:], slot) for slot in params):
                         # a body that never leaves the block reads its arguments from their variables only
                         L[bind] = (ind, f"{names}= {', '.join(args)},", sp)
+                    elif spills.LAZY_ARGS and s.args and len(params) == len(s.args):
+                        # every argument read from its variable: stored into loc only where the body may leave
+                        L[bind:bind + 1] = [(ind, f"{params[base + i]} = {a}", sp) for i, a in enumerate(args)]
+                        spills.spill(L, bind + len(args), ind, [f"loc[{slot}] = {v}" for slot, v in params.items()],
+                                     set(params))
             self.budget(L, ind, sp)
             new = self.var("n")
             L.append((ind, f"{new} = [None] * NL[{s.rule}]", sp))
@@ -222,6 +227,9 @@ class StatementEmitter:
                     # the list (which nothing changes) and the position from Python variables; loc keeps
                     # them, and the value, for a pause
                     seq, i, v = self.var("s"), self.var("i"), self.var("v")
+                    if spills.LAZY_LOOPS:
+                        self.lazy_loop(L, s, (lst, idx, var), (seq, i, v), end, ind, init)
+                        return
                     if init:
                         L.append((ind, f"{seq} = {lst} = {self.iterable(s.iterable)}", sp))
                         L.append((ind, f"{idx} = 0", sp))
@@ -257,6 +265,25 @@ class StatementEmitter:
                 return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
+
+    def lazy_loop(self, L: list, s: m.ForS, slots: tuple, names: tuple, end: Any, ind: int, init: bool) -> None:
+        """The paused ``for`` loop of ``write_loop`` (its body reads its value from a Python variable), whose
+        list, position and value (``slots``, from the Python variables ``names``) are stored into ``loc`` only
+        before the lines of its body that may leave the block (``spills.spill``)."""
+        sp = s.span
+        (lst, idx, var), (seq, i, v) = slots, names
+        if init:
+            L.append((ind, f"{seq} = {self.iterable(s.iterable)}", sp))
+            L.append((ind, f"for {i}, {v} in enumerate({seq}, 1):", sp))
+            stores = [f"{lst} = {seq}", f"{idx} = {i}", f"{var} = {v}"]
+        else:
+            L.append((ind, f"{seq} = {lst}", sp))
+            L.append((ind, f"for {i} in range({idx}, len({seq})):", sp))
+            L.append((ind + 1, f"{v} = {seq}[{i}]", sp))
+            stores = [f"{idx} = {i} + 1", f"{var} = {v}"]
+        start = len(L)
+        self.body_from_var(L, s, v, end, ind, sp)
+        spills.spill(L, start, ind + 1, stores, {int(x[4:-1]) for x in (lst, idx, var)})
 
     def budget_once(self, L: list, start: int, s: m.ForS, ind: int) -> None:
         """The loop written from ``L[start]`` (at ``ind``), whose body counts each pass in the step budget and
