@@ -46,18 +46,24 @@ def needs(text: str, slots: set[int]) -> bool:
 
 def spill(L: list, start: int, ind: int, stores: list[str], slots: set[int]) -> None:
     """Put the store lines ``stores`` (which write the slots ``slots`` from variables that do not change in
-    ``L[start:]``) before every line of ``L[start:]`` that may need them (``needs``), at its indentation; where
+    ``L[start:]``) before every line of ``L[start:]`` that may need them (``needs``), at its indentation, unless
+    stored before it already in its block or a block around it (the lines after a store, up to the end of its
+    block, run after it); where
     a line cannot have a statement put before it (an ``elif``, ``else``, a continued line, a line that is not
     text), once at ``L[start]`` (indentation ``ind``) instead, before all of them."""
     body = L[start:]
     out: list = []
+    covered = None  # the indentation of the block that has them stored already (up to its end)
     for j, (i, text, sp) in enumerate(body):
         if type(text) is not str:
             break
-        if needs(text, slots):
+        if covered is not None and i < covered:
+            covered = None
+        if covered is None and needs(text, slots):
             if text.lstrip().startswith(_CLAUSES) or (j > 0 and str(body[j - 1][1]).endswith("\\")):
                 break
             out += [(i, s, sp) for s in stores]
+            covered = i
         out.append((i, text, sp))
     else:
         L[start:] = out
