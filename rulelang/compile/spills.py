@@ -27,6 +27,9 @@ LAZY_ARGS = True
 BOUNDED_PARAMS = True
 """A rule's number parameter passed on as an argument is not bounded again (it was, when it was bound)."""
 
+SEAT_ARGS = True
+"""An inlined rule's parameter given the current player is known to be a seat (never tested for one)."""
+
 _RETURN = re.compile(r"\breturn\b")
 _LOC_SLOT = re.compile(r"\bloc\[(\d+)\]")
 _LOC_NAME = re.compile(r"\bloc\b")

@@ -125,7 +125,7 @@ class StatementEmitter:
                     for i, a in enumerate(args):
                         if not _binds_slot(callee.body, i):
                             params[base + i] = self.var("v")
-                            if a in self.cse_ids:
+                            if a in self.cse_ids or (spills.SEAT_ARGS and type(s.args[i]) is m.CurrentPlayer):
                                 self.cse_ids.add(params[base + i])
                     names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
                     named = f"{names}= " if params else ""

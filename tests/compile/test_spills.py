@@ -4,7 +4,8 @@ choices, same errors), on every game (fewest, default and most players) and ever
 - a ``for`` loop that may pause keeps its list, position and value in Python variables and stores them into
   ``loc`` only before the lines that may leave its block (``spills.LAZY_LOOPS``);
 - an inlined rule's arguments are stored into ``loc`` only there too (``spills.LAZY_ARGS``);
-- a rule's number parameter passed on as an argument is not bounded again (``spills.BOUNDED_PARAMS``).
+- a rule's number parameter passed on as an argument is not bounded again (``spills.BOUNDED_PARAMS``);
+- an inlined rule's parameter given the current player is not tested for a seat (``spills.SEAT_ARGS``).
 
 A broken variant (the stores left out before a line that hands ``loc`` on, or before a return) plays other
 games or fails here.
@@ -39,6 +40,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(spills, "LAZY_LOOPS", on)
         patch.setattr(spills, "LAZY_ARGS", on)
         patch.setattr(spills, "BOUNDED_PARAMS", on)
+        patch.setattr(spills, "SEAT_ARGS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
