@@ -14,7 +14,7 @@ from rulelang.compile.program import (
     BLOCK,
 )
 from rulelang.compile.source_text import prologue, seats_once, truth_tests, zone_locals
-from rulelang.numbers import too_big
+from rulelang.numbers import MAX_NUMBER, too_big
 
 
 class BlockEmitter:
@@ -144,11 +144,24 @@ class BlockEmitter:
         return x
 
     def bounded_param(self, slot: int) -> bool:
-        """Whether local ``slot`` of the rule written here is one of its parameters that holds a number
-        bounded already: a rule's arguments are bounded when it is called (``stored``) and a ``let`` bounds
-        what it stores, so a parameter that nothing else binds in the rule's body is."""
+        """Whether local ``slot`` of the rule written here holds a number bounded already: a rule's arguments
+        are bounded when it is called (``stored``), a ``let`` bounds what it stores and a range from a number
+        to a count has whole numbers within the bound only, so a parameter, or a local bound by these only,
+        that nothing else binds in the rule's body is."""
         rule = self.model.rules[self.ikey[-1][1] if self.ikey else self.frame]
-        return rule.kind == "rule" and slot < len(rule.params) and not spills.binds_but_let(rule.body, slot)
+        if rule.kind != "rule":
+            return False
+        if slot < len(rule.params):
+            return not spills.binds_but_let(rule.body, slot)
+        return spills.binds_but_let(rule.body, slot) and not spills.binds_but_let(rule.body, slot, self.counted_range)
+
+    def counted_range(self, it: m.IterIR) -> bool:
+        """Whether a ``for`` (or an option's) ranges over whole numbers sure to be within the bound: from a
+        number to a number or a count (each bounded, see ``int_bound``)."""
+        if it.kind != "range":
+            return False
+        low, high = self.int_bound(it.low), self.int_bound(it.high)
+        return low is not None and high is not None and max(low, high) <= MAX_NUMBER
 
     def budget(self, L: list, ind: int, span: Any) -> None:
         L.append((ind, "left -= 1", span))

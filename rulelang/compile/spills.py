@@ -12,6 +12,7 @@ describer, a helper), instead of at every pass or call: ``spill`` puts the store
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -25,7 +26,8 @@ LAZY_ARGS = True
 """An inlined rule's arguments are stored into ``loc`` only before leaving the block (see ``LAZY_LOOPS``)."""
 
 BOUNDED_PARAMS = True
-"""A rule's number parameter passed on as an argument is not bounded again (it was, when it was bound)."""
+"""A rule's number parameter (or a local of a range of numbers within the bound) passed on as an argument is not
+bounded again (it was, when it was bound)."""
 
 SEAT_ARGS = True
 """An inlined rule's parameter given the current player is known to be a seat (never tested for one)."""
@@ -78,20 +80,24 @@ def spill(L: list, start: int, ind: int, stores: list[str], slots: set[int]) -> 
 _BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
 
 
-def binds_but_let(node: Any, slot: int) -> bool:
+def binds_but_let(node: Any, slot: int, bounded_range: Callable[[Any], bool] | None = None) -> bool:
     """Whether statements (or expressions) may write local ``slot`` other than by a ``let`` (which bounds
     a number it stores): the ``for``, ``pick``, ``ask``, ``choose`` and ``repeat`` variables, any other
-    construct binding it."""
+    construct binding it; with ``bounded_range``, not counting a ``for`` or an option's ``for`` over an
+    iterable it accepts (a range of whole numbers within the bound)."""
     if isinstance(node, (tuple, list)):
-        return any(binds_but_let(x, slot) for x in node)
+        return any(binds_but_let(x, slot, bounded_range) for x in node)
     if type(node) is m.Local or not attrs.has(type(node)):
         return False
     for f in attrs.fields(type(node)):
         value = getattr(node, f.name)
-        if f.name in _BINDING_FIELDS and value == slot and not (type(node) is m.LetS and f.name == "slot"):
+        if f.name in _BINDING_FIELDS and value == slot and not (type(node) is m.LetS and f.name == "slot") \
+                and not (type(node) is m.ForS and f.name == "var" and bounded_range is not None
+                         and bounded_range(node.iterable)):
             return True
-        if f.name == "bindings" and any(b[0] == slot for b in value):
+        if f.name == "bindings" and any(b[0] == slot and not (bounded_range is not None and bounded_range(b[1]))
+                                        for b in value):
             return True
-        if f.name != "span" and binds_but_let(value, slot):
+        if f.name != "span" and binds_but_let(value, slot, bounded_range):
             return True
     return False
