@@ -36,7 +36,8 @@ GUARDED = re.compile(r"if \(st\.armed is not None and .*\) and chk\d+\(st")
 UNGUARDED = re.compile(r"^\s*if chk\d+\(st", re.M)
 POPPED = re.compile(r"(_c\d+) = (_s\d+)\.pop\(\)")
 RUN_TOP = re.compile(r"(_i\d+) = max\(bisect_left\((_s\d+), KLO\[.*\], 0, (_j\d+)\), \3 - _need\d+\)")
-NEXT_BLOCK = re.compile(r"fr\[1\] = (\d+)\n\s+return r\d+_\1\(st, loc, fr, left\)")
+NEXT_BLOCK = re.compile(r"fr\[1\] = (\d+)\n(?:\s+loc\[\d+\] = _v\d+\n)*\s+return r\d+_\1\(st, loc, fr, left\)")
+"""(with the stores of the arguments kept in variables before it, see ``spills.LAZY_ARGS``)"""
 
 
 def general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
