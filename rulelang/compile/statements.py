@@ -273,9 +273,12 @@ class StatementEmitter:
         sp = s.span
         (lst, idx, var), (seq, i, v) = slots, names
         if init:
-            L.append((ind, f"{seq} = {self.iterable(s.iterable)}", sp))
+            # a list nothing changes (the players, the others, a range) is gone through as it is, and copied
+            # into loc only where the block may leave
+            fixed = s.iterable.kind in ("players", "players_in", "others", "range")
+            L.append((ind, f"{seq} = {self.iterable(s.iterable, copy=not fixed)}", sp))
             L.append((ind, f"for {i}, {v} in enumerate({seq}, 1):", sp))
-            stores = [f"{lst} = {seq}", f"{idx} = {i}", f"{var} = {v}"]
+            stores = [f"{lst} = list({seq})" if fixed else f"{lst} = {seq}", f"{idx} = {i}", f"{var} = {v}"]
         else:
             L.append((ind, f"{seq} = {lst}", sp))
             L.append((ind, f"for {i} in range({idx}, len({seq})):", sp))
