@@ -11,7 +11,7 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import label_proof, rounds, runtime
-from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
+from rulelang.compile.analysis import conjuncts, kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
 from rulelang.compile.options import always_true, picker_lists_less
@@ -25,6 +25,10 @@ from rulelang.errors import RulelangError
 
 # The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
 ANSWERS_AT_ONCE = True
+# A choice counted (counted_pick) also where listing it needs a guard (counted while the guard holds, the
+# owners of the piles it reads then known to have them) and where a condition's parts that read a value
+# of the option read only its last range's (that range filtered once by them).
+COUNTED_FILTERS = True
 
 
 class DecisionEmitter:
@@ -386,8 +390,23 @@ class DecisionEmitter:
         listed = True  # whether the options may have to be listed (as the engine lists them)
         out = body
         if plans is not None:  # counted, the picked one found from its position
-            total, counts = self.count_options(L, plans, body, sp, apart)
-            listed = all(c != "1" for c, _l, _z in counts)  # else an option always offered: never none
+            guard = self.members[id(spec)][0]
+            at = body
+            if guard is not None:  # counted only while listing cannot fail: else listed below
+                g = self.var("g")
+                L.append((body, f"{g} = 0", sp))
+                L.append((body, f"if {guard}(st, loc):", sp))
+                at = body + 1
+            self.owners_proven = COUNTED_FILTERS  # (only where counted_pick proves it, see there)
+            try:
+                total, counts = self.count_options(L, plans, at, sp, apart)
+            finally:
+                self.owners_proven = False
+            if guard is not None:
+                L.append((at, f"{g} = {total}", sp))
+                total = g
+            # else an option always offered: never none
+            listed = guard is not None or all(c != "1" for c, _l, _z in counts)
             out = body + listed
             if listed:  # none to count: listed below, as the engine lists them (and skipped)
                 L.append((body, f"if {total}:", sp))
@@ -506,7 +525,8 @@ class DecisionEmitter:
         an option's values, and what listing leaves in ``loc`` is what taking the option stores
         there (one option whose values those are) or nothing."""
         mem = self.members.get(id(spec))
-        if mem is None or mem[0] is not None or self.tries_bound(s) > runtime.MAX_OPTIONS or len(s.options) > 4:
+        if mem is None or (mem[0] is not None and not COUNTED_FILTERS) or self.tries_bound(s) > runtime.MAX_OPTIONS \
+                or len(s.options) > 4:
             return None
         written = self.listing_writes.get(id(spec), set())
         if written and (len(s.options) != 1 or not written <= {slot for slot, _fn in spec.options[0][1]}):
@@ -515,16 +535,45 @@ class DecisionEmitter:
         for opt in s.options:
             slots = [slot for slot, _it in opt.bindings]
             cond = opt.cond
-            if cond is not None and reads_slots(cond, set(slots)):
-                if not always_true(cond):
-                    return None
-                cond = None
             form = "one" if not opt.bindings else "kinds" if self.kinds_counted(opt) else "ranges"
+            self.range_filters.pop(id(opt), None)
+            if cond is not None and reads_slots(cond, set(slots)):
+                if always_true(cond):
+                    cond = None
+                elif COUNTED_FILTERS and form == "ranges":
+                    cond = self.last_range_filter(opt, slots)
+                    if cond is False:
+                        return None
+                else:
+                    return None
             for i in range(2 if form == "kinds" else 1, len(opt.bindings)):
                 if slots_read([opt.bindings[i][1]]) & set(slots[:i]):
                     return None
             plans.append((cond, form, opt))
         return plans
+
+    def last_range_filter(self, opt: m.OptionIR, slots: list[int]) -> Any:
+        """For ``counted_pick``: an option's condition split into its parts that read no value of its ranges
+        (returned, joined by ``and``: tested before the ranges, None for none) and those that read only its
+        last range's value (kept in ``range_filters``: that range filtered by them, once); False where a part
+        reads the value of another range. Listing cannot fail (``counted_pick``), so testing each part once
+        per value instead of once per combination, the parts apart, gives the same options in the same order."""
+        kept: list[Any] = []
+        filters: list[Any] = []
+        last = {slots[-1]}
+        for part in conjuncts(opt.cond):
+            read = slots_read([part]) & set(slots)
+            if not read:
+                kept.append(part)
+            elif read == last:
+                filters.append(part)
+            else:
+                return False
+        self.range_filters[id(opt)] = filters
+        cond = None
+        for part in kept:
+            cond = part if cond is None else m.BinOp("and", cond, part, m.BOOL, opt.cond.span)
+        return cond
 
     def kinds_counted(self, opt: m.OptionIR) -> bool:
         """Whether an option's ranges start ``for k in kinds(all in Z) for n in 1 to count(k in Z)``, Z one
@@ -562,9 +611,24 @@ class DecisionEmitter:
                 sizes.append(f"len({zone})")
                 its = its[2:]
             tested = () if apart is None else apart[2].get(index, ())
+            filters = self.range_filters.get(id(opt)) if form == "ranges" else None
             for position, it in enumerate(its, 2 if form == "kinds" else 0):
                 lst, size = self.var("l"), self.var("t")
-                L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
+                if filters and position == len(its) - 1:  # the last range, filtered by the condition's parts
+                    value, slot = self.var("v"), opt.bindings[-1][0] + self.off
+                    L.append((at, f"{lst} = []", opt.span))
+                    L.append((at, f"for {value} in {self.iterable(it, copy=False)}:", opt.span))
+                    self.loop_vars[slot] = value
+                    if never_negative(it):
+                        self.cse_ids.add(value)
+                    try:
+                        test = " and ".join(self.ex(part) for part in filters)
+                    finally:
+                        del self.loop_vars[slot]
+                    L.append((at + 1, f"if {test}:", opt.span))
+                    L.append((at + 2, f"{lst}.append({value})", opt.span))
+                else:
+                    L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
