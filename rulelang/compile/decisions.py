@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import label_proof, rounds, runtime
+from rulelang.compile import label_proof, membership, rounds, runtime
 from rulelang.compile.analysis import conjuncts, kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -395,7 +395,9 @@ class DecisionEmitter:
             if guard is not None:  # counted only while listing cannot fail: else listed below
                 g = self.var("g")
                 L.append((body, f"{g} = 0", sp))
-                L.append((body, f"if {guard}(st, loc):", sp))
+                # (the guard's own source where it can be written here: the same test, without a call)
+                tests = membership.listing_guard(self, s) if COUNTED_FILTERS else None
+                L.append((body, f"if {' and '.join(tests) if tests else f'{guard}(st, loc)'}:", sp))
                 at = body + 1
             self.owners_proven = COUNTED_FILTERS  # (only where counted_pick proves it, see there)
             try:

@@ -31,6 +31,10 @@ from rulelang.compile.source_text import (
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
+# kinds(...) of a zone kept sorted found in C (runtime.kinds_in_order_mapped, kinds_in_order_where_mapped).
+KINDS_MAPPED = True
+# "other players" read from the OTHERS table alone (no test of st.players against the game's most).
+OTHERS_ONLY = True
 # A pile of a kind whose first component is 0 indexed by its owner's id as it is (no "- 0").
 ZERO_BASE = True
 # A read of a name, its items (by names and numbers) and attributes: no call, no operator.
@@ -468,6 +472,8 @@ class QueryWriter:
                 self.consts["OTHERS"] = [[[(c + j) % n for j in range(1, n)] for c in range(n)]
                                          for n in range(most + 1)]
             row = "OTHERS[st.players][st.current]" + ("[:]" if copy else "")
+            if OTHERS_ONLY:  # new_state takes no more players than the game's most: the table has every row
+                return row
             return f"({row} if st.players <= {most} else {listed})"
         if it.kind == "kinds_where":
             try:
@@ -498,10 +504,11 @@ class QueryWriter:
                 return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
             if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
                 self.kind_spans()
-                self.consts["kinds_in_order"] = runtime.kinds_in_order
+                self.consts["kinds_in_order"] = runtime.kinds_in_order_mapped if KINDS_MAPPED else runtime.kinds_in_order
                 return f"kinds_in_order({z}, KO, KHI)"
             if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
-                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
+                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where_mapped if KINDS_MAPPED \
+                    else runtime.kinds_in_order_where
                 return f"kinds_in_order_where({z}, KO, {src})"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)

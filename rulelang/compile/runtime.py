@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from rulelang.errors import RulelangError
@@ -260,6 +261,23 @@ def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[s
         st.log.append(event)
 
 
+def reveal_named(st: Any, p: int | None, picked: list[int], where: str, labels: list[str],
+                 remembered: list[str]) -> None:
+    """``reveal`` in a game without dice (every component remembered by its kind's name): the same look
+    remembered and narrated, the names found in C."""
+    seen = list(map(remembered.__getitem__, picked))
+    if p is not None:  # one player: the list just made is hers
+        st.seen[p].append({"turn": st.turn, "where": where, "components": seen})
+        st.looks += 1
+    else:
+        for who in range(st.players):
+            st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
+        st.looks += st.players
+    if st.log is not None:
+        st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
+                       "components": [labels[c] for c in picked]})
+
+
 def the_one(ids: list[int], what: str, span: Any) -> int:
     """The one component of a selection (``the card in turnup``); an error unless there is exactly one."""
     if len(ids) == 1:
@@ -313,6 +331,20 @@ def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> 
             out.append(k)
             seen = k
     return out
+
+
+def kinds_in_order_mapped(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
+    """``kinds_in_order`` (the same list), a short zone's kinds found in C: each kind once, in the order of
+    its first component, which in a zone kept sorted is kind order."""
+    if len(z) <= 16:
+        return [*dict.fromkeys(map(kind_of.__getitem__, z))]
+    return kinds_in_order(z, kind_of, last)
+
+
+def kinds_in_order_where_mapped(z: list[int], kind_of: list[int], mask: list[bool]) -> list[int]:
+    """``kinds_in_order_where`` (the same list), found in C: the kinds of the components with ``mask``,
+    each once, in the order of their first such component (kind order, for a zone kept sorted)."""
+    return [*dict.fromkeys(map(kind_of.__getitem__, compress(z, map(mask.__getitem__, z))))]
 
 
 def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
