@@ -31,8 +31,6 @@ from rulelang.compile.source_text import (
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
-# kinds(...) of a zone kept sorted found in C (runtime.kinds_in_order_mapped, kinds_in_order_where_mapped).
-KINDS_MAPPED = True
 # "other players" read from the OTHERS table alone (no test of st.players against the game's most).
 OTHERS_ONLY = True
 # A pile of a kind whose first component is 0 indexed by its owner's id as it is (no "- 0").
@@ -504,11 +502,10 @@ class QueryWriter:
                 return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
             if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
                 self.kind_spans()
-                self.consts["kinds_in_order"] = runtime.kinds_in_order_mapped if KINDS_MAPPED else runtime.kinds_in_order
+                self.consts["kinds_in_order"] = runtime.kinds_in_order
                 return f"kinds_in_order({z}, KO, KHI)"
             if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
-                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where_mapped if KINDS_MAPPED \
-                    else runtime.kinds_in_order_where
+                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
                 return f"kinds_in_order_where({z}, KO, {src})"
             return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
         sel = self.selection(q)

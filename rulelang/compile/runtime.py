@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable
-from itertools import compress
 from typing import Any
 
 from rulelang.errors import RulelangError
@@ -331,20 +330,6 @@ def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> 
             out.append(k)
             seen = k
     return out
-
-
-def kinds_in_order_mapped(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
-    """``kinds_in_order`` (the same list), a short zone's kinds found in C: each kind once, in the order of
-    its first component, which in a zone kept sorted is kind order."""
-    if len(z) <= 16:
-        return [*dict.fromkeys(map(kind_of.__getitem__, z))]
-    return kinds_in_order(z, kind_of, last)
-
-
-def kinds_in_order_where_mapped(z: list[int], kind_of: list[int], mask: list[bool]) -> list[int]:
-    """``kinds_in_order_where`` (the same list), found in C: the kinds of the components with ``mask``,
-    each once, in the order of their first such component (kind order, for a zone kept sorted)."""
-    return [*dict.fromkeys(map(kind_of.__getitem__, compress(z, map(mask.__getitem__, z))))]
 
 
 def shuffle_zone(rng: Any, src: list[int], kind_of: list[int]) -> None:
