@@ -5,6 +5,7 @@ replayed picks, counted picks) and the listing of an ask's answers (a part of th
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any
 
 import attrs
@@ -29,6 +30,8 @@ ANSWERS_AT_ONCE = True
 # owners of the piles it reads then known to have them) and where a condition's parts that read a value
 # of the option read only its last range's (that range filtered once by them).
 COUNTED_FILTERS = True
+# A counted option's values stored in ``loc`` and its block named where it is found (pause_pick).
+TAKEN_DIRECT = True
 
 
 class DecisionEmitter:
@@ -136,14 +139,20 @@ class DecisionEmitter:
         sp = s.span
         pc = self.site_pc(s, 2)
         P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
-        L.append((ind, f"{P} = st.picking", sp))
         asking = self.iterable(s.iterable, copy=False)
         if ANSWERS_AT_ONCE and s.cond is None and any(c is None for _label, c, _span in s.options) \
                 and sum(c is not None for _label, c, _span in s.options) <= 3:
-            it = self.var("it")
+            made = L.pop() if L[-1][1] == f"{asked} = []" else None  # (the list of who is asked: not needed there)
+            L.append((ind, f"{P} = st.picking", sp))
+            it, count = self.var("it"), self.var("nq")
             L.append((ind, f"{it} = {asking}", sp))
+            L.append((ind, f"{count} = len({it})", sp))
             asking = it
-            self.answers_at_once(L, s, var, slot, it, (P, p, A), pc, ind)
+            self.answers_at_once(L, s, var, slot, it, count, (P, p, A), pc, ind)
+            if made is not None:
+                L.append(made)
+        else:
+            L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
@@ -182,21 +191,21 @@ class DecisionEmitter:
         L.append((at, f"{j} = 0", sp))
         self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
 
-    def answers_at_once(self, L: list, s: m.AskS, var: int, slot: int, it: str, names: tuple[str, ...], pc: int,
-                        ind: int) -> None:
+    def answers_at_once(self, L: list, s: m.AskS, var: int, slot: int, it: str, size: str, names: tuple[str, ...],
+                        pc: int, ind: int) -> None:
         """For ``ask_listed_once`` (an ask with an answer always allowed and no test of who is asked):
         while the pickers are all ``Rng.pick`` (``Picking.ones``: they read nothing of the state), nothing
-        records, and the step limit leaves room for everyone in ``it`` to answer, each player's answers
-        are listed and picked in one loop, the forced ones (one allowed) given without a pick, and the
-        state written once after: the same picks in the same order, the same answers, locals, step and
-        caches as the two loops leave."""
+        records, and the step limit leaves room for everyone in ``it`` (``size`` of them) to answer, each
+        player's answers are listed and picked in one loop, the forced ones (one allowed) given without a
+        pick, and the state written once after: the same picks in the same order, the same answers,
+        locals, step and caches as the two loops leave."""
         sp = s.span
         P, p, A = names
         pks, k, last = self.var("pks"), self.var("k"), self.var("q")
         conds = [c for _label, c, _span in s.options if c is not None]
         out = self.model.eliminates and s.iterable.kind not in IN_ONLY
         L.append((ind, f"if {P} is not None and {P}.ones and {P}.record is None "
-                       f"and st.step + len({it}) <= {P}.limit:", sp))
+                       f"and st.step + {size} <= {P}.limit:", sp))
         at = ind + 1
         L.append((at, f"{pks} = {P}.picks", sp))
         L.append((at, f"{A} = st.answers", sp))
@@ -242,7 +251,7 @@ class DecisionEmitter:
                 L.append((at + 1, f"{A}[{p}] = {ok}[0] if {n} == 1 else {ok}[{pks}[{p}]({n})]", sp))
         finally:
             del self.loop_vars[var]
-        count = k if out else f"len({it})"
+        count = k if out else size
         L.append((at, f"if not {count}:", sp))  # no one is asked
         L.append((at + 1, f"loc[{slot}] = []", sp))
         self.nobody_asked(L, pc, at + 1, sp)
@@ -363,6 +372,13 @@ class DecisionEmitter:
         P, n, i, x, v = self.var("pk"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
         L.append((ind, f"{P} = st.picking", sp))
         R, body = self.var("rec"), ind
+        if who is None:
+            who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
+        nxt = self.var("nx")
+        plans = self.counted_pick(s, spec)
+        # (TAKEN_DIRECT) where counted with replay's membership tests: each option's values stored and its block
+        # named where it is found, not through its index and a tuple of its values
+        direct = TAKEN_DIRECT and plans is not None and id(spec) in self.members
         if id(spec) in self.members:  # replay takes the recorded option here (Feed.take), found by its membership tests
             L.append((ind, f"if {P} is None or st.step >= {P}.limit:", sp))
             L.append((ind + 1, "return left", sp))
@@ -373,20 +389,26 @@ class DecisionEmitter:
             L.append((body, f"if {o} is None:", sp))
             L.append((body + 1, "return left", sp))
             L.append((body, f"{x}, {v} = {o}[3] - {pc + 1}, ()", sp))  # (option n resumes at pc + 1 + n)
+            if direct:
+                self.option_taken(L, spec, x, v, R, who, nxt, body, sp)
             L.append((ind, "else:", sp))
         else:  # pickers by label (replay's) pick among the options listed, in the engine's loop
             L.append((ind, f"if {P} is None or st.step >= {P}.limit or {P}.listed:", sp))
             L.append((ind + 1, "return left", sp))
             L.append((ind, f"{R} = {P}.record", sp))
-        plans = self.counted_pick(s, spec)
         apart = None  # (the recorder, the kinds' classes, where): kinds told apart as each range is counted
         if not spec.distinct:  # a recorded label must name one option: the engine's loop renders them all
             if spec.alike is not None and plans is not None and self.apart_as_counted(spec, plans):
                 apart = (R, self.const(tuple(spec.alike[1])), spec.alike[0])
             else:
                 self.labels_told_apart(L, spec, R, body, sp)
-        if who is None:
-            who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
+
+        def stored(j: int, values: list[str], at: int) -> None:
+            opt = spec.options[j]
+            for (slot, _fn), value in zip(opt[1], values):
+                L.append((at, f"loc[{slot}] = {value}", sp))
+            self.option_tail(L, opt, R, who, nxt, len(spec.options), at, sp)
+
         listed = True  # whether the options may have to be listed (as the engine lists them)
         out = body
         if plans is not None:  # counted, the picked one found from its position
@@ -400,10 +422,13 @@ class DecisionEmitter:
                 L.append((body, f"if {' and '.join(tests) if tests else f'{guard}(st, loc)'}:", sp))
                 at = body + 1
             self.owners_proven = COUNTED_FILTERS  # (only where counted_pick proves it, see there)
+            start = len(L)
             try:
                 total, counts = self.count_options(L, plans, at, sp, apart)
             finally:
                 self.owners_proven = False
+            if COUNTED_FILTERS:
+                hoist_current_zones(self, L, start, at, sp)
             if guard is not None:
                 L.append((at, f"{g} = {total}", sp))
                 total = g
@@ -415,15 +440,29 @@ class DecisionEmitter:
             L.append((out, f"{i} = {P}.picks[{who}]({total})", sp))
             L.append((out, f"if not 0 <= {i} < {total}:", sp))
             L.append((out + 1, f"bad_option({i}, {self.const(sp)})", sp))
-            self.counted_option(L, plans, counts, i, x, v, out, sp)
+            if not self.counted_option(L, plans, counts, i, x, v, out, sp, stored if direct else None) and direct:
+                self.option_taken(L, spec, x, v, R, who, nxt, out, sp)
             if listed:
                 L.append((body, "else:", sp))
         if listed:
             if apart is not None:  # (none counted: any listed are told apart as before)
                 self.labels_told_apart(L, spec, R, out, sp)
             self.listed_pick(L, spec, P, n, i, x, v, who, out, sp)
+            if direct:
+                self.option_taken(L, spec, x, v, R, who, nxt, out, sp)
+        if not direct:
+            self.option_taken(L, spec, x, v, R, who, nxt, ind, sp)
         k = len(spec.options)
-        nxt = self.var("nx")
+        L.append((ind, "st.step += 1", sp))
+        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
+        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
+        return True
+
+    def option_taken(self, L: list, spec: ChooseSpec, x: str, v: str, R: str, who: str, nxt: str, ind: int,
+                     sp: Any) -> None:
+        """The option ``x`` of a choice taken with its values ``v`` (empty: bound in ``loc`` already):
+        those stored, the option told to a recorder, its block named (``nxt``, where there are several)."""
+        k = len(spec.options)
         for j, opt in enumerate(spec.options):
             if k == 1:
                 at = ind
@@ -435,15 +474,15 @@ class DecisionEmitter:
             if slots:
                 L.append((at, f"if {v}:", sp))
                 L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
-            L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
-            L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
-            L.append((at, f"fr[1] = {opt[3]}", sp))
-            if k > 1:
-                L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
-        L.append((ind, "st.step += 1", sp))
-        L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
-        self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
-        return True
+            self.option_tail(L, opt, R, who, nxt, k, at, sp)
+
+    def option_tail(self, L: list, opt: tuple, R: str, who: str, nxt: str, k: int, at: int, sp: Any) -> None:
+        """After an option's values are stored: the option told to a recorder, where play goes on."""
+        L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
+        L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
+        L.append((at, f"fr[1] = {opt[3]}", sp))
+        if k > 1:
+            L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
 
     def labels_told_apart(self, L: list, spec: ChooseSpec, R: str, ind: int, sp: Any) -> None:
         """While recording (``R``, the picker's recorder), leave a choice whose labels are not proved
@@ -655,14 +694,16 @@ class DecisionEmitter:
         L.append((ind, f"{total} = {' + '.join(c for c, _l, _z in counts)}", sp))
         return total, counts
 
-    def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any) -> None:
+    def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any,
+                       stored: Any = None) -> bool:
         """Option ``i`` of a choice counted by ``count_options`` into ``x`` (its index) and ``v`` (its
-        values), as listing the options and taking the ``i``-th gives them."""
+        values), as listing the options and taking the ``i``-th gives them; or, with ``stored``, handed to
+        it (its index, the sources of its values, the indent) where it is found (True: so written)."""
         if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: the i-th
             if len(plans) > 1:
                 L.append((ind, f"{x} = {i}", sp))
             L.append((ind, f"{v} = ()", sp))
-            return
+            return False
         at = self.var("at")
         L.append((ind, f"{at} = {i}", sp))
         for j, ((_cond, _form, opt), (c, lists, zone)) in enumerate(zip(plans, counts)):
@@ -671,7 +712,7 @@ class DecisionEmitter:
             if not last:
                 L.append((ind, f"if {at} < {c}:", opt.span))
                 body = ind + 1
-            if len(plans) > 1:
+            if len(plans) > 1 and stored is None:
                 L.append((body, f"{x} = {j}", opt.span))
             values: list[str] = []
             for lst, size in reversed(lists[1:] if zone is None else lists):  # the last range fastest
@@ -687,13 +728,17 @@ class DecisionEmitter:
                 values[:0] = [k, f"{at} - bisect_left({zone}, KLO[{k}]) + 1"]
             elif lists:
                 values.insert(0, f"{lists[0][0]}[{at}]")
-            L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
+            if stored is not None:
+                stored(j, values, body)
+            else:
+                L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
             if not last:
                 L.append((ind, "else:", opt.span))
                 # a later option tests or reads its position among its own
                 if j + 2 < len(plans) or any(ls or zn for _c, ls, zn in counts[j + 1:]):
                     L.append((ind + 1, f"{at} -= {c}", opt.span))
                 ind += 1
+        return stored is not None
 
     def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
         """After a decision taken in a block: run the next block (where ``fr[1]`` now points) at once,
@@ -702,6 +747,27 @@ class DecisionEmitter:
         L.append((ind, f"if st.step % {CHAIN}:", sp))
         L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET)", sp))
         L.append((ind, f"return {TAKEN}", sp))
+
+
+_CURRENT_ZONE = re.compile(r"\bZ\[\d+\]\[st\.current\]")
+
+
+def hoist_current_zones(gen: Any, L: list, start: int, ind: int, sp: Any) -> None:
+    """In the count of a choice's options (``L[start:]``, written at ``ind``: tests and ranges only, which
+    change no zone and not who plays), a zone of the current player read more than once is read once,
+    into a variable, before the count."""
+    seen: dict[str, int] = {}
+    for _i, text, _sp in L[start:]:
+        if type(text) is str:
+            for found in _CURRENT_ZONE.findall(text):
+                seen[found] = seen.get(found, 0) + 1
+    names = {zone: gen.var("hz") for zone, n in seen.items() if n > 1}
+    if not names:
+        return
+    pattern = re.compile("|".join(re.escape(zone) for zone in names))
+    L[start:] = [(ind, f"{name} = {zone}", sp) for zone, name in names.items()] + [
+        (i, pattern.sub(lambda found: names[found.group(0)], text) if type(text) is str else text, s)
+        for i, text, s in L[start:]]
 
 
 def _reads_answers(e: Any) -> bool:
