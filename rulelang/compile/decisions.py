@@ -32,6 +32,8 @@ ANSWERS_AT_ONCE = True
 COUNTED_FILTERS = True
 # A counted option's values stored in ``loc`` and its block named where it is found (pause_pick).
 TAKEN_DIRECT = True
+# In a choice's count, the kinds of a sorted zone's components with a mask found in the count's own loop.
+KINDS_INLINE = True
 
 
 class DecisionEmitter:
@@ -669,7 +671,19 @@ class DecisionEmitter:
                     L.append((at + 1, f"if {test}:", opt.span))
                     L.append((at + 2, f"{lst}.append({value})", opt.span))
                 else:
-                    L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
+                    source = self.iterable(it, copy=False)
+                    found = _KINDS_WHERE.fullmatch(source) if KINDS_INLINE else None
+                    if found is not None:  # runtime.kinds_in_order_where written out: the same list, no call
+                        c, k, seen = self.var("c"), self.var("k"), self.var("sk")
+                        L.append((at, f"{lst} = []", opt.span))
+                        L.append((at, f"{seen} = -1", opt.span))
+                        L.append((at, f"for {c} in {found.group(1)}:", opt.span))
+                        L.append((at + 1, f"{k} = KO[{c}]", opt.span))
+                        L.append((at + 1, f"if {k} != {seen} and {found.group(2)}[{c}]:", opt.span))
+                        L.append((at + 2, f"{lst}.append({k})", opt.span))
+                        L.append((at + 2, f"{seen} = {k}", opt.span))
+                    else:
+                        L.append((at, f"{lst} = {source}", opt.span))
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
@@ -749,6 +763,7 @@ class DecisionEmitter:
         L.append((ind, f"return {TAKEN}", sp))
 
 
+_KINDS_WHERE = re.compile(r"kinds_in_order_where\(((?:Z\[\d+\]|Z_\d+)(?:\[[\w.]+\])?), KO, (\w+)\)")
 _CURRENT_ZONE = re.compile(r"\bZ\[\d+\]\[st\.current\]")
 
 
