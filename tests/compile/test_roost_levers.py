@@ -9,7 +9,8 @@ games, same traces, same standings, same MCTS choices, same stops at a step limi
   with a mask found in the count's own loop, a counted option's values stored where they are found
   (``decisions.COUNTED_FILTERS``, ``KINDS_INLINE``, ``TAKEN_DIRECT``);
 - a loop over seats whose body only acts on the seats that gave one answer, gone through only if some seat gave
-  it (``statements.ANSWER_GATE``); a look in a game without dice through ``runtime.reveal_named``
+  it (``statements.ANSWER_GATE``); a rule's argument ``st.current`` read in its body without a check
+  (``statements.CURRENT_SEAT``); a look in a game without dice through ``runtime.reveal_named``
   (``statements.REVEAL_NAMED``); ``other players`` from the OTHERS table alone (``queries.OTHERS_ONLY``); a
   pile of a kind numbered from 0 indexed by its owner as it is (``queries.ZERO_BASE``).
 
@@ -42,7 +43,7 @@ REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 FLAGS = [(decisions, "ANSWERS_AT_ONCE"), (decisions, "COUNTED_FILTERS"), (decisions, "TAKEN_DIRECT"),
          (decisions, "KINDS_INLINE"), (statements, "ANSWER_GATE"), (statements, "REVEAL_NAMED"),
-         (queries, "OTHERS_ONLY"), (queries, "ZERO_BASE")]
+         (statements, "CURRENT_SEAT"), (queries, "OTHERS_ONLY"), (queries, "ZERO_BASE")]
 
 
 def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | None = None) -> Engine:
