@@ -5,14 +5,13 @@ replayed picks, counted picks) and the listing of an ask's answers (a part of th
 from __future__ import annotations
 
 import bisect
-import re
 from typing import Any
 
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import label_proof, membership, rounds, runtime
-from rulelang.compile.analysis import conjuncts, kind_count_pattern, never_negative, reads_slots, same, slots_read
+from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime
+from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
 from rulelang.compile.options import always_true, picker_lists_less
@@ -23,17 +22,6 @@ from rulelang.compile.program import (
     ChooseSpec,
 )
 from rulelang.errors import RulelangError
-
-# The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
-ANSWERS_AT_ONCE = True
-# A choice counted (counted_pick) also where listing it needs a guard (counted while the guard holds, the
-# owners of the piles it reads then known to have them) and where a condition's parts that read a value
-# of the option read only its last range's (that range filtered once by them).
-COUNTED_FILTERS = True
-# A counted option's values stored in ``loc`` and its block named where it is found (pause_pick).
-TAKEN_DIRECT = True
-# In a choice's count, the kinds of a sorted zone's components with a mask found in the count's own loop.
-KINDS_INLINE = True
 
 
 class DecisionEmitter:
@@ -142,7 +130,7 @@ class DecisionEmitter:
         pc = self.site_pc(s, 2)
         P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
         asking = self.iterable(s.iterable, copy=False)
-        if ANSWERS_AT_ONCE and s.cond is None and any(c is None for _label, c, _span in s.options) \
+        if answers.ANSWERS_AT_ONCE and s.cond is None and any(c is None for _label, c, _span in s.options) \
                 and sum(c is not None for _label, c, _span in s.options) <= 3:
             made = L.pop() if L[-1][1] == f"{asked} = []" else None  # (the list of who is asked: not needed there)
             L.append((ind, f"{P} = st.picking", sp))
@@ -192,77 +180,6 @@ class DecisionEmitter:
         L.append((at, f"{A} = st.answers", sp))
         L.append((at, f"{j} = 0", sp))
         self.answer_listed(L, at, pc, sp, (P, A, who, ok, i, j, lists, asked), var, slot)
-
-    def answers_at_once(self, L: list, s: m.AskS, var: int, slot: int, it: str, size: str, names: tuple[str, ...],
-                        pc: int, ind: int) -> None:
-        """For ``ask_listed_once`` (an ask with an answer always allowed and no test of who is asked):
-        while the pickers are all ``Rng.pick`` (``Picking.ones``: they read nothing of the state), nothing
-        records, and the step limit leaves room for everyone in ``it`` (``size`` of them) to answer, each
-        player's answers are listed and picked in one loop, the forced ones (one allowed) given without a
-        pick, and the state written once after: the same picks in the same order, the same answers,
-        locals, step and caches as the two loops leave."""
-        sp = s.span
-        P, p, A = names
-        pks, k, last = self.var("pks"), self.var("k"), self.var("q")
-        conds = [c for _label, c, _span in s.options if c is not None]
-        out = self.model.eliminates and s.iterable.kind not in IN_ONLY
-        L.append((ind, f"if {P} is not None and {P}.ones and {P}.record is None "
-                       f"and st.step + {size} <= {P}.limit:", sp))
-        at = ind + 1
-        L.append((at, f"{pks} = {P}.picks", sp))
-        L.append((at, f"{A} = st.answers", sp))
-        if out:
-            L.append((at, f"{k} = 0", sp))
-        L.append((at, f"for {p} in {it}:", sp))
-        if out:  # a player who is out is not asked
-            L.append((at + 1, f"if st.out[{p}]:", sp))
-            L.append((at + 2, "continue", sp))
-            L.append((at + 1, f"{k} += 1", sp))
-            L.append((at + 1, f"{last} = {p}", sp))
-        self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
-        if never_negative(s.iterable):
-            self.cse_ids.add(p)
-
-        def given(at: int, allowed: tuple) -> None:
-            if len(allowed) == 1:
-                L.append((at, f"{A}[{p}] = {self.const(allowed[0])}", sp))
-            else:
-                L.append((at, f"{A}[{p}] = {self.table(allowed, 'at')}[{pks}[{p}]({len(allowed)})]", sp))
-
-        try:
-            outcomes = []
-            for bits in range(1 << len(conds)):
-                allowed, n = [], 0
-                for label, c, _span in s.options:
-                    if c is None or bits >> n & 1:
-                        allowed.append(label)
-                    n += c is not None
-                outcomes.append(tuple(allowed))
-            if not conds:
-                given(at + 1, outcomes[0])
-            elif len(conds) == 1:
-                L.append((at + 1, f"if {self.ex(conds[0])}:", sp))
-                given(at + 2, outcomes[1])
-                L.append((at + 1, "else:", sp))
-                given(at + 2, outcomes[0])
-            else:
-                ok, n = self.var("ok"), self.var("n")
-                bits = " | ".join(f"({1 << b} if {self.ex(c)} else 0)" for b, c in enumerate(conds))
-                L.append((at + 1, f"{ok} = {self.table(outcomes, 'at')}[{bits}]", sp))
-                L.append((at + 1, f"{n} = len({ok})", sp))
-                L.append((at + 1, f"{A}[{p}] = {ok}[0] if {n} == 1 else {ok}[{pks}[{p}]({n})]", sp))
-        finally:
-            del self.loop_vars[var]
-        count = k if out else size
-        L.append((at, f"if not {count}:", sp))  # no one is asked
-        L.append((at + 1, f"loc[{slot}] = []", sp))
-        self.nobody_asked(L, pc, at + 1, sp)
-        L.append((at, f"loc[{var}] = {last if out else p}", sp))
-        L.append((at, f"loc[{slot}] = []", sp))
-        L.append((at, f"st.step += {count}", sp))
-        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((at, f"fr[1] = {pc + 1}", sp))
-        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
     def nobody_asked(self, L: list, pc: int, ind: int, sp: Any) -> None:
         """No one is asked at the ask at ``pc``: play goes on at ``pc + 1``, in its block called from
@@ -380,7 +297,7 @@ class DecisionEmitter:
         plans = self.counted_pick(s, spec)
         # (TAKEN_DIRECT) where counted with replay's membership tests: each option's values stored and its block
         # named where it is found, not through its index and a tuple of its values
-        direct = TAKEN_DIRECT and plans is not None and id(spec) in self.members
+        direct = counted.TAKEN_DIRECT and plans is not None and id(spec) in self.members
         if id(spec) in self.members:  # replay takes the recorded option here (Feed.take), found by its membership tests
             L.append((ind, f"if {P} is None or st.step >= {P}.limit:", sp))
             L.append((ind + 1, "return left", sp))
@@ -420,17 +337,17 @@ class DecisionEmitter:
                 g = self.var("g")
                 L.append((body, f"{g} = 0", sp))
                 # (the guard's own source where it can be written here: the same test, without a call)
-                tests = membership.listing_guard(self, s) if COUNTED_FILTERS else None
+                tests = membership.listing_guard(self, s) if counted.COUNTED_FILTERS else None
                 L.append((body, f"if {' and '.join(tests) if tests else f'{guard}(st, loc)'}:", sp))
                 at = body + 1
-            self.owners_proven = COUNTED_FILTERS  # (only where counted_pick proves it, see there)
+            self.owners_proven = counted.COUNTED_FILTERS  # (only where counted_pick proves it, see there)
             start = len(L)
             try:
                 total, counts = self.count_options(L, plans, at, sp, apart)
             finally:
                 self.owners_proven = False
-            if COUNTED_FILTERS:
-                hoist_current_zones(self, L, start, at, sp)
+            if counted.COUNTED_FILTERS:
+                counted.hoist_current_zones(self, L, start, at, sp)
             if guard is not None:
                 L.append((at, f"{g} = {total}", sp))
                 total = g
@@ -459,32 +376,6 @@ class DecisionEmitter:
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
         return True
-
-    def option_taken(self, L: list, spec: ChooseSpec, x: str, v: str, R: str, who: str, nxt: str, ind: int,
-                     sp: Any) -> None:
-        """The option ``x`` of a choice taken with its values ``v`` (empty: bound in ``loc`` already):
-        those stored, the option told to a recorder, its block named (``nxt``, where there are several)."""
-        k = len(spec.options)
-        for j, opt in enumerate(spec.options):
-            if k == 1:
-                at = ind
-            else:
-                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
-                          (f" {x} == {j}:" if j < k - 1 else ":"), sp))
-                at = ind + 1
-            slots = [slot for slot, _fn in opt[1]]
-            if slots:
-                L.append((at, f"if {v}:", sp))
-                L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
-            self.option_tail(L, opt, R, who, nxt, k, at, sp)
-
-    def option_tail(self, L: list, opt: tuple, R: str, who: str, nxt: str, k: int, at: int, sp: Any) -> None:
-        """After an option's values are stored: the option told to a recorder, where play goes on."""
-        L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
-        L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
-        L.append((at, f"fr[1] = {opt[3]}", sp))
-        if k > 1:
-            L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
 
     def labels_told_apart(self, L: list, spec: ChooseSpec, R: str, ind: int, sp: Any) -> None:
         """While recording (``R``, the picker's recorder), leave a choice whose labels are not proved
@@ -568,8 +459,8 @@ class DecisionEmitter:
         an option's values, and what listing leaves in ``loc`` is what taking the option stores
         there (one option whose values those are) or nothing."""
         mem = self.members.get(id(spec))
-        if mem is None or (mem[0] is not None and not COUNTED_FILTERS) or self.tries_bound(s) > runtime.MAX_OPTIONS \
-                or len(s.options) > 4:
+        if mem is None or (mem[0] is not None and not counted.COUNTED_FILTERS) \
+                or self.tries_bound(s) > runtime.MAX_OPTIONS or len(s.options) > 4:
             return None
         written = self.listing_writes.get(id(spec), set())
         if written and (len(s.options) != 1 or not written <= {slot for slot, _fn in spec.options[0][1]}):
@@ -583,7 +474,7 @@ class DecisionEmitter:
             if cond is not None and reads_slots(cond, set(slots)):
                 if always_true(cond):
                     cond = None
-                elif COUNTED_FILTERS and form == "ranges":
+                elif counted.COUNTED_FILTERS and form == "ranges":
                     cond = self.last_range_filter(opt, slots)
                     if cond is False:
                         return None
@@ -594,29 +485,6 @@ class DecisionEmitter:
                     return None
             plans.append((cond, form, opt))
         return plans
-
-    def last_range_filter(self, opt: m.OptionIR, slots: list[int]) -> Any:
-        """For ``counted_pick``: an option's condition split into its parts that read no value of its ranges
-        (returned, joined by ``and``: tested before the ranges, None for none) and those that read only its
-        last range's value (kept in ``range_filters``: that range filtered by them, once); False where a part
-        reads the value of another range. Listing cannot fail (``counted_pick``), so testing each part once
-        per value instead of once per combination, the parts apart, gives the same options in the same order."""
-        kept: list[Any] = []
-        filters: list[Any] = []
-        last = {slots[-1]}
-        for part in conjuncts(opt.cond):
-            read = slots_read([part]) & set(slots)
-            if not read:
-                kept.append(part)
-            elif read == last:
-                filters.append(part)
-            else:
-                return False
-        self.range_filters[id(opt)] = filters
-        cond = None
-        for part in kept:
-            cond = part if cond is None else m.BinOp("and", cond, part, m.BOOL, opt.cond.span)
-        return cond
 
     def kinds_counted(self, opt: m.OptionIR) -> bool:
         """Whether an option's ranges start ``for k in kinds(all in Z) for n in 1 to count(k in Z)``, Z one
@@ -657,33 +525,7 @@ class DecisionEmitter:
             filters = self.range_filters.get(id(opt)) if form == "ranges" else None
             for position, it in enumerate(its, 2 if form == "kinds" else 0):
                 lst, size = self.var("l"), self.var("t")
-                if filters and position == len(its) - 1:  # the last range, filtered by the condition's parts
-                    value, slot = self.var("v"), opt.bindings[-1][0] + self.off
-                    L.append((at, f"{lst} = []", opt.span))
-                    L.append((at, f"for {value} in {self.iterable(it, copy=False)}:", opt.span))
-                    self.loop_vars[slot] = value
-                    if never_negative(it):
-                        self.cse_ids.add(value)
-                    try:
-                        test = " and ".join(self.ex(part) for part in filters)
-                    finally:
-                        del self.loop_vars[slot]
-                    L.append((at + 1, f"if {test}:", opt.span))
-                    L.append((at + 2, f"{lst}.append({value})", opt.span))
-                else:
-                    source = self.iterable(it, copy=False)
-                    found = _KINDS_WHERE.fullmatch(source) if KINDS_INLINE else None
-                    if found is not None:  # runtime.kinds_in_order_where written out: the same list, no call
-                        c, k, seen = self.var("c"), self.var("k"), self.var("sk")
-                        L.append((at, f"{lst} = []", opt.span))
-                        L.append((at, f"{seen} = -1", opt.span))
-                        L.append((at, f"for {c} in {found.group(1)}:", opt.span))
-                        L.append((at + 1, f"{k} = KO[{c}]", opt.span))
-                        L.append((at + 1, f"if {k} != {seen} and {found.group(2)}[{c}]:", opt.span))
-                        L.append((at + 2, f"{lst}.append({k})", opt.span))
-                        L.append((at + 2, f"{seen} = {k}", opt.span))
-                    else:
-                        L.append((at, f"{lst} = {source}", opt.span))
+                self.range_listed(L, opt, it, lst, at, filters if position == len(its) - 1 else None)
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
@@ -761,28 +603,6 @@ class DecisionEmitter:
         L.append((ind, f"if st.step % {CHAIN}:", sp))
         L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET)", sp))
         L.append((ind, f"return {TAKEN}", sp))
-
-
-_KINDS_WHERE = re.compile(r"kinds_in_order_where\(((?:Z\[\d+\]|Z_\d+)(?:\[[\w.]+\])?), KO, (\w+)\)")
-_CURRENT_ZONE = re.compile(r"\bZ\[\d+\]\[st\.current\]")
-
-
-def hoist_current_zones(gen: Any, L: list, start: int, ind: int, sp: Any) -> None:
-    """In the count of a choice's options (``L[start:]``, written at ``ind``: tests and ranges only, which
-    change no zone and not who plays), a zone of the current player read more than once is read once,
-    into a variable, before the count."""
-    seen: dict[str, int] = {}
-    for _i, text, _sp in L[start:]:
-        if type(text) is str:
-            for found in _CURRENT_ZONE.findall(text):
-                seen[found] = seen.get(found, 0) + 1
-    names = {zone: gen.var("hz") for zone, n in seen.items() if n > 1}
-    if not names:
-        return
-    pattern = re.compile("|".join(re.escape(zone) for zone in names))
-    L[start:] = [(ind, f"{name} = {zone}", sp) for zone, name in names.items()] + [
-        (i, pattern.sub(lambda found: names[found.group(0)], text) if type(text) is str else text, s)
-        for i, text, s in L[start:]]
 
 
 def _reads_answers(e: Any) -> bool:

@@ -2,12 +2,12 @@
 games, same traces, same standings, same MCTS choices, same stops at a step limit, same replays, same errors):
 
 - an ask with an answer always allowed: while the pickers are all ``Rng.pick`` and nothing records, its answers
-  listed and picked in one loop (``decisions.ANSWERS_AT_ONCE``);
+  listed and picked in one loop (``answers.ANSWERS_AT_ONCE``);
 - a choice counted also where listing it needs a guard (counted while it holds, a pile's owner then read
   without its test), and where its condition's parts that read an option's value read only its last range's
   (that range filtered once); the current player's zones read once in the count, the kinds of a sorted zone
   with a mask found in the count's own loop, a counted option's values stored where they are found
-  (``decisions.COUNTED_FILTERS``, ``KINDS_INLINE``, ``TAKEN_DIRECT``);
+  (``counted.COUNTED_FILTERS``, ``KINDS_INLINE``, ``TAKEN_DIRECT``);
 - a loop over seats whose body only acts on the seats that gave one answer, gone through only if some seat gave
   it (``statements.ANSWER_GATE``); a rule's argument ``st.current`` read in its body without a check
   (``statements.CURRENT_SEAT``); a look in a game without dice through ``runtime.reveal_named``
@@ -30,7 +30,7 @@ from step_support import recorded, same_stops
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.agents.search import MctsAgent
-from rulelang.compile import decisions, queries, statements
+from rulelang.compile import answers, counted, queries, statements
 from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
@@ -41,8 +41,8 @@ from rulelang.trace.replay import Replayer
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-FLAGS = [(decisions, "ANSWERS_AT_ONCE"), (decisions, "COUNTED_FILTERS"), (decisions, "TAKEN_DIRECT"),
-         (decisions, "KINDS_INLINE"), (statements, "ANSWER_GATE"), (statements, "REVEAL_NAMED"),
+FLAGS = [(answers, "ANSWERS_AT_ONCE"), (counted, "COUNTED_FILTERS"), (counted, "TAKEN_DIRECT"),
+         (counted, "KINDS_INLINE"), (statements, "ANSWER_GATE"), (statements, "REVEAL_NAMED"),
          (statements, "CURRENT_SEAT"), (queries, "OTHERS_ONLY"), (queries, "ZERO_BASE")]
 
 
@@ -153,9 +153,9 @@ def test_recorded_games_replay_as_without_the_rewrites(game: str, monkeypatch: p
         assert states[0] == states[1], seed
 
 
-def _broken(path: Path, monkeypatch: pytest.MonkeyPatch, method: str, wrong: Any) -> Engine:
+def _broken(path: Path, monkeypatch: pytest.MonkeyPatch, owner: type, method: str, wrong: Any) -> Engine:
     with monkeypatch.context() as patch:
-        patch.setattr(decisions.DecisionEmitter, method, wrong)
+        patch.setattr(owner, method, wrong)
         return _load(path, monkeypatch, True)
 
 
@@ -163,7 +163,7 @@ def test_answers_picked_otherwise_play_other_games(monkeypatch: pytest.MonkeyPat
     """The games above would notice answers at once that take the first allowed answer instead of the pick."""
     path = REPO / "games" / "rule-the-roost.rules"
     right = _load(path, monkeypatch, True)
-    real = decisions.DecisionEmitter.answers_at_once
+    real = answers.AnswerEmitter.answers_at_once
 
     def first(self: Any, L: list, *args: Any) -> None:
         start = len(L)
@@ -171,7 +171,7 @@ def test_answers_picked_otherwise_play_other_games(monkeypatch: pytest.MonkeyPat
         L[start:] = [(i, text.replace("](2)]", "](2) * 0]") if type(text) is str else text, sp)
                      for i, text, sp in L[start:]]
 
-    wrong = _broken(path, monkeypatch, "answers_at_once", first)
+    wrong = _broken(path, monkeypatch, answers.AnswerEmitter, "answers_at_once", first)
     assert "(2) * 0]" in wrong.program.generated.source
     assert any(plain(wrong, 4, seed) != plain(right, 4, seed) for seed in range(4))
 
@@ -180,14 +180,14 @@ def test_a_last_range_left_unfiltered_plays_other_games(monkeypatch: pytest.Monk
     """The games above would notice a count that forgets the parts of a condition that filter its last range."""
     path = REPO / "games" / "rule-the-roost.rules"
     right = _load(path, monkeypatch, True)
-    real = decisions.DecisionEmitter.last_range_filter
+    real = counted.CountedEmitter.last_range_filter
 
     def unfiltered(self: Any, opt: Any, slots: list[int]) -> Any:
         cond = real(self, opt, slots)
         self.range_filters[id(opt)] = []
         return cond
 
-    wrong = _broken(path, monkeypatch, "last_range_filter", unfiltered)
+    wrong = _broken(path, monkeypatch, counted.CountedEmitter, "last_range_filter", unfiltered)
     outcomes = []
     for seed in range(4):
         try:
