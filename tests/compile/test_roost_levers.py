@@ -112,6 +112,24 @@ def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.Mon
     assert got and got == _mcts_choices(old, old.model.default_players)
 
 
+@pytest.mark.parametrize("game", ["rule-the-roost", "hippe-kippen"])
+def test_narrated_games_read_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Narrated (no picks in the blocks: the engine's loop takes every decision), the same story and state."""
+    path = REPO / "games" / f"{game}.rules"
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    for seed in range(3):
+        told: list[Any] = []
+        for engine in (new, old):
+            players = engine.model.default_players
+            st = engine.new_state(players)
+            story: list[Any] = []
+            play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, narrate=True,
+                 on_event=lambda event, narration, story=story: story.append((event, narration)))
+            assert st.over and any(narration for _event, narration in story)
+            told.append((story, st.dumps()))
+        assert told[0] == told[1], seed
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_step_limit_stops_rule_the_roost_where_it_did(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped at every step of its first 40 (amid an ask's answers too), the whole state is the same."""
