@@ -130,7 +130,8 @@ class AnswerEmitter:
 
     def answers_at_once(self, L: list, s: m.AskS, var: int, slot: int, it: str, size: str, names: tuple[str, ...],
                         pc: int, ind: int) -> None:
-        """For ``ask_listed_once`` (an ask with an answer always allowed and no test of who is asked):
+        """For ``ask_listed_once`` (an ask over seats with an answer always allowed, conditions that can never
+        fail, ``membership.never_fails``, and no test of who is asked):
         while the pickers are all ``Rng.pick`` (``Picking.ones``: they read nothing of the state), nothing
         records, and the step limit leaves room for everyone in ``it`` (``size`` of them) to answer, each
         player's answers are listed and picked in one loop, the forced ones (one allowed) given without a

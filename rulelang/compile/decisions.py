@@ -130,8 +130,9 @@ class DecisionEmitter:
         pc = self.site_pc(s, 2)
         P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
         asking = self.iterable(s.iterable, copy=False)
-        if answers.ANSWERS_AT_ONCE and s.cond is None and any(c is None for _label, c, _span in s.options) \
-                and sum(c is not None for _label, c, _span in s.options) <= 3:
+        conds = [c for _label, c, _span in s.options if c is not None]
+        if answers.ANSWERS_AT_ONCE and s.cond is None and len(conds) < len(s.options) and len(conds) <= 3 \
+                and s.iterable.kind in SEATS and membership.never_fails(self, conds, {s.var}):
             made = L.pop() if L[-1][1] == f"{asked} = []" else None  # (the list of who is asked: not needed there)
             L.append((ind, f"{P} = st.picking", sp))
             it, count = self.var("it"), self.var("nq")
@@ -626,6 +627,7 @@ def _in_loop(ctx: tuple) -> bool:
 
 
 IN_ONLY = ("players_in", "others_in")
+SEATS = ("players", "others", "players_in", "others_in", "players_from")  # ranges of seats only
 """The ranges of players that hold only players still in (an ask over one tests no one's ``out`` again)."""
 
 

@@ -213,3 +213,50 @@ def test_a_last_range_left_unfiltered_plays_other_games(monkeypatch: pytest.Monk
         except Exception:  # noqa: BLE001 -- a broken count may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
+
+
+ASK = """game "E"
+players 2 to 3 default 3
+
+1 Red card
+1 Blue card
+
+zone table
+zone hand: per player
+
+counter n = 0
+
+setup:
+  move all from box to table
+
+turn:
+  ask q in other players:
+    "grab" if COND
+    "pass"
+  n += 1
+  if n >= 4:
+    end game
+
+rank p by highest count(all in hand of p)
+"""
+
+
+def test_answers_at_once_only_where_no_condition_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer's condition that may fail (a division by a count) keeps the two loops: the error is raised
+    before anyone answers, as before; one that cannot takes the answers at once."""
+    outcomes: dict[str, list[Any]] = {}
+    conds = {"safe": "any(all in hand of q)", "unsafe": "count(all in table) / count(all in hand of q) > 0"}
+    for name, cond in conds.items():
+        path = tmp_path / f"{name}.rules"
+        path.write_text(ASK.replace("COND", cond), encoding="utf-8")
+        new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+        assert (".ones and " in new.program.generated.source) == (name == "safe")
+        for engine in (new, old):
+            try:
+                st = engine.new_state(3)
+                play(engine, st, [RandomAgent(1, s) for s in range(3)], 1)
+                outcomes.setdefault(name, []).append(("played", st.dumps()))
+            except RulelangError as exc:
+                outcomes.setdefault(name, []).append(("error", exc.format()))
+    assert outcomes["safe"][0] == outcomes["safe"][1] and outcomes["safe"][0][0] == "played"
+    assert outcomes["unsafe"][0] == outcomes["unsafe"][1] and outcomes["unsafe"][0][0] == "error"
