@@ -8,6 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile.analysis import never_negative
+
+# The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
+ANSWERS_AT_ONCE = True
+# The ranges of players that hold only players still in (as decisions.IN_ONLY).
+_IN_ONLY = ("players_in", "others_in")
 
 
 class AnswerEmitter:
@@ -121,3 +127,75 @@ class AnswerEmitter:
         L.append((ind, f"{one} = {n} == 1 and {P}.ones", sp))
         L.append((ind, f"{j} = 0", sp))
         self.answer_loop(L, ind, pc, sp, (P, A, who, ok, i, j, asked), var, slot, [], n, one, "st.pending_cache = None")
+
+    def answers_at_once(self, L: list, s: m.AskS, var: int, slot: int, it: str, size: str, names: tuple[str, ...],
+                        pc: int, ind: int) -> None:
+        """For ``ask_listed_once`` (an ask over seats with an answer always allowed, conditions that can never
+        fail, ``membership.never_fails``, and no test of who is asked):
+        while the pickers are all ``Rng.pick`` (``Picking.ones``: they read nothing of the state), nothing
+        records, and the step limit leaves room for everyone in ``it`` (``size`` of them) to answer, each
+        player's answers are listed and picked in one loop, the forced ones (one allowed) given without a
+        pick, and the state written once after: the same picks in the same order, the same answers,
+        locals, step and caches as the two loops leave."""
+        sp = s.span
+        P, p, A = names
+        pks, k, last = self.var("pks"), self.var("k"), self.var("q")
+        conds = [c for _label, c, _span in s.options if c is not None]
+        out = self.model.eliminates and s.iterable.kind not in _IN_ONLY
+        L.append((ind, f"if {P} is not None and {P}.ones and {P}.record is None "
+                       f"and st.step + {size} <= {P}.limit:", sp))
+        at = ind + 1
+        L.append((at, f"{pks} = {P}.picks", sp))
+        L.append((at, f"{A} = st.answers", sp))
+        if out:
+            L.append((at, f"{k} = 0", sp))
+        L.append((at, f"for {p} in {it}:", sp))
+        if out:  # a player who is out is not asked
+            L.append((at + 1, f"if st.out[{p}]:", sp))
+            L.append((at + 2, "continue", sp))
+            L.append((at + 1, f"{k} += 1", sp))
+            L.append((at + 1, f"{last} = {p}", sp))
+        self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
+        if never_negative(s.iterable):
+            self.cse_ids.add(p)
+
+        def given(at: int, allowed: tuple) -> None:
+            if len(allowed) == 1:
+                L.append((at, f"{A}[{p}] = {self.const(allowed[0])}", sp))
+            else:
+                L.append((at, f"{A}[{p}] = {self.table(allowed, 'at')}[{pks}[{p}]({len(allowed)})]", sp))
+
+        try:
+            outcomes = []
+            for bits in range(1 << len(conds)):
+                allowed, n = [], 0
+                for label, c, _span in s.options:
+                    if c is None or bits >> n & 1:
+                        allowed.append(label)
+                    n += c is not None
+                outcomes.append(tuple(allowed))
+            if not conds:
+                given(at + 1, outcomes[0])
+            elif len(conds) == 1:
+                L.append((at + 1, f"if {self.ex(conds[0])}:", sp))
+                given(at + 2, outcomes[1])
+                L.append((at + 1, "else:", sp))
+                given(at + 2, outcomes[0])
+            else:
+                ok, n = self.var("ok"), self.var("n")
+                bits = " | ".join(f"({1 << b} if {self.ex(c)} else 0)" for b, c in enumerate(conds))
+                L.append((at + 1, f"{ok} = {self.table(outcomes, 'at')}[{bits}]", sp))
+                L.append((at + 1, f"{n} = len({ok})", sp))
+                L.append((at + 1, f"{A}[{p}] = {ok}[0] if {n} == 1 else {ok}[{pks}[{p}]({n})]", sp))
+        finally:
+            del self.loop_vars[var]
+        count = k if out else size
+        L.append((at, f"if not {count}:", sp))  # no one is asked
+        L.append((at + 1, f"loc[{slot}] = []", sp))
+        self.nobody_asked(L, pc, at + 1, sp)
+        L.append((at, f"loc[{var}] = {last if out else p}", sp))
+        L.append((at, f"loc[{slot}] = []", sp))
+        L.append((at, f"st.step += {count}", sp))
+        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)

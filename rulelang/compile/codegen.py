@@ -41,6 +41,7 @@ from rulelang.compile.analysis import Analysis, same, sheet_total
 from rulelang.compile.answers import AnswerEmitter
 from rulelang.compile.blocks import BlockEmitter
 from rulelang.compile.chance import ChanceEmitter
+from rulelang.compile.counted import CountedEmitter
 from rulelang.compile.decisions import DecisionEmitter
 from rulelang.compile.emit import with_rules_lines
 from rulelang.compile.exprs import ExprWriter
@@ -91,8 +92,8 @@ class Generated:
     pay_fn: str | None = None  # the declared payoff of a player (the player in loc[0]), if the game declares one
 
 
-class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, AnswerEmitter, OptionEmitter,
-              TriggerEmitter, BlockEmitter, ExprWriter):
+class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, CountedEmitter, AnswerEmitter,
+              OptionEmitter, TriggerEmitter, BlockEmitter, ExprWriter):
     """Writes the Python module of one checked model: statements, blocks, triggers, standings."""
 
     def generate(self) -> Generated:

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import label_proof, rounds, runtime
+from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -129,11 +129,25 @@ class DecisionEmitter:
         sp = s.span
         pc = self.site_pc(s, 2)
         P, p, ok, lists, j, who, i, A = (self.var(x) for x in ("pk", "p", "ok", "ls", "j", "h", "i", "an"))
-        L.append((ind, f"{P} = st.picking", sp))
+        asking = self.iterable(s.iterable, copy=False)
+        conds = [c for _label, c, _span in s.options if c is not None]
+        if answers.ANSWERS_AT_ONCE and s.cond is None and len(conds) < len(s.options) and len(conds) <= 3 \
+                and s.iterable.kind in SEATS and membership.never_fails(self, conds, {s.var}):
+            made = L.pop() if L[-1][1] == f"{asked} = []" else None  # (the list of who is asked: not needed there)
+            L.append((ind, f"{P} = st.picking", sp))
+            it, count = self.var("it"), self.var("nq")
+            L.append((ind, f"{it} = {asking}", sp))
+            L.append((ind, f"{count} = len({it})", sp))
+            asking = it
+            self.answers_at_once(L, s, var, slot, it, count, (P, p, A), pc, ind)
+            if made is not None:
+                L.append(made)
+        else:
+            L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
-        L.append((at, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
+        L.append((at, f"for {p} in {asking}:", sp))
         if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
             L.append((at + 2, "continue", sp))
@@ -278,6 +292,13 @@ class DecisionEmitter:
         P, n, i, x, v = self.var("pk"), self.var("n"), self.var("i"), self.var("x"), self.var("v")
         L.append((ind, f"{P} = st.picking", sp))
         R, body = self.var("rec"), ind
+        if who is None:
+            who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
+        nxt = self.var("nx")
+        plans = self.counted_pick(s, spec)
+        # (TAKEN_DIRECT) where counted with replay's membership tests: each option's values stored and its block
+        # named where it is found, not through its index and a tuple of its values
+        direct = counted.TAKEN_DIRECT and plans is not None and id(spec) in self.members
         if id(spec) in self.members:  # replay takes the recorded option here (Feed.take), found by its membership tests
             L.append((ind, f"if {P} is None or st.step >= {P}.limit:", sp))
             L.append((ind + 1, "return left", sp))
@@ -288,56 +309,70 @@ class DecisionEmitter:
             L.append((body, f"if {o} is None:", sp))
             L.append((body + 1, "return left", sp))
             L.append((body, f"{x}, {v} = {o}[3] - {pc + 1}, ()", sp))  # (option n resumes at pc + 1 + n)
+            if direct:
+                self.option_taken(L, spec, x, v, R, who, nxt, body, sp)
             L.append((ind, "else:", sp))
         else:  # pickers by label (replay's) pick among the options listed, in the engine's loop
             L.append((ind, f"if {P} is None or st.step >= {P}.limit or {P}.listed:", sp))
             L.append((ind + 1, "return left", sp))
             L.append((ind, f"{R} = {P}.record", sp))
-        plans = self.counted_pick(s, spec)
         apart = None  # (the recorder, the kinds' classes, where): kinds told apart as each range is counted
         if not spec.distinct:  # a recorded label must name one option: the engine's loop renders them all
             if spec.alike is not None and plans is not None and self.apart_as_counted(spec, plans):
                 apart = (R, self.const(tuple(spec.alike[1])), spec.alike[0])
             else:
                 self.labels_told_apart(L, spec, R, body, sp)
-        if who is None:
-            who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
+
+        def stored(j: int, values: list[str], at: int) -> None:
+            opt = spec.options[j]
+            for (slot, _fn), value in zip(opt[1], values):
+                L.append((at, f"loc[{slot}] = {value}", sp))
+            self.option_tail(L, opt, R, who, nxt, len(spec.options), at, sp)
+
         listed = True  # whether the options may have to be listed (as the engine lists them)
         out = body
         if plans is not None:  # counted, the picked one found from its position
-            total, counts = self.count_options(L, plans, body, sp, apart)
-            listed = all(c != "1" for c, _l, _z in counts)  # else an option always offered: never none
+            guard = self.members[id(spec)][0]
+            at = body
+            if guard is not None:  # counted only while listing cannot fail: else listed below
+                g = self.var("g")
+                L.append((body, f"{g} = 0", sp))
+                # (the guard's own source where it can be written here: the same test, without a call)
+                tests = membership.listing_guard(self, s) if counted.COUNTED_FILTERS else None
+                L.append((body, f"if {' and '.join(tests) if tests else f'{guard}(st, loc)'}:", sp))
+                at = body + 1
+            self.owners_proven = counted.COUNTED_FILTERS  # (only where counted_pick proves it, see there)
+            start = len(L)
+            try:
+                total, counts = self.count_options(L, plans, at, sp, apart)
+            finally:
+                self.owners_proven = False
+            if counted.COUNTED_FILTERS:
+                counted.hoist_current_zones(self, L, start, at, sp)
+            if guard is not None:
+                L.append((at, f"{g} = {total}", sp))
+                total = g
+            # else an option always offered: never none
+            listed = guard is not None or all(c != "1" for c, _l, _z in counts)
             out = body + listed
             if listed:  # none to count: listed below, as the engine lists them (and skipped)
                 L.append((body, f"if {total}:", sp))
             L.append((out, f"{i} = {P}.picks[{who}]({total})", sp))
             L.append((out, f"if not 0 <= {i} < {total}:", sp))
             L.append((out + 1, f"bad_option({i}, {self.const(sp)})", sp))
-            self.counted_option(L, plans, counts, i, x, v, out, sp)
+            if not self.counted_option(L, plans, counts, i, x, v, out, sp, stored if direct else None) and direct:
+                self.option_taken(L, spec, x, v, R, who, nxt, out, sp)
             if listed:
                 L.append((body, "else:", sp))
         if listed:
             if apart is not None:  # (none counted: any listed are told apart as before)
                 self.labels_told_apart(L, spec, R, out, sp)
             self.listed_pick(L, spec, P, n, i, x, v, who, out, sp)
+            if direct:
+                self.option_taken(L, spec, x, v, R, who, nxt, out, sp)
+        if not direct:
+            self.option_taken(L, spec, x, v, R, who, nxt, ind, sp)
         k = len(spec.options)
-        nxt = self.var("nx")
-        for j, opt in enumerate(spec.options):
-            if k == 1:
-                at = ind
-            else:
-                L.append((ind, ("if" if j == 0 else "elif" if j < k - 1 else "else") +
-                          (f" {x} == {j}:" if j < k - 1 else ":"), sp))
-                at = ind + 1
-            slots = [slot for slot, _fn in opt[1]]
-            if slots:
-                L.append((at, f"if {v}:", sp))
-                L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
-            L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
-            L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
-            L.append((at, f"fr[1] = {opt[3]}", sp))
-            if k > 1:
-                L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))
         L.append((ind, "st.step += 1", sp))
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
@@ -425,7 +460,8 @@ class DecisionEmitter:
         an option's values, and what listing leaves in ``loc`` is what taking the option stores
         there (one option whose values those are) or nothing."""
         mem = self.members.get(id(spec))
-        if mem is None or mem[0] is not None or self.tries_bound(s) > runtime.MAX_OPTIONS or len(s.options) > 4:
+        if mem is None or (mem[0] is not None and not counted.COUNTED_FILTERS) \
+                or self.tries_bound(s) > runtime.MAX_OPTIONS or len(s.options) > 4:
             return None
         written = self.listing_writes.get(id(spec), set())
         if written and (len(s.options) != 1 or not written <= {slot for slot, _fn in spec.options[0][1]}):
@@ -434,11 +470,17 @@ class DecisionEmitter:
         for opt in s.options:
             slots = [slot for slot, _it in opt.bindings]
             cond = opt.cond
-            if cond is not None and reads_slots(cond, set(slots)):
-                if not always_true(cond):
-                    return None
-                cond = None
             form = "one" if not opt.bindings else "kinds" if self.kinds_counted(opt) else "ranges"
+            self.range_filters.pop(id(opt), None)
+            if cond is not None and reads_slots(cond, set(slots)):
+                if always_true(cond):
+                    cond = None
+                elif counted.COUNTED_FILTERS and form == "ranges":
+                    cond = self.last_range_filter(opt, slots)
+                    if cond is False:
+                        return None
+                else:
+                    return None
             for i in range(2 if form == "kinds" else 1, len(opt.bindings)):
                 if slots_read([opt.bindings[i][1]]) & set(slots[:i]):
                     return None
@@ -481,9 +523,10 @@ class DecisionEmitter:
                 sizes.append(f"len({zone})")
                 its = its[2:]
             tested = () if apart is None else apart[2].get(index, ())
+            filters = self.range_filters.get(id(opt)) if form == "ranges" else None
             for position, it in enumerate(its, 2 if form == "kinds" else 0):
                 lst, size = self.var("l"), self.var("t")
-                L.append((at, f"{lst} = {self.iterable(it, copy=False)}", opt.span))
+                self.range_listed(L, opt, it, lst, at, filters if position == len(its) - 1 else None)
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
@@ -508,14 +551,16 @@ class DecisionEmitter:
         L.append((ind, f"{total} = {' + '.join(c for c, _l, _z in counts)}", sp))
         return total, counts
 
-    def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any) -> None:
+    def counted_option(self, L: list, plans: list, counts: list, i: str, x: str, v: str, ind: int, sp: Any,
+                       stored: Any = None) -> bool:
         """Option ``i`` of a choice counted by ``count_options`` into ``x`` (its index) and ``v`` (its
-        values), as listing the options and taking the ``i``-th gives them."""
+        values), as listing the options and taking the ``i``-th gives them; or, with ``stored``, handed to
+        it (its index, the sources of its values, the indent) where it is found (True: so written)."""
         if all(c == "1" for c, _l, _z in counts):  # options without ranges or conditions: the i-th
             if len(plans) > 1:
                 L.append((ind, f"{x} = {i}", sp))
             L.append((ind, f"{v} = ()", sp))
-            return
+            return False
         at = self.var("at")
         L.append((ind, f"{at} = {i}", sp))
         for j, ((_cond, _form, opt), (c, lists, zone)) in enumerate(zip(plans, counts)):
@@ -524,7 +569,7 @@ class DecisionEmitter:
             if not last:
                 L.append((ind, f"if {at} < {c}:", opt.span))
                 body = ind + 1
-            if len(plans) > 1:
+            if len(plans) > 1 and stored is None:
                 L.append((body, f"{x} = {j}", opt.span))
             values: list[str] = []
             for lst, size in reversed(lists[1:] if zone is None else lists):  # the last range fastest
@@ -540,13 +585,17 @@ class DecisionEmitter:
                 values[:0] = [k, f"{at} - bisect_left({zone}, KLO[{k}]) + 1"]
             elif lists:
                 values.insert(0, f"{lists[0][0]}[{at}]")
-            L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
+            if stored is not None:
+                stored(j, values, body)
+            else:
+                L.append((body, f"{v} = ({''.join(f'{e}, ' for e in values)})", opt.span))
             if not last:
                 L.append((ind, "else:", opt.span))
                 # a later option tests or reads its position among its own
                 if j + 2 < len(plans) or any(ls or zn for _c, ls, zn in counts[j + 1:]):
                     L.append((ind + 1, f"{at} -= {c}", opt.span))
                 ind += 1
+        return stored is not None
 
     def taken(self, L: list, block: str, ind: int, sp: Any) -> None:
         """After a decision taken in a block: run the next block (where ``fr[1]`` now points) at once,
@@ -578,6 +627,7 @@ def _in_loop(ctx: tuple) -> bool:
 
 
 IN_ONLY = ("players_in", "others_in")
+SEATS = ("players", "others", "players_in", "others_in", "players_from")  # ranges of seats only
 """The ranges of players that hold only players still in (an ask over one tests no one's ``out`` again)."""
 
 

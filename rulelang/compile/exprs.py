@@ -101,6 +101,8 @@ class ExprWriter(QueryWriter, LabelWriter):
         self.cse_vars: dict[int, str] | None = None
         self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
         self.cse_ids: set[str] = set()  # variables that hold a component of a zone or a seat (never None or < 0)
+        self.range_filters: dict[int, list[Any]] = {}  # per option (id): its last range's filter (counted_pick)
+        self.owners_proven = False  # a pile's owner is sure to have it (a counted choice's guard holds: pause_pick)
         # While writing the body of a statement ``for`` that cannot pause: the Python variable holding the
         # loop's value (absolute local slot -> name; ``loc`` is written too, for helpers that read it there).
         self.loop_vars: dict[int, str] = {}

@@ -255,3 +255,17 @@ def listing_guard(gen: Any, s: m.ChooseS) -> list[str] | None:
     if static_total > MAX_OPTIONS:
         guards.append(f"({' + '.join(runtime_terms)}) <= MAXO")
     return guards
+
+
+def never_fails(gen: Any, exprs: list[Any], seats: set[int]) -> bool:
+    """Whether evaluating each of ``exprs`` can never raise, with no guard, the slots in ``seats``
+    sure to hold a seat (as ``listing_guard`` tells it for a choice's conditions)."""
+    walk = _Walk.__new__(_Walk)
+    walk.gen, walk.model, walk.guards, walk.bound = gen, gen.model, [], set()
+    walk.seats, walk.comps, walk.ints = set(seats), {}, set()
+    try:
+        for e in exprs:
+            walk.expr(e)
+    except _Unsafe:
+        return False
+    return not walk.guards

@@ -54,6 +54,8 @@ def class_zone(gen: Any, sel: m.ZoneSel) -> str:
     mask = owners_mask(gen, zone)
     slow = (f"zone_of_class(Z[{sel.zone}], {o}, {mask}, LB, {gen.const(zone.name)}, "
             f"{gen.const(cls)}, {gen.const(sel.span)})")
+    if isinstance(sel.owner, m.Local) and gen.owners_proven:  # (a counted choice's guard holds: see pause_pick)
+        return f"Z[{sel.zone}][{o}]"
     if isinstance(sel.owner, m.Local) and gen.cse_vars is not None and sel.owner.slot in gen.cse_vars:
         # In an option's condition, on a range's value: looked up once per value (``None``: no such pile,
         # the error is raised where it is read, as before)

@@ -31,6 +31,10 @@ from rulelang.compile.source_text import (
 from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
+# "other players" read from the OTHERS table alone (no test of st.players against the game's most).
+OTHERS_ONLY = True
+# A pile of a kind whose first component is 0 indexed by its owner's id as it is (no "- 0").
+ZERO_BASE = True
 # A read of a name, its items (by names and numbers) and attributes: no call, no operator.
 PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
 
@@ -59,7 +63,10 @@ class QueryWriter:
             slow = f"zone_of_kind(Z[{z}], {o}, {base}, {zone.per_kind}, KO, LB, {self.const(zone.name)}, " \
                    f"{self.const(self.model.kinds[zone.per_kind].name)}, {self.const(zone.span)})"
             if isinstance(sel.owner, m.Local):
-                return f"(Z[{z}][{o} - {base}] if KO[{o}] == {zone.per_kind} else {slow})"
+                index = f"{o} - {base}" if base or not ZERO_BASE else o
+                if self.owners_proven:  # (see CodeGen.owners_proven)
+                    return f"Z[{z}][{index}]"
+                return f"(Z[{z}][{index}] if KO[{o}] == {zone.per_kind} else {slow})"
             return slow
         if isinstance(sel.owner, m.CurrentPlayer):
             return f"Z[{z}][st.current]"
@@ -463,6 +470,8 @@ class QueryWriter:
                 self.consts["OTHERS"] = [[[(c + j) % n for j in range(1, n)] for c in range(n)]
                                          for n in range(most + 1)]
             row = "OTHERS[st.players][st.current]" + ("[:]" if copy else "")
+            if OTHERS_ONLY:  # new_state takes no more players than the game's most: the table has every row
+                return row
             return f"({row} if st.players <= {most} else {listed})"
         if it.kind == "kinds_where":
             try:

@@ -260,6 +260,23 @@ def reveal(st: Any, p: int | None, picked: list[int], where: str, labels: list[s
         st.log.append(event)
 
 
+def reveal_named(st: Any, p: int | None, picked: list[int], where: str, labels: list[str],
+                 remembered: list[str]) -> None:
+    """``reveal`` in a game without dice (every component remembered by its kind's name): the same look
+    remembered and narrated, the names found in C."""
+    seen = list(map(remembered.__getitem__, picked))
+    if p is not None:  # one player: the list just made is hers
+        st.seen[p].append({"turn": st.turn, "where": where, "components": seen})
+        st.looks += 1
+    else:
+        for who in range(st.players):
+            st.seen[who].append({"turn": st.turn, "where": where, "components": list(seen)})
+        st.looks += st.players
+    if st.log is not None:
+        st.log.append({"type": "reveal", "to": player_label(p) if p is not None else "all", "where": where,
+                       "components": [labels[c] for c in picked]})
+
+
 def the_one(ids: list[int], what: str, span: Any) -> int:
     """The one component of a selection (``the card in turnup``); an error unless there is exactly one."""
     if len(ids) == 1:

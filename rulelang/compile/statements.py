@@ -92,6 +92,10 @@ class StatementEmitter:
             kinds = self.model.kinds
             remembered = self.table([None if self.is_die[c] else kinds[k].name  # a die: its label and face
                                      for c, k in enumerate(self.kind_of)], "rm")
+            if REVEAL_NAMED and not any(self.is_die):  # every component remembered by its kind's name
+                self.consts["reveal_named"] = runtime.reveal_named
+                L.append((ind, f"reveal_named(st, {p}, {picked}, {where}, LB, {remembered})", sp))
+                return False
             L.append((ind, f"reveal(st, {p}, {picked}, {where}, LB, {remembered}, FN, FD)", sp))
             return False
         if t is m.RollS:
@@ -125,7 +129,8 @@ class StatementEmitter:
                     for i, a in enumerate(args):
                         if not _binds_slot(callee.body, i):
                             params[base + i] = self.var("v")
-                            if a in self.cse_ids or (spills.SEAT_ARGS and type(s.args[i]) is m.CurrentPlayer):
+                            if a in self.cse_ids or (spills.SEAT_ARGS and type(s.args[i]) is m.CurrentPlayer) \
+                                    or (CURRENT_SEAT and a == "st.current"):  # never None or < 0 (two helpers' flags)
                                 self.cse_ids.add(params[base + i])
                     names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
                     named = f"{names}= " if params else ""
@@ -310,6 +315,10 @@ class StatementEmitter:
             # a body that only narrates: gone through only while something is narrated
             fast = [(ind + 1, f"{seq} = {loop[1]}", sp), (ind + 1, "if st.log is not None:", sp),
                     (ind + 2, f"{loop[0]} in {seq}:", sp), *[(i + 2, text, sp2) for i, text, sp2 in rest]]
+        elif ANSWER_GATE and s.iterable.kind in _SEAT_RANGES and (answer := _answer_test(rest, ind, loop[0])):
+            # a body that only acts on the seats that gave one answer: gone through only if some seat gave it
+            fast = [(ind + 1, f"{seq} = {loop[1]}", sp), (ind + 1, f"if {answer} in st.answers:", sp),
+                    (ind + 2, f"{loop[0]} in {seq}:", sp), *[(i + 2, text, sp2) for i, text, sp2 in rest]]
         else:
             fast = [(ind + 1, f"{loop[0]} in ({seq} := {loop[1]}):", sp),
                     *[(i + 1, text, sp2) for i, text, sp2 in rest]]
@@ -375,6 +384,27 @@ class StatementEmitter:
 
 
 _USES_BUDGET = re.compile(r"\bleft\b|\brunaway\b|\bbreak\b")
+# A rule's argument "st.current" (a seat: never None or below 0) read without a check in the rule's body.
+CURRENT_SEAT = True
+# A look in a game without dice through runtime.reveal_named.
+REVEAL_NAMED = True
+# A loop over seats whose body is one test that the seat's answer is a constant (budget_once).
+ANSWER_GATE = True
+_SEAT_RANGES = ("players", "others", "players_in", "others_in")
+_ANSWER_TEST = re.compile(r"if \(?st\.answers\[(\w+)\] == (k\d+)\)?:")
+
+
+def _answer_test(rest: list, ind: int, head: str) -> str | None:
+    """The constant of a loop body (``rest``, at ``ind + 1``, the loop's ``for v`` in ``head``) that is one
+    ``if st.answers[v] == K:`` and nothing else, where K is a constant text: K (then the body does
+    nothing unless some seat answered K); else None."""
+    tops = [text for i, text, _sp in rest if i == ind + 1]
+    if len(tops) != 1 or rest[0][0] != ind + 1:
+        return None
+    found = _ANSWER_TEST.fullmatch(tops[0])
+    if found is None or f"for {found.group(1)}" != head:
+        return None
+    return found.group(2)
 """What, in the generated lines of a loop's body, counts in the step budget, reads it or leaves the loop early."""
 
 _BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")

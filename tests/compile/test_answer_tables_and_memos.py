@@ -27,7 +27,7 @@ from step_support import one_at_a_time, played, same_stops
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import codegen, exprs, runtime
+from rulelang.compile import answers, codegen, exprs, runtime
 from rulelang.engine.engine import Engine
 from rulelang.play import play
 from rulelang.rng import Rng
@@ -115,6 +115,7 @@ def _general(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
     real_memoized = exprs.ExprWriter.memoized
     with monkeypatch.context() as patch:
         patch.setattr(codegen.CodeGen, "answers_by_table", lambda self, L, s, ok, ind: False)
+        patch.setattr(answers, "ANSWERS_AT_ONCE", False)  # (its own tables: the answers listed and picked at once)
 
         def answer_each_loop(self: Any, L: list, at: int, pc: int, sp: Any, names: tuple, var: int,
                              slot: int) -> None:  # who waits and the caches written after each answer
@@ -156,7 +157,9 @@ def test_the_shortcuts_are_in_the_small_games_code(small: tuple[Engine, Engine])
     fast, _general_engine = small
     source = fast.program.generated.source
     tables = re.findall(r"(_ok\d+) = (at\d+ if .* else at\d+|at\d+\[.*\])\n", source)
-    assert len(tables) == 5  # asks of 0, 1, 2, 3 conditional answers and the one of "give"; not the one of 4
+    # asks of 0, 1, 2, 3 conditional answers and the one of "give"; not the one of 4; and the tables of the
+    # answers at once (answers.ANSWERS_AT_ONCE) of the asks of 2 and 3, which have an answer always allowed
+    assert len(tables) == 7
     assert sum(1 for _ok, how in tables if "[" not in how.split(" if ")[0]) >= 2
     assert len(re.findall(r"_ok\d+ = \[\]\n", source)) == 1  # four conditions: listed per player
     assert "except BaseException:" in source

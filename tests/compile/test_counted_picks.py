@@ -27,7 +27,7 @@ pytestmark = pytest.mark.usefixtures("at_root")
 # "tokens": an option under a condition tested before its ranges (two ranges that read no other
 # value), and an option always offered; "lay": kinds of a hand, how many of that kind, then two
 # ranges; "judge": two options chosen by another player; "tidy": a condition on the option's own
-# value (never counted). END stands for how the game ends.
+# value (counted, its range filtered by it: ``decisions.COUNTED_FILTERS``). END stands for how the game ends.
 RULES = """game "Lay"
 players 2 to 4 default 3
 
@@ -186,7 +186,7 @@ def test_what_is_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert plans[line_of("give a Token")] == ("ranges", "one")
     assert plans[line_of("lay")] == ("kinds",)
     assert plans[line_of("agree")] == ("one", "one")
-    assert plans[line_of("discard")] is None  # its condition reads the option's value
+    assert plans[line_of("discard")] == ("ranges", "one")  # its condition reads the option's value: filtered
 
 
 def test_an_ordered_hand_is_not_counted_by_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -229,10 +229,9 @@ def test_counted_choices_are_not_listed(tmp_path: Path, monkeypatch: pytest.Monk
     fast_calls, slow_calls = count_listings(fast), count_listings(slow)
     for seed in range(1, 11):
         assert played(fast, 3, seed)[1] == played(slow, 3, seed)[1] == ""
-    for text in ("give a Token", "lay", "agree"):
+    for text in ("give a Token", "lay", "agree", "discard"):
         assert slow_calls[line_of(text)] > 10, text  # listed at every decision before
         assert fast_calls[line_of(text)] == 0, text  # counted instead: never listed
-    assert fast_calls[line_of("discard")] == slow_calls[line_of("discard")] > 0  # not counted: listed as before
 
 
 def test_a_choice_of_no_options_is_listed_and_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
