@@ -148,7 +148,7 @@ rank p by highest asked of p
     engine = load_game(path)
     source = engine.program.generated.source
     # gone through as the table's row, copied into loc where the block leaves (at the choice: spills.LAZY_LOOPS)
-    assert re.search(r"(_s\d+) = \(OTHERS\[st\.players\]\[st\.current\] if", source)
+    assert re.search(r"(_s\d+) = \(?OTHERS\[st\.players\]\[st\.current\]", source)  # (the table alone: OTHERS_ONLY)
     assert re.search(r"loc\[\d+\] = list\(_s\d+\)", source)
     for players in (2, 3, 4):
         st = engine.new_state(players)
