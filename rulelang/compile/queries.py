@@ -32,6 +32,12 @@ from rulelang.errors import RulelangError
 from rulelang.syntax.span import Span
 
 # A read of a name, its items (by names and numbers) and attributes: no call, no operator.
+TABLE_MAPS = True
+"""Whether a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]`` and the total
+of an attribute (no face changes it) over every component of a zone is ``sum(map(VALUES.__getitem__, Z))``
+(the tables read in C), instead of a list comprehension that tests or reads the same tables in the same order;
+the equivalence tests turn it off to compare."""
+
 PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
 
 
@@ -143,7 +149,8 @@ class QueryWriter:
             if how == "all":
                 parts.append(f"{z}[:]" if len(q.zones) == 1 and copy else z)
             elif how == "mask":
-                parts.append(f"[{c} for {c} in {z} if {src}[{c}]]")
+                parts.append(f"[*filter({src}.__getitem__, {z})]" if TABLE_MAPS
+                             else f"[{c} for {c} in {z} if {src}[{c}]]")
             else:
                 parts.append(f"[{c} for {c} in {z} if {src}]")
         out = parts[0] if len(parts) == 1 else f"[*{', *'.join(parts)}]"
@@ -265,11 +272,11 @@ class QueryWriter:
                 vals = self.table(taken, "am")
                 each = [f"sum(map({vals}.__getitem__, {z}))" for z in zones]
                 return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
-        if self.face_dependent(e.attr):
-            value = self.face_value(e.attr, c)
-        else:
-            value = f"{self.attr_values(e.attr)}[{c}]"
-        if how == "all":
+        values = None if self.face_dependent(e.attr) else self.attr_values(e.attr)
+        value = self.face_value(e.attr, c) if values is None else f"{values}[{c}]"
+        if how == "all" and TABLE_MAPS and values is not None:  # each component's value read from the table in C
+            each = [f"sum(map({values}.__getitem__, {z}))" for z in zones]
+        elif how == "all":
             each = [f"sum([{value} for {c} in {z}])" for z in zones]
         elif how == "mask":
             each = [f"sum([{value} for {c} in {z} if {src}[{c}]])" for z in zones]

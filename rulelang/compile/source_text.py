@@ -98,15 +98,36 @@ def same_by_face(rows: list[list[Any]]) -> list[Any] | None:
 
 
 _MASKED = re.compile(r"\[(_c\d+) for \1 in (.+) if (mk\d+)\[\1\]\]")
+_FILTERED = re.compile(r"\[\*filter\((mk\d+)\.__getitem__, (.+)\)\]")
 
 
 def masked_zone(source: str) -> tuple[str, str] | None:
-    """(zone, mask) of the source ``[c for c in ZONE if MASK[c]]`` of one zone's components passing a
-    mask (as ``selection`` writes it), or None for any other source."""
+    """(zone, mask) of the source ``[c for c in ZONE if MASK[c]]`` (or ``[*filter(MASK.__getitem__, ZONE)]``)
+    of one zone's components passing a mask (as ``selection`` writes it), or None for any other source."""
     found = _MASKED.fullmatch(source)
-    if found is None or found.group(2).count("[") - found.group(2).count("]") != 0:
+    if found is not None:
+        if found.group(2).count("[") - found.group(2).count("]") != 0:
+            return None
+        return found.group(2), found.group(3)
+    found = _FILTERED.fullmatch(source)
+    if found is None or not _balanced(found.group(2)):
         return None
-    return found.group(2), found.group(3)
+    return found.group(2), found.group(1)
+
+
+def _balanced(source: str) -> bool:
+    """Whether the brackets and parentheses of ``source`` (generated code, no strings) close in order, none
+    left open and none closed that it did not open: one expression, not the end of one and the start of
+    the next."""
+    depth = 0
+    for ch in source:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def check_no_loop_vars(lines: list[tuple[int, str, Any]], loop_vars: dict[int, str]) -> None:
