@@ -11,13 +11,17 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import chance, control, emit, piles, rounds, runtime, triggers
-from rulelang.compile.analysis import never_negative
+from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
     RANDFIRST,
     SHUFFLE,
 )
 from rulelang.numbers import MAX_NUMBER, too_big
+
+LET_LOCALS = True
+"""Whether a ``let`` is also kept in a Python variable that the rest of its sequence reads (see ``let_local``);
+the equivalence tests turn it off to compare with the code that reads ``loc`` at each use."""
 
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
@@ -174,6 +178,45 @@ class StatementEmitter:
         if t in piles.STATEMENTS:
             return piles.emit(self, L, s, after, ind)
         raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
+
+    def let_local(self, L: list, seq: tuple, idx: int, ind: int, kept: list[int]) -> bool:
+        """Write the ``let`` ``seq[idx]`` into ``loc`` and a Python variable, which the rest of ``seq`` reads
+        it from, where nothing in the rest binds its slot again (``kept`` gets the slot, for
+        ``forget_lets``); False (nothing written) where it is written as any statement.
+
+        The rest of the sequence runs after the ``let`` in the same function, up to a pause; the code
+        that resumes after a pause is written on its own, and what follows the sequence (``emit_ctx``),
+        with the lets hidden: both read ``loc``, which holds the same value."""
+        s = seq[idx]
+        slot = s.slot + self.off
+        rest = seq[idx + 1:]
+        if not LET_LOCALS or slot in self.loop_vars or not reads_slots(rest, {s.slot}) or _binds_slot(rest, s.slot):
+            return False
+        v = self.var("v")
+        L.append((ind, f"{v} = loc[{slot}] = {self.stored(s.value, s.span)}", s.span))
+        self.loop_vars[slot] = v
+        self.let_slots.add(slot)
+        kept.append(slot)
+        return True
+
+    def forget_lets(self, kept: list[int]) -> None:
+        """The end of a sequence: its lets (``let_local``) are read from ``loc`` again."""
+        for slot in kept:
+            if self.loop_vars.get(slot) is not None and slot in self.let_slots:
+                del self.loop_vars[slot]
+                self.let_slots.discard(slot)
+        kept.clear()
+
+    def hide_lets(self) -> dict[int, str]:
+        """Take the lets read from Python variables out of ``loop_vars`` (given back by ``show_lets``)."""
+        hidden = {slot: self.loop_vars.pop(slot) for slot in self.let_slots if slot in self.loop_vars}
+        self.let_slots = set()
+        return hidden
+
+    def show_lets(self, hidden: dict[int, str]) -> None:
+        """Give back the lets ``hide_lets`` took out."""
+        self.loop_vars.update(hidden)
+        self.let_slots = set(hidden)
 
     def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:
         n = len(L)

@@ -4,6 +4,8 @@ same MCTS choices, same errors):
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
   as ``[*filter(ISDIE.__getitem__, ...)]``, and the total of an attribute that no face changes over every
   component of a zone as ``sum(map(VALUES.__getitem__, Z))`` (``queries.TABLE_MAPS``);
+- a ``let`` is also kept in a Python variable, which the rest of its sequence reads instead of ``loc`` where
+  nothing there binds it again (``statements.LET_LOCALS``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -21,7 +23,7 @@ from lever_support import EXAMPLES, plain, trace
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.agents.search import MctsAgent
-from rulelang.compile import queries
+from rulelang.compile import queries, statements
 from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
@@ -36,6 +38,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
     with monkeypatch.context() as patch:
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(queries, "TABLE_MAPS", on)
+        patch.setattr(statements, "LET_LOCALS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -48,6 +51,8 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert "[*filter(mk" in source and "[*filter(mk" not in before
         assert "sum(map(av" in source and "sum(map(av" not in before
         assert "[*filter(ISDIE.__getitem__" in source
+        assert re.search(r"^ +_v\d+ = loc\[\d+\] = ", source, re.M)
+        assert source.count("loc[") < before.count("loc[")
     players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
     for n, seed in itertools.product(players, range(6)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
@@ -123,5 +128,34 @@ def test_a_mask_left_unread_plays_other_games(monkeypatch: pytest.MonkeyPatch) -
         try:
             outcomes.append(plain(wrong, 4, seed) != plain(right, 4, seed))
         except Exception:  # noqa: BLE001 -- a broken selection may as well fail: it must not pass unnoticed
+            outcomes.append(True)
+    assert any(outcomes)
+
+
+def test_a_let_read_from_its_variable_after_it_changed_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above would notice a let read from its Python variable after the rest binds it again."""
+    path = REPO / "games" / "barnyard.rules"
+    right = _load(path, monkeypatch, True)
+
+    def careless(self: Any, L: list, seq: tuple, idx: int, ind: int, kept: list[int]) -> bool:
+        s = seq[idx]
+        slot = s.slot + self.off
+        if slot in self.loop_vars or not statements.reads_slots(seq[idx + 1:], {s.slot}):
+            return False
+        v = self.var("v")
+        L.append((ind, f"{v} = loc[{slot}] = {self.stored(s.value, s.span)}", s.span))
+        self.loop_vars[slot] = v
+        self.let_slots.add(slot)
+        kept.append(slot)
+        return True
+
+    with monkeypatch.context() as patch:
+        patch.setattr(statements.StatementEmitter, "let_local", careless)
+        wrong = _load(path, monkeypatch, True)
+    outcomes = []
+    for seed in range(3):
+        try:
+            outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
+        except Exception:  # noqa: BLE001 -- a broken let may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
