@@ -1,11 +1,13 @@
-"""Two rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Three rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
   as ``[*filter(ISDIE.__getitem__, ...)]``, and the total of an attribute that no face changes over every
   component of a zone as ``sum(map(VALUES.__getitem__, Z))`` (``queries.TABLE_MAPS``);
 - a ``let`` is also kept in a Python variable, which the rest of its sequence reads instead of ``loc`` where
-  nothing there binds it again (``statements.LET_LOCALS``).
+  nothing there binds it again (``statements.LET_LOCALS``);
+- a generator whose values are running totals of a generator of their own adds them up in its own loop,
+  instead of calling the inner total's helper once per value (``queries.NESTED_TOTALS``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -39,6 +41,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(queries, "TABLE_MAPS", on)
         patch.setattr(statements, "LET_LOCALS", on)
+        patch.setattr(queries, "NESTED_TOTALS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -53,6 +56,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert "[*filter(ISDIE.__getitem__" in source
         assert re.search(r"^ +_v\d+ = loc\[\d+\] = ", source, re.M)
         assert source.count("loc[") < before.count("loc[")
+        assert re.search(r"^    for (_v\d+) in range\(st.players\):\n        for _v\d+ in Z_\d+\[\1\]:$", source, re.M)
     players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
     for n, seed in itertools.product(players, range(6)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
@@ -157,5 +161,27 @@ def test_a_let_read_from_its_variable_after_it_changed_plays_other_games(monkeyp
         try:
             outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
         except Exception:  # noqa: BLE001 -- a broken let may as well fail: it must not pass unnoticed
+            outcomes.append(True)
+    assert any(outcomes)
+
+
+def test_an_inner_total_left_out_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above would notice a nested total whose inner loop is left out (nothing added up)."""
+    path = REPO / "games" / "rooster-rush.rules"
+    right = _load(path, monkeypatch, True)
+    real = queries.QueryWriter.nested_total
+
+    def emptied(self: Any, e: Any, value: str, var: int, v: str) -> tuple[str, list] | None:
+        inner = real(self, e, value, var, v)
+        return None if inner is None else (inner[0], [*inner[1][:1], (1, "pass", None)])
+
+    with monkeypatch.context() as patch:
+        patch.setattr(queries.QueryWriter, "nested_total", emptied)
+        wrong = _load(path, monkeypatch, True)
+    outcomes = []
+    for seed in range(12):
+        try:
+            outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
+        except Exception:  # noqa: BLE001 -- a broken total may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
