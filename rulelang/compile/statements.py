@@ -23,6 +23,11 @@ LET_LOCALS = True
 """Whether a ``let`` is also kept in a Python variable that the rest of its sequence reads (see ``let_local``);
 the equivalence tests turn it off to compare with the code that reads ``loc`` at each use."""
 
+ENUMERATED_LOOPS = True
+"""Whether a loop that may pause goes through its list, from the start, as ``for i, v in enumerate(list, 1)``
+(the position after each value, which ``loc`` keeps for a pause, counted by ``enumerate``) instead of by
+index; the equivalence tests turn it off to compare."""
+
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
 
@@ -270,9 +275,14 @@ class StatementEmitter:
                         L.append((ind, f"{idx} = 0", sp))
                     else:
                         L.append((ind, f"{seq} = {lst}", sp))
-                    L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
-                    L.append((ind + 1, f"{idx} = {i} + 1", sp))
-                    L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
+                    if init and ENUMERATED_LOOPS:  # each value with its position after it, from the start
+                        L.append((ind, f"for {i}, {v} in enumerate({seq}, 1):", sp))
+                        L.append((ind + 1, f"{idx} = {i}", sp))
+                        L.append((ind + 1, f"{var} = {v}", sp))
+                    else:
+                        L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
+                        L.append((ind + 1, f"{idx} = {i} + 1", sp))
+                        L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
                     self.body_from_var(L, s, v, end, ind, sp)
                     return
                 if init:

@@ -1,4 +1,4 @@
-"""Three rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Four rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
@@ -7,7 +7,9 @@ same MCTS choices, same errors):
 - a ``let`` is also kept in a Python variable, which the rest of its sequence reads instead of ``loc`` where
   nothing there binds it again (``statements.LET_LOCALS``);
 - a generator whose values are running totals of a generator of their own adds them up in its own loop,
-  instead of calling the inner total's helper once per value (``queries.NESTED_TOTALS``).
+  instead of calling the inner total's helper once per value (``queries.NESTED_TOTALS``);
+- a loop that may pause goes through its list as ``for i, v in enumerate(list, 1)`` from the start
+  (``statements.ENUMERATED_LOOPS``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -42,6 +44,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(queries, "TABLE_MAPS", on)
         patch.setattr(statements, "LET_LOCALS", on)
         patch.setattr(queries, "NESTED_TOTALS", on)
+        patch.setattr(statements, "ENUMERATED_LOOPS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -56,6 +59,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert "[*filter(ISDIE.__getitem__" in source
         assert re.search(r"^ +_v\d+ = loc\[\d+\] = ", source, re.M)
         assert source.count("loc[") < before.count("loc[")
+        assert re.search(r"^    for _i\d+, _v\d+ in enumerate\(_s\d+, 1\):$", source, re.M)
         assert re.search(r"^    for (_v\d+) in range\(st.players\):\n        for _v\d+ in Z_\d+\[\1\]:$", source, re.M)
     players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
     for n, seed in itertools.product(players, range(6)):
@@ -183,5 +187,30 @@ def test_an_inner_total_left_out_plays_other_games(monkeypatch: pytest.MonkeyPat
         try:
             outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
         except Exception:  # noqa: BLE001 -- a broken total may as well fail: it must not pass unnoticed
+            outcomes.append(True)
+    assert any(outcomes)
+
+
+def test_a_loop_resumed_at_the_wrong_position_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above would notice a loop that may pause keeping the position of each value instead of the
+    one after it (a pass resumed after a pause runs that value again)."""
+    path = REPO / "games" / "barnyard.rules"
+    right = _load(path, monkeypatch, True)
+    real = statements.StatementEmitter.write_loop
+
+    def from_zero(self: Any, L: list, s: Any, after: tuple, ind: int, init: bool) -> None:
+        start = len(L)
+        real(self, L, s, after, ind, init)
+        L[start:] = [(i, re.sub(r"enumerate\((_s\d+), 1\)", r"enumerate(\1)", text), sp) for i, text, sp in L[start:]]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(statements.StatementEmitter, "write_loop", from_zero)
+        wrong = _load(path, monkeypatch, True)
+    assert re.search(r"enumerate\(_s\d+\):", wrong.program.generated.source)
+    outcomes = []
+    for seed in range(4):
+        try:
+            outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
+        except Exception:  # noqa: BLE001 -- a broken loop may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
