@@ -195,7 +195,7 @@ class StatementEmitter:
         s = seq[idx]
         slot = s.slot + self.off
         rest = seq[idx + 1:]
-        if not LET_LOCALS or slot in self.loop_vars or not reads_slots(rest, {s.slot}) or _binds_slot(rest, s.slot):
+        if not LET_LOCALS or slot in self.loop_vars or not _read_unsaid(rest, {s.slot}) or _binds_slot(rest, s.slot):
             return False
         v = self.var("v")
         L.append((ind, f"{v} = loc[{slot}] = {self.stored(s.value, s.span)}", s.span))
@@ -401,6 +401,19 @@ _USES_BUDGET = re.compile(r"\bleft\b|\brunaway\b|\bbreak\b")
 """What, in the generated lines of a loop's body, counts in the step budget, reads it or leaves the loop early."""
 
 _BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
+
+
+def _read_unsaid(node: Any, slots: set[int]) -> bool:
+    """Whether statements (or expressions) may read any of these local slots other than in what they narrate
+    (``say``: written only while narrating, so read from a Python variable it would cost a store in plain
+    play and save nothing)."""
+    if type(node) is m.SayS:
+        return False
+    if isinstance(node, (tuple, list)):
+        return any(_read_unsaid(x, slots) for x in node)
+    if not attrs.has(type(node)) or isinstance(node, (m.Local, m.QueryIR)):
+        return reads_slots(node, slots)
+    return any(_read_unsaid(getattr(node, f.name), slots) for f in attrs.fields(type(node)) if f.name != "span")
 
 
 def _binds_slot(node: Any, slot: int) -> bool:
