@@ -1,4 +1,4 @@
-"""Four rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Five rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
@@ -9,7 +9,9 @@ same MCTS choices, same errors):
 - a generator whose values are running totals of a generator of their own adds them up in its own loop,
   instead of calling the inner total's helper once per value (``queries.NESTED_TOTALS``);
 - a loop that may pause goes through its list as ``for i, v in enumerate(list, 1)`` from the start
-  (``statements.ENUMERATED_LOOPS``).
+  (``statements.ENUMERATED_LOOPS``);
+- ``cannot_fail`` reads ``and (``, ``not (`` as keywords, not calls, so that ``total(1 for ... if A and (B)) > 0``
+  stops at the first value that passes (``source_text.KEYWORDS_NOT_CALLS``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -27,7 +29,7 @@ from lever_support import EXAMPLES, plain, trace
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.agents.search import MctsAgent
-from rulelang.compile import queries, statements
+from rulelang.compile import exprs, queries, source_text, statements
 from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
@@ -45,6 +47,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(statements, "LET_LOCALS", on)
         patch.setattr(queries, "NESTED_TOTALS", on)
         patch.setattr(statements, "ENUMERATED_LOOPS", on)
+        patch.setattr(source_text, "KEYWORDS_NOT_CALLS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -52,7 +55,9 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
 def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / f"{game}.rules"
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    if game == "rooster-rush":  # (the game both rewrites apply to)
+    if game == "hippe-kippen":
+        assert new.program.generated.source.count("return True") > old.program.generated.source.count("return True")
+    if game == "rooster-rush":  # (the game the rewrites apply to)
         source, before = new.program.generated.source, old.program.generated.source
         assert "[*filter(mk" in source and "[*filter(mk" not in before
         assert "sum(map(av" in source and "sum(map(av" not in before
@@ -212,5 +217,35 @@ def test_a_loop_resumed_at_the_wrong_position_plays_other_games(monkeypatch: pyt
         try:
             outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
         except Exception:  # noqa: BLE001 -- a broken loop may as well fail: it must not pass unnoticed
+            outcomes.append(True)
+    assert any(outcomes)
+
+
+def test_keywords_are_no_calls_but_calls_still_are() -> None:
+    assert source_text.cannot_fail("((C[1][_v4] == 1) and (not Z[8][_v4]))")
+    assert source_text.cannot_fail("(not (x in y)) or (len(z) > 0)")
+    assert not source_text.cannot_fail("(a and (zone_of(Z[8], loc[3], k1, k2)))")
+    assert not source_text.cannot_fail("not (g12(st, loc))")
+    assert not source_text.cannot_fail("x if (seat(loc[2], k1, k2)) else y")
+
+
+def test_an_early_answer_of_the_wrong_truth_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above would notice a test of whether any value passes that stops with the wrong answer."""
+    path = REPO / "games" / "hippe-kippen.rules"
+    right = _load(path, monkeypatch, True)
+    real = exprs.ExprWriter.helper
+
+    def flipped(self: Any, name: str, args: str, lines: list) -> None:
+        real(self, name, args, [(i, "return False" if text == "return True" else text, sp) for i, text, sp in lines])
+
+    with monkeypatch.context() as patch:
+        patch.setattr(exprs.ExprWriter, "helper", flipped)
+        wrong = _load(path, monkeypatch, True)
+    assert "return True" in right.program.generated.source and "return True" not in wrong.program.generated.source
+    outcomes = []
+    for seed in range(3):
+        try:
+            outcomes.append(plain(wrong, 4, seed) != plain(right, 4, seed))
+        except Exception:  # noqa: BLE001 -- a broken test may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
