@@ -249,3 +249,51 @@ def test_an_early_answer_of_the_wrong_truth_plays_other_games(monkeypatch: pytes
         except Exception:  # noqa: BLE001 -- a broken test may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
+
+
+# A total of totals of exact fractions (the value of each red card held, a third of it, over every player).
+REDS = """game "Reds"
+players 2 to 4 default 3
+
+attribute colour = ""
+attribute value = 0
+
+3 Red1 card "red one": colour "red", value 1
+2 Red2 card "red two": colour "red", value 2
+4 Blue3 card "blue three": colour "blue", value 3
+
+zone deck: ordered
+zone hand: per player
+
+counter turns = 0
+
+setup:
+  move all from box to deck
+  shuffle deck
+
+define worth = total(total(value of c / 3 for c in all in hand of p where colour == "red") for p in players)
+define held = total(total(value of c for c in all in hand of p) for p in players)
+
+turn:
+  turns += 1
+  choose:
+    "draw" if any(all in deck):
+      move (1) from deck to hand of current
+    "pass":
+      turns += 1
+  if worth >= 2 or held >= 9 or turns >= 30:
+    end game
+
+rank p by highest total(value of c for c in all in hand of p)
+"""
+
+
+def test_totals_of_fractions_add_up_as_without_the_rewrites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "reds.rules"
+    path.write_text(REDS, encoding="utf-8")
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    assert re.search(r"^    for (_v\d+) in range\(st.players\):\n        for _v\d+ in Z_\d+\[\1\]:$",
+                     new.program.generated.source, re.M)
+    for n, seed in itertools.product((2, 3, 4), range(6)):
+        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
+        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
