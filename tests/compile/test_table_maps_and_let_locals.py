@@ -1,4 +1,4 @@
-"""Five rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Six rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
@@ -11,7 +11,9 @@ same MCTS choices, same errors):
 - a loop that may pause goes through its list as ``for i, v in enumerate(list, 1)`` from the start
   (``statements.ENUMERATED_LOOPS``);
 - ``cannot_fail`` reads ``and (``, ``not (`` as keywords, not calls, so that ``total(1 for ... if A and (B)) > 0``
-  stops at the first value that passes (``source_text.KEYWORDS_NOT_CALLS``).
+  stops at the first value that passes (``source_text.KEYWORDS_NOT_CALLS``);
+- the answers of an ask given per value of one binding, each a table's entry, are listed by
+  ``out += map(TABLE.__getitem__, VALUES)`` (``decisions.MAPPED_ANSWERS``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -29,7 +31,7 @@ from lever_support import EXAMPLES, plain, trace
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.agents.search import MctsAgent
-from rulelang.compile import exprs, queries, source_text, statements
+from rulelang.compile import decisions, exprs, queries, source_text, statements
 from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
@@ -48,6 +50,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(queries, "NESTED_TOTALS", on)
         patch.setattr(statements, "ENUMERATED_LOOPS", on)
         patch.setattr(source_text, "KEYWORDS_NOT_CALLS", on)
+        patch.setattr(decisions, "MAPPED_ANSWERS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -62,6 +65,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert "[*filter(mk" in source and "[*filter(mk" not in before
         assert "sum(map(av" in source and "sum(map(av" not in before
         assert "[*filter(ISDIE.__getitem__" in source
+        assert re.search(r"^    out \+= map\(tk\d+\.__getitem__, ", source, re.M)
         assert re.search(r"^ +_v\d+ = loc\[\d+\] = ", source, re.M)
         assert source.count("loc[") < before.count("loc[")
         assert re.search(r"^    for _i\d+, _v\d+ in enumerate\(_s\d+, 1\):$", source, re.M)
@@ -297,3 +301,28 @@ def test_totals_of_fractions_add_up_as_without_the_rewrites(tmp_path: Path, monk
     for n, seed in itertools.product((2, 3, 4), range(6)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
         assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+
+
+def test_answers_listed_in_another_order_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above would notice answers per value listed in another order (here: the values reversed)."""
+    path = REPO / "games" / "rooster-rush.rules"
+    right = _load(path, monkeypatch, True)
+    real = decisions._answers_mapped
+
+    def reversed_values(gen: Any, lines: list, v: str) -> None:
+        real(gen, lines, v)
+        i, text, sp = lines[-1]
+        if text.startswith("out += map("):
+            lines[-1] = (i, f"{text[:-1]}[::-1])", sp)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(decisions, "_answers_mapped", reversed_values)
+        wrong = _load(path, monkeypatch, True)
+    assert "[::-1])" in wrong.program.generated.source
+    outcomes = []
+    for seed in range(3):
+        try:
+            outcomes.append(plain(wrong, 4, seed) != plain(right, 4, seed))
+        except Exception:  # noqa: BLE001 -- a broken listing may as well fail: it must not pass unnoticed
+            outcomes.append(True)
+    assert any(outcomes)
