@@ -28,6 +28,10 @@ ENUMERATED_LOOPS = True
 (the position after each value, which ``loc`` keeps for a pause, counted by ``enumerate``) instead of by
 index; the equivalence tests turn it off to compare."""
 
+SEAT_VARIABLES = True
+"""Whether a counter of a seat held in a Python variable (sure to be a seat) is written through that variable,
+not through a copy of it; the equivalence tests turn it off to compare."""
+
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
 
@@ -376,8 +380,10 @@ class StatementEmitter:
         if s.owner is None:
             cell, who = f"C[{i}]", "None"
         else:
-            who = self.var("w")
-            L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
+            who = self.seat_ex(s.owner, f'a {counter.name!r}', sp)  # (a variable sure to hold a seat: read as it is)
+            if not SEAT_VARIABLES or who not in self.cse_ids or not re.fullmatch(r"_[a-z]+\d+", who):
+                seat, who = who, self.var("w")
+                L.append((ind, f"{who} = {seat}", sp))
             cell = f"C[{i}][{who}]"
         if plain:
             L.append((ind, f"{cell} = {self.ex(s.value)}", sp))

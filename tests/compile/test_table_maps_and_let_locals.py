@@ -1,4 +1,4 @@
-"""Six rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Seven rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
@@ -13,7 +13,9 @@ same MCTS choices, same errors):
 - ``cannot_fail`` reads ``and (``, ``not (`` as keywords, not calls, so that ``total(1 for ... if A and (B)) > 0``
   stops at the first value that passes (``source_text.KEYWORDS_NOT_CALLS``);
 - the answers of an ask given per value of one binding, each a table's entry, are listed by
-  ``out += map(TABLE.__getitem__, VALUES)`` (``decisions.MAPPED_ANSWERS``).
+  ``out += map(TABLE.__getitem__, VALUES)`` (``decisions.MAPPED_ANSWERS``);
+- a counter of a seat held in a variable sure to hold one is written through that variable, not a copy
+  (``statements.SEAT_VARIABLES``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -51,6 +53,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(statements, "ENUMERATED_LOOPS", on)
         patch.setattr(source_text, "KEYWORDS_NOT_CALLS", on)
         patch.setattr(decisions, "MAPPED_ANSWERS", on)
+        patch.setattr(statements, "SEAT_VARIABLES", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -66,6 +69,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert "sum(map(av" in source and "sum(map(av" not in before
         assert "[*filter(ISDIE.__getitem__" in source
         assert re.search(r"^    out \+= map\(tk\d+\.__getitem__, ", source, re.M)
+        assert source.count("C[1][_v") > before.count("C[1][_v")
         assert re.search(r"^ +_v\d+ = loc\[\d+\] = ", source, re.M)
         assert source.count("loc[") < before.count("loc[")
         assert re.search(r"^    for _i\d+, _v\d+ in enumerate\(_s\d+, 1\):$", source, re.M)
