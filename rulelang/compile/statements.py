@@ -17,6 +17,7 @@ from rulelang.compile.program import (
     RANDFIRST,
     SHUFFLE,
 )
+from rulelang.compile.source_text import cannot_fail
 from rulelang.numbers import MAX_NUMBER, too_big
 
 LET_LOCALS = True
@@ -31,6 +32,10 @@ index; the equivalence tests turn it off to compare."""
 SEAT_VARIABLES = True
 """Whether a counter of a seat held in a Python variable (sure to be a seat) is written through that variable,
 not through a copy of it; the equivalence tests turn it off to compare."""
+
+NARRATED_IFS = True
+"""Whether an ``if`` that only narrates is written inside ``if st.log is not None:`` where its test cannot
+fail (see ``narrated_if``); the equivalence tests turn it off to compare."""
 
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
@@ -169,6 +174,8 @@ class StatementEmitter:
             L.append((ind, f"st.stack.append([{s.rule}, 0, {new}])", sp))
             L.append((ind, "return left", sp))
             return True
+        if t is m.IfS and self.narrated_if(L, s, after, ind):
+            return False
         if t is m.IfS:
             done = True
             for n, (cond, body) in enumerate(s.branches):
@@ -226,6 +233,26 @@ class StatementEmitter:
         """Give back the lets ``hide_lets`` took out."""
         self.loop_vars.update(hidden)
         self.let_slots = set(hidden)
+
+    def narrated_if(self, L: list, s: m.IfS, after: tuple, ind: int) -> bool:
+        """An ``if`` with no other branch whose body only says something, and whose test reads a table (a
+        subscript) and cannot fail: written inside ``if st.log is not None:``, so that the test is not
+        worked out where nothing is narrated (computing it or not changes nothing else); False (nothing
+        written) for any other ``if``, and in a build that counts coverage (it counts the tests)."""
+        if not NARRATED_IFS or self.coverage or len(s.branches) != 1 or s.orelse is not None:
+            return False
+        cond, body = s.branches[0]
+        if not body or any(type(x) is not m.SayS for x in body):
+            return False
+        mark = len(L)
+        test = self.ex_pre(L, cond, ind)
+        if len(L) != mark or "[" not in test or not cannot_fail(test):
+            del L[mark:]  # (totals added up before the test: written as any 'if')
+            return False
+        L.append((ind, "if st.log is not None:", s.span))
+        L.append((ind + 1, f"if {test}:", s.span))
+        self.emit_body(L, body, after, ind + 2, ("branch", id(s), 0))
+        return True
 
     def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:
         n = len(L)

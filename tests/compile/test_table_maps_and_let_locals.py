@@ -1,4 +1,4 @@
-"""Seven rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Eight rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
@@ -15,7 +15,9 @@ same MCTS choices, same errors):
 - the answers of an ask given per value of one binding, each a table's entry, are listed by
   ``out += map(TABLE.__getitem__, VALUES)`` (``decisions.MAPPED_ANSWERS``);
 - a counter of a seat held in a variable sure to hold one is written through that variable, not a copy
-  (``statements.SEAT_VARIABLES``).
+  (``statements.SEAT_VARIABLES``);
+- an ``if`` that only narrates, its test reading a table and unable to fail, is written inside
+  ``if st.log is not None:`` (``statements.NARRATED_IFS``): the narrations are compared too.
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -54,6 +56,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(source_text, "KEYWORDS_NOT_CALLS", on)
         patch.setattr(decisions, "MAPPED_ANSWERS", on)
         patch.setattr(statements, "SEAT_VARIABLES", on)
+        patch.setattr(statements, "NARRATED_IFS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -78,6 +81,8 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
     for n, seed in itertools.product(players, range(6)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
         assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+        if seed < 2:
+            assert narrated(new, n, seed) == narrated(old, n, seed), (n, seed)
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
@@ -88,6 +93,21 @@ def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: 
     for seed in range(5):
         assert plain(new, players, seed) == plain(old, players, seed), seed
         assert trace(new, players, seed) == trace(old, players, seed), seed
+        assert narrated(new, players, seed) == narrated(old, players, seed), seed
+
+
+def narrated(engine: Engine, players: int, seed: int) -> list[Any]:
+    """The trace events of a narrated random game, each with its narration, and the final table."""
+    told: list[Any] = []
+    st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, narrate=True,
+         on_event=lambda event, narration: told.append((event, narration)))
+    return [told, plain_table(engine, st)]
+
+
+def plain_table(engine: Engine, st: Any) -> Any:
+    return {"zones": st.zones, "counters": st.counters, "out": st.out, "step": st.step, "result": st.result,
+            "standings": engine.standings(st)}
 
 
 def _mcts_choices(engine: Engine, players: int) -> list[Any]:
@@ -330,3 +350,24 @@ def test_answers_listed_in_another_order_play_other_games(monkeypatch: pytest.Mo
         except Exception:  # noqa: BLE001 -- a broken listing may as well fail: it must not pass unnoticed
             outcomes.append(True)
     assert any(outcomes)
+
+
+def test_a_narrated_if_testing_the_other_way_narrates_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The narrations compared above would notice a narrated ``if`` whose test is turned around."""
+    path = REPO / "games" / "rooster-rush.rules"
+    right = _load(path, monkeypatch, True)
+    real = statements.StatementEmitter.narrated_if
+
+    def turned(self: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
+        start = len(L)
+        if not real(self, L, s, after, ind):
+            return False
+        i, text, sp = L[start + 1]
+        L[start + 1] = (i, f"if not {text[3:]}", sp)
+        return True
+
+    with monkeypatch.context() as patch:
+        patch.setattr(statements.StatementEmitter, "narrated_if", turned)
+        wrong = _load(path, monkeypatch, True)
+    assert plain(wrong, 4, 0) == plain(right, 4, 0)  # (narration only)
+    assert narrated(wrong, 4, 0) != narrated(right, 4, 0)
