@@ -13,7 +13,7 @@ import attrs
 from rulelang.check import model as m
 from rulelang.compile import label_proof, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
-from rulelang.compile.emit import CHAIN, TAKEN, loc_writes, slot_unread
+from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
 from rulelang.compile.options import always_true, picker_lists_less
 from rulelang.compile.program import (
@@ -42,7 +42,6 @@ class DecisionEmitter:
         if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
             L.append((ind + 2, "continue", sp))
-        store = len(L)
         L.append((ind + 1, f"loc[{var}] = {p}", sp))
         self.loop_vars[var] = p  # the tests written here read the player from its variable
         if never_negative(s.iterable):
@@ -65,8 +64,6 @@ class DecisionEmitter:
                 test = "True"
         if cond is not None:
             test = cond if test == "True" else f"{cond} and {test}"
-        if ASKED_UNSTORED and slot_unread([(ind + 1, test, sp)], var):  # (the enumerators are given the player
-            del L[store]  # in loc by whoever calls them, the engine or the answers below)
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         L.append((ind, f"loc[{slot}] = {asked}", sp))
@@ -582,10 +579,6 @@ def _in_loop(ctx: tuple) -> bool:
 
 
 IN_ONLY = ("players_in", "others_in")
-
-ASKED_UNSTORED = True
-"""Whether the loop finding who an ``ask`` asks leaves each player out of ``loc`` where its test does not read
-``loc`` there (see ``emit_ask``); the equivalence tests turn it off to compare."""
 
 MAPPED_ANSWERS = True
 """Whether the answers given per value of one binding, each a table's entry for the value, are listed as

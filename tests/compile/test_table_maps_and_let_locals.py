@@ -1,4 +1,4 @@
-"""Nine rewrites of rushfast, against the code written without them (same games, same traces, same standings,
+"""Eight rewrites of rushfast, against the code written without them (same games, same traces, same standings,
 same MCTS choices, same errors):
 
 - a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]``, the dice of a roll
@@ -17,9 +17,7 @@ same MCTS choices, same errors):
 - a counter of a seat held in a variable sure to hold one is written through that variable, not a copy
   (``statements.SEAT_VARIABLES``);
 - an ``if`` that only narrates, its test reading a table and unable to fail, is written inside
-  ``if st.log is not None:`` (``statements.NARRATED_IFS``): the narrations are compared too;
-- the loop finding who an ``ask`` asks stores no player in ``loc`` where its test does not read it there
-  (``decisions.ASKED_UNSTORED``).
+  ``if st.log is not None:`` (``statements.NARRATED_IFS``): the narrations are compared too.
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -59,7 +57,6 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(decisions, "MAPPED_ANSWERS", on)
         patch.setattr(statements, "SEAT_VARIABLES", on)
         patch.setattr(statements, "NARRATED_IFS", on)
-        patch.setattr(decisions, "ASKED_UNSTORED", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -76,8 +73,6 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert "[*filter(ISDIE.__getitem__" in source
         assert re.search(r"^    out \+= map\(tk\d+\.__getitem__, ", source, re.M)
         assert source.count("C[1][_v") > before.count("C[1][_v")
-        stored = r"^ +loc\[\d+\] = _p\d+$"
-        assert len(re.findall(stored, source, re.M)) < len(re.findall(stored, before, re.M))
         assert re.search(r"^ +_v\d+ = loc\[\d+\] = ", source, re.M)
         assert source.count("loc[") < before.count("loc[")
         assert re.search(r"^    for _i\d+, _v\d+ in enumerate\(_s\d+, 1\):$", source, re.M)
@@ -376,17 +371,3 @@ def test_a_narrated_if_testing_the_other_way_narrates_otherwise(monkeypatch: pyt
         wrong = _load(path, monkeypatch, True)
     assert plain(wrong, 4, 0) == plain(right, 4, 0)  # (narration only)
     assert narrated(wrong, 4, 0) != narrated(right, 4, 0)
-
-
-def test_an_asked_player_left_out_of_loc_where_read_there_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Goofspiel's ask tests its players through a helper that reads ``loc``: there the player is stored, and
-    a build that leaves it out anyway does not play."""
-    path = REPO / "examples" / "goofspiel" / "goofspiel.rules"
-    right = _load(path, monkeypatch, True)
-    with monkeypatch.context() as patch:
-        patch.setattr(decisions, "slot_unread", lambda lines, slot: True)
-        wrong = _load(path, monkeypatch, True)
-    assert wrong.program.generated.source != right.program.generated.source
-    plain(right, 2, 0)
-    with pytest.raises(TypeError):
-        plain(wrong, 2, 0)
