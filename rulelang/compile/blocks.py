@@ -99,6 +99,7 @@ class BlockEmitter:
             return True
         saved = (self.off, self.ikey)
         self.off, self.ikey = ctx[3], ctx[4]
+        hidden = self.hide_lets()  # what follows a sequence reads its lets from loc
         try:
             if ctx[0] == "seq":
                 return self.emit_seq(L, ctx[1], ctx[2], ctx[5], True, ind)
@@ -106,21 +107,28 @@ class BlockEmitter:
             return self.emit_ctx(L, ctx[5], ind)
         finally:
             self.off, self.ikey = saved
+            self.show_lets(hidden)
 
     def emit_seq(self, L: list, seq: tuple, j: int, ctx: tuple, tail: bool, ind: int) -> bool:
         fused = -1
-        for idx in range(j, len(seq)):
-            if idx == fused:  # the second of two moves written as one pass
-                continue
-            if idx + 1 < len(seq) and self.fusible_moves(seq[idx], seq[idx + 1]):
-                fused = idx + 1
-                after = ("seq", seq, idx + 2, self.off, self.ikey, ctx)
-                if self.emit_fused_moves(L, seq[idx], seq[idx + 1], after, ind):
+        kept: list[int] = []  # the slots of lets read from their Python variables by the rest of the sequence
+        try:
+            for idx in range(j, len(seq)):
+                if idx == fused:  # the second of two moves written as one pass
+                    continue
+                if idx + 1 < len(seq) and self.fusible_moves(seq[idx], seq[idx + 1]):
+                    fused = idx + 1
+                    after = ("seq", seq, idx + 2, self.off, self.ikey, ctx)
+                    if self.emit_fused_moves(L, seq[idx], seq[idx + 1], after, ind):
+                        return True
+                    continue
+                if type(seq[idx]) is m.LetS and self.let_local(L, seq, idx, ind, kept):
+                    continue
+                after = ("seq", seq, idx + 1, self.off, self.ikey, ctx)
+                if self.emit_stmt(L, seq[idx], after, ind):
                     return True
-                continue
-            after = ("seq", seq, idx + 1, self.off, self.ikey, ctx)
-            if self.emit_stmt(L, seq[idx], after, ind):
-                return True
+        finally:
+            self.forget_lets(kept)
         if tail:
             return self.emit_ctx(L, ctx, ind)
         return False

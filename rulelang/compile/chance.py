@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import emit, runtime
+from rulelang.compile import emit, queries, runtime
 from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import SOFT_LIMIT
 from rulelang.compile.program import (
@@ -64,7 +64,10 @@ class ChanceEmitter:
         if all(self.is_die):  # every component is a die: the selection is the dice (a list of their own)
             L.append((ind, f"loc[{lst}] = {self.selection(s.query)}", sp))
         else:
-            L.append((ind, f"loc[{lst}] = [{c} for {c} in {self.selection(s.query, copy=False)} if ISDIE[{c}]]", sp))
+            picked = self.selection(s.query, copy=False)
+            dice = f"[*filter(ISDIE.__getitem__, {picked})]" if queries.TABLE_MAPS else \
+                f"[{c} for {c} in {picked} if ISDIE[{c}]]"
+            L.append((ind, f"loc[{lst}] = {dice}", sp))
         L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
         which = self.comp.triggers_for(self.query_zones(s.query))

@@ -5,6 +5,7 @@ replayed picks, counted picks) and the listing of an ask's answers (a part of th
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any
 
 import attrs
@@ -627,8 +628,24 @@ def _in_loop(ctx: tuple) -> bool:
 
 
 IN_ONLY = ("players_in", "others_in")
-SEATS = ("players", "others", "players_in", "others_in", "players_from")  # ranges of seats only
 """The ranges of players that hold only players still in (an ask over one tests no one's ``out`` again)."""
+SEATS = ("players", "others", "players_in", "others_in", "players_from")  # ranges of seats only
+
+MAPPED_ANSWERS = True
+"""Whether the answers given per value of one binding, each a table's entry for the value, are listed as
+``out += map(TABLE.__getitem__, VALUES)`` (see ``_answers_mapped``); the equivalence tests turn it off."""
+
+
+def _answers_mapped(gen: Any, lines: list, v: str) -> None:
+    """The last three lines of ``lines`` (``for v in VALUES:``, ``loc[n] = v``, ``out.append((TABLE[v]))``,
+    TABLE a constant table) as ``out += map(TABLE.__getitem__, VALUES)``: the same texts in the same order,
+    each the table's entry for a value (no value stored in ``loc``: nothing here reads it there)."""
+    (i, head, sp), _store, (_j, add, _sp2) = lines[-3:]
+    table = re.fullmatch(rf"out\.append\(\(([A-Za-z_][A-Za-z_0-9]*)\[{v}\]\)\)", add)
+    if table is None or table.group(1) not in gen.consts or not head.startswith(f"for {v} in ") \
+            or not head.endswith(":"):
+        return
+    lines[-3:] = [(i, f"out += map({table.group(1)}.__getitem__, {head[len(f'for {v} in '):-1]})", sp)]
 
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
@@ -664,6 +681,8 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
                 lines.append((ind, f"if {gen.ex(cond)}:", span))
                 ind += 1
             lines.append((ind, f"out.append(({gen.template(template)}{tag}))", span))
+            if MAPPED_ANSWERS and len(bindings) == 1 and cond is None and not tag:
+                _answers_mapped(gen, lines, v)
         finally:
             for slot in bound:
                 del gen.loop_vars[slot]

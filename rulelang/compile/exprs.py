@@ -106,6 +106,9 @@ class ExprWriter(QueryWriter, LabelWriter):
         # While writing the body of a statement ``for`` that cannot pause: the Python variable holding the
         # loop's value (absolute local slot -> name; ``loc`` is written too, for helpers that read it there).
         self.loop_vars: dict[int, str] = {}
+        self.let_slots: set[int] = set()  # the slots of loop_vars that are lets (statements.let_local)
+        # the helpers of running totals, by name: (total's name, lines), for queries.nested_total
+        self.running_totals: dict[str, tuple[str, list]] = {}
         self.loc_reads: set[int] = set()  # slots read through ``loc`` (-1: maybe any)
         self.constructs: list[Construct] = []
         self.construct_of: dict[Any, int] = {}

@@ -36,6 +36,19 @@ OTHERS_ONLY = True
 # A pile of a kind whose first component is 0 indexed by its owner's id as it is (no "- 0").
 ZERO_BASE = True
 # A read of a name, its items (by names and numbers) and attributes: no call, no operator.
+TABLE_MAPS = True
+"""Whether a zone's components passing a mask are selected as ``[*filter(MASK.__getitem__, Z)]`` and the total
+of an attribute (no face changes it) over every component of a zone is ``sum(map(VALUES.__getitem__, Z))``
+(the tables read in C), instead of a list comprehension that tests or reads the same tables in the same order;
+the equivalence tests turn it off to compare."""
+
+NESTED_TOTALS = True
+"""Whether a generator whose values are running totals (or counts) of a generator of their own adds each up in
+its own loop, instead of calling the inner total's helper once per value (see ``nested_total``); the
+equivalence tests turn it off to compare."""
+
+_HELPER_CALL = re.compile(r"(g\d+)\(st, loc\)")
+
 PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
 
 
@@ -150,7 +163,8 @@ class QueryWriter:
             if how == "all":
                 parts.append(f"{z}[:]" if len(q.zones) == 1 and copy else z)
             elif how == "mask":
-                parts.append(f"[{c} for {c} in {z} if {src}[{c}]]")
+                parts.append(f"[*filter({src}.__getitem__, {z})]" if TABLE_MAPS
+                             else f"[{c} for {c} in {z} if {src}[{c}]]")
             else:
                 parts.append(f"[{c} for {c} in {z} if {src}]")
         out = parts[0] if len(parts) == 1 else f"[*{', *'.join(parts)}]"
@@ -272,11 +286,11 @@ class QueryWriter:
                 vals = self.table(taken, "am")
                 each = [f"sum(map({vals}.__getitem__, {z}))" for z in zones]
                 return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
-        if self.face_dependent(e.attr):
-            value = self.face_value(e.attr, c)
-        else:
-            value = f"{self.attr_values(e.attr)}[{c}]"
-        if how == "all":
+        values = None if self.face_dependent(e.attr) else self.attr_values(e.attr)
+        value = self.face_value(e.attr, c) if values is None else f"{values}[{c}]"
+        if how == "all" and TABLE_MAPS and values is not None:  # each component's value read from the table in C
+            each = [f"sum(map({values}.__getitem__, {z}))" for z in zones]
+        elif how == "all":
             each = [f"sum([{value} for {c} in {z}])" for z in zones]
         elif how == "mask":
             each = [f"sum([{value} for {c} in {z} if {src}[{c}]])" for z in zones]
@@ -547,12 +561,18 @@ class QueryWriter:
             if never_negative(e.iterable):
                 self.cse_ids.add(v)
             value = self.ex(e.expr)
+            inner = self.nested_total(e, value, var, v)
             if e.func.startswith("best"):  # (key, value) pairs: best_of picks
                 value = f"({value}, {v})"
             cond = self.ex(e.cond) if e.cond is not None else None
             all_piles = list(self.cse_piles.values())
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
         keep_var = e.var in reads or -1 in reads  # a helper, a memo's key or a closure reads it from ``loc``
+        if inner is not None and not all_piles and -1 not in reads:
+            self.helpers.pop()  # the inner total's helper: its loop is written in this one's, reading ``v``
+            value, keep_var = inner[0], False
+        else:
+            inner = None
         answered = answer_counted(e) if count and not exists and not keep_var else None
         if answered is not None:  # how many players gave one answer (st.answers has one per player)
             n = f"st.answers.count({self.const(answered)})"
@@ -560,6 +580,12 @@ class QueryWriter:
 
         def body(texts: list[str], piles: list[tuple[str, str]], ind: int) -> None:
             texts, piles = inline_single_piles(texts, piles)
+            if inner is not None:  # the inner total added up here, its lines one level in
+                if summed:  # (each value added to the outer total as it comes: the same whole numbers or fractions)
+                    lines.extend((ind + i - 1, re.sub(rf"\b{inner[0]} \+= ", f"{total} += ", text), sp)
+                                 for i, text, sp in inner[1][1:])
+                    return
+                lines.extend((ind + i - 1, text, sp) for i, text, sp in inner[1])
             add = f"{total} += {texts[0]}" if count or summed else f"out.append({texts[0]})"
             if exists and not keep_var and all(map(cannot_fail, texts)):
                 add = "return True"  # nothing the other values would compute can fail: no need to go on
@@ -594,6 +620,8 @@ class QueryWriter:
             body([value, cond or ""], all_piles, 3)
         if count or summed:
             lines.append((1, f"return {total} > 0" if exists else f"return {total}", None))
+            if not exists and not keep_var:
+                self.running_totals[name] = (total, lines)
         elif e.func.startswith("best"):
             lines.append((1, control.best_return(self, e), None))
         else:
@@ -601,6 +629,31 @@ class QueryWriter:
             lines.append((1, f"return {func}(out) if out else 0", None))
         self.helper(name, "st, loc", lines)
         return f"{name}(st, loc)"
+
+    def nested_total(self, e: m.Gen, value: str, var: int, v: str) -> tuple[str, list] | None:
+        """Where the value of the generator ``e`` (variable ``v``, slot ``var``) is a running total (or count)
+        of its own, written just now as a helper that reads nothing of ``loc`` but ``e``'s value: (its
+        total's name, its lines but the last, reading ``v`` instead of ``loc``), for ``gen`` to write in its
+        own loop instead of calling the helper once per value (the same loops, in the same order); else None."""
+        found = _HELPER_CALL.fullmatch(value)
+        if not NESTED_TOTALS or found is None or e.cond is not None or e.func.startswith("best") \
+                or found.group(1) not in self.running_totals or not self.helpers \
+                or self.helpers[-1][0][1] != f"def {found.group(1)}(st, loc):":
+            return None
+        total, lines = self.running_totals[found.group(1)]
+        if lines[0] != (1, f"{total} = 0", None) or lines[-1] != (1, f"return {total}", None):
+            return None
+        slot = re.compile(rf"\bloc\[{var}\]")
+        if any(type(text) is not str or re.search(r"\bloc\b", slot.sub("", text)) for _i, text, _sp in lines):
+            return None  # (it reads another slot, or hands ``loc`` on)
+        out = [(i, slot.sub(v, text), sp) for i, text, sp in lines[:-1]]
+        if v in self.cse_ids:  # a seat: its zone read with no check
+            sure = re.compile(rf"\((Z\[\d+\])\[{v}\] if {v} >= 0 else zone_of\(\1, {v}, k\d+, k\d+\)\)")
+            out = [(i, sure.sub(lambda found: f"{found.group(1)}[{v}]", text), sp) for i, text, sp in out]
+        if any(re.search(rf"\b{total}\b", text) and not re.match(rf"{total} (\+)?= ", text.strip())
+               for _i, text, _sp in out):
+            return None  # (its total is only set and added to: no other use)
+        return total, out
 
 
 

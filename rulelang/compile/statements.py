@@ -11,13 +11,31 @@ import attrs
 
 from rulelang.check import model as m
 from rulelang.compile import chance, control, emit, piles, rounds, runtime, spills, triggers
-from rulelang.compile.analysis import never_negative
+from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
     RANDFIRST,
     SHUFFLE,
 )
+from rulelang.compile.source_text import cannot_fail
 from rulelang.numbers import MAX_NUMBER, too_big
+
+LET_LOCALS = True
+"""Whether a ``let`` is also kept in a Python variable that the rest of its sequence reads (see ``let_local``);
+the equivalence tests turn it off to compare with the code that reads ``loc`` at each use."""
+
+ENUMERATED_LOOPS = True
+"""Whether a loop that may pause goes through its list, from the start, as ``for i, v in enumerate(list, 1)``
+(the position after each value, which ``loc`` keeps for a pause, counted by ``enumerate``) instead of by
+index; the equivalence tests turn it off to compare."""
+
+SEAT_VARIABLES = True
+"""Whether a counter of a seat held in a Python variable (sure to be a seat) is written through that variable,
+not through a copy of it; the equivalence tests turn it off to compare."""
+
+NARRATED_IFS = True
+"""Whether an ``if`` that only narrates is written inside ``if st.log is not None:`` where its test cannot
+fail (see ``narrated_if``); the equivalence tests turn it off to compare."""
 
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
@@ -166,6 +184,8 @@ class StatementEmitter:
             L.append((ind, f"st.stack.append([{s.rule}, 0, {new}])", sp))
             L.append((ind, "return left", sp))
             return True
+        if t is m.IfS and self.narrated_if(L, s, after, ind):
+            return False
         if t is m.IfS:
             done = True
             for n, (cond, body) in enumerate(s.branches):
@@ -184,6 +204,65 @@ class StatementEmitter:
         if t in piles.STATEMENTS:
             return piles.emit(self, L, s, after, ind)
         raise AssertionError(f"the generator cannot translate {type(s).__name__}")  # pragma: no cover
+
+    def let_local(self, L: list, seq: tuple, idx: int, ind: int, kept: list[int]) -> bool:
+        """Write the ``let`` ``seq[idx]`` into ``loc`` and a Python variable, which the rest of ``seq`` reads
+        it from, where nothing in the rest binds its slot again (``kept`` gets the slot, for
+        ``forget_lets``); False (nothing written) where it is written as any statement.
+
+        The rest of the sequence runs after the ``let`` in the same function, up to a pause; the code
+        that resumes after a pause is written on its own, and what follows the sequence (``emit_ctx``),
+        with the lets hidden: both read ``loc``, which holds the same value."""
+        s = seq[idx]
+        slot = s.slot + self.off
+        rest = seq[idx + 1:]
+        if not LET_LOCALS or slot in self.loop_vars or not _read_unsaid(rest, {s.slot}) or _binds_slot(rest, s.slot):
+            return False
+        v = self.var("v")
+        L.append((ind, f"{v} = loc[{slot}] = {self.stored(s.value, s.span)}", s.span))
+        self.loop_vars[slot] = v
+        self.let_slots.add(slot)
+        kept.append(slot)
+        return True
+
+    def forget_lets(self, kept: list[int]) -> None:
+        """The end of a sequence: its lets (``let_local``) are read from ``loc`` again."""
+        for slot in kept:
+            if self.loop_vars.get(slot) is not None and slot in self.let_slots:
+                del self.loop_vars[slot]
+                self.let_slots.discard(slot)
+        kept.clear()
+
+    def hide_lets(self) -> dict[int, str]:
+        """Take the lets read from Python variables out of ``loop_vars`` (given back by ``show_lets``)."""
+        hidden = {slot: self.loop_vars.pop(slot) for slot in self.let_slots if slot in self.loop_vars}
+        self.let_slots = set()
+        return hidden
+
+    def show_lets(self, hidden: dict[int, str]) -> None:
+        """Give back the lets ``hide_lets`` took out."""
+        self.loop_vars.update(hidden)
+        self.let_slots = set(hidden)
+
+    def narrated_if(self, L: list, s: m.IfS, after: tuple, ind: int) -> bool:
+        """An ``if`` with no other branch whose body only says something, and whose test reads a table (a
+        subscript) and cannot fail: written inside ``if st.log is not None:``, so that the test is not
+        worked out where nothing is narrated (computing it or not changes nothing else); False (nothing
+        written) for any other ``if``, and in a build that counts coverage (it counts the tests)."""
+        if not NARRATED_IFS or self.coverage or len(s.branches) != 1 or s.orelse is not None:
+            return False
+        cond, body = s.branches[0]
+        if not body or any(type(x) is not m.SayS for x in body):
+            return False
+        mark = len(L)
+        test = self.ex_pre(L, cond, ind)
+        if len(L) != mark or "[" not in test or not cannot_fail(test):
+            del L[mark:]  # (totals added up before the test: written as any 'if')
+            return False
+        L.append((ind, "if st.log is not None:", s.span))
+        L.append((ind + 1, f"if {test}:", s.span))
+        self.emit_body(L, body, after, ind + 2, ("branch", id(s), 0))
+        return True
 
     def emit_body(self, L: list, body: tuple, after: tuple, ind: int, construct: Any = None) -> bool:
         n = len(L)
@@ -240,9 +319,14 @@ class StatementEmitter:
                         L.append((ind, f"{idx} = 0", sp))
                     else:
                         L.append((ind, f"{seq} = {lst}", sp))
-                    L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
-                    L.append((ind + 1, f"{idx} = {i} + 1", sp))
-                    L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
+                    if init and ENUMERATED_LOOPS:  # each value with its position after it, from the start
+                        L.append((ind, f"for {i}, {v} in enumerate({seq}, 1):", sp))
+                        L.append((ind + 1, f"{idx} = {i}", sp))
+                        L.append((ind + 1, f"{var} = {v}", sp))
+                    else:
+                        L.append((ind, f"for {i} in range({'0' if init else idx}, len({seq})):", sp))
+                        L.append((ind + 1, f"{idx} = {i} + 1", sp))
+                        L.append((ind + 1, f"{v} = {var} = {seq}[{i}]", sp))
                     self.body_from_var(L, s, v, end, ind, sp)
                     return
                 if init:
@@ -362,8 +446,10 @@ class StatementEmitter:
         if s.owner is None:
             cell, who = f"C[{i}]", "None"
         else:
-            who = self.var("w")
-            L.append((ind, f"{who} = {self.seat_ex(s.owner, f'a {counter.name!r}', sp)}", sp))
+            who = self.seat_ex(s.owner, f'a {counter.name!r}', sp)  # (a variable sure to hold a seat: read as it is)
+            if not SEAT_VARIABLES or who not in self.cse_ids or not re.fullmatch(r"_[a-z]+\d+", who):
+                seat, who = who, self.var("w")
+                L.append((ind, f"{who} = {seat}", sp))
             cell = f"C[{i}][{who}]"
         if plain:
             L.append((ind, f"{cell} = {self.ex(s.value)}", sp))
@@ -408,6 +494,19 @@ def _answer_test(rest: list, ind: int, head: str) -> str | None:
 """What, in the generated lines of a loop's body, counts in the step budget, reads it or leaves the loop early."""
 
 _BINDING_FIELDS = ("slot", "var", "qvar", "list_slot", "idx_slot")
+
+
+def _read_unsaid(node: Any, slots: set[int]) -> bool:
+    """Whether statements (or expressions) may read any of these local slots other than in what they narrate
+    (``say``: written only while narrating, so read from a Python variable it would cost a store in plain
+    play and save nothing)."""
+    if type(node) is m.SayS:
+        return False
+    if isinstance(node, (tuple, list)):
+        return any(_read_unsaid(x, slots) for x in node)
+    if not attrs.has(type(node)) or isinstance(node, (m.Local, m.QueryIR)):
+        return reads_slots(node, slots)
+    return any(_read_unsaid(getattr(node, f.name), slots) for f in attrs.fields(type(node)) if f.name != "span")
 
 
 def _binds_slot(node: Any, slot: int) -> bool:
