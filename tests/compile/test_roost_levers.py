@@ -24,19 +24,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, plain, trace
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, plain, trace
 from step_support import recorded, same_stops
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.agents.search import MctsAgent
 from rulelang.compile import answers, counted, queries, statements
-from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.play import play
-from rulelang.rng import Rng
 from rulelang.trace.replay import Replayer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -86,30 +83,13 @@ def test_rule_the_roost_takes_every_rewrite(monkeypatch: pytest.MonkeyPatch) -> 
     assert "if st.players <= 4" in before and "if st.players <= 4" not in source
 
 
-def _mcts_choices(engine: Engine, players: int) -> list[Any]:
-    """An MCTS agent's choices (and its stream after) at the first positions with a choice of a seeded game."""
-    st = engine.new_state(players)
-    rng = Rng(5, stream=3)
-    out: list[Any] = []
-    while not st.over and len(out) < 4:
-        if not engine.is_chance(st):
-            d = engine.pending(st)
-            assert d is not None
-            labels = list(d.labels or [])
-            if len(labels) > 1:
-                seat = d.player if d.player is not None else st.current
-                agent = MctsAgent(3 + len(out), seat, iters=8, depth=30)
-                out.append((st.step, agent.choose({}, labels, World(engine, st, seat)), agent.rng._state))
-        random_step(engine, st, rng)
-    return out
-
 
 @pytest.mark.parametrize("game", ["rule-the-roost", "hippe-kippen", "barnyard"])
 def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / f"{game}.rules"
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    got = _mcts_choices(new, new.model.default_players)
-    assert got and got == _mcts_choices(old, old.model.default_players)
+    got = mcts_choices(new, new.model.default_players)
+    assert got and got == mcts_choices(old, old.model.default_players)
 
 
 @pytest.mark.parametrize("game", ["rule-the-roost", "hippe-kippen"])
@@ -142,15 +122,7 @@ def test_a_step_limit_stops_rule_the_roost_where_it_did(players: int, monkeypatc
 @pytest.mark.parametrize("budget", [1, 2, 5, 17, 60, 200])
 def test_the_step_budget_runs_out_where_it_did(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / "rule-the-roost.rules"
-    outcomes = []
-    for on in (True, False):
-        engine = _load(path, monkeypatch, on, budget)
-        try:
-            st = engine.new_state(4)
-            play(engine, st, [RandomAgent(1, s) for s in range(4)], 1)
-            outcomes.append(("played", st.step, st.zones))
-        except RulelangError as exc:
-            outcomes.append(("error", exc.format()))
+    outcomes = [budget_outcome(_load(path, monkeypatch, on, budget), 4, 1) for on in (True, False)]
     assert outcomes[0] == outcomes[1]
 
 

@@ -1,5 +1,6 @@
 """What the equivalence tests of the compiler's fast paths compare (a build with a lever against one
-without): a random game's final table, played plainly or recorded with digests, and the examples."""
+without): a random game's final table, played plainly or recorded with digests, and the examples; an MCTS
+agent's choices; where a step budget runs out."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.agents.base import RandomAgent
+from rulelang.agents.search import MctsAgent
+from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
+from rulelang.errors import RulelangError
 from rulelang.play import play
+from rulelang.rng import Rng
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("**/*.rules"))
@@ -41,3 +46,32 @@ def trace(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]]
     play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=True,
          on_event=lambda event, _told: events.append(event))
     return events, table(engine, st)
+
+
+def mcts_choices(engine: Engine, players: int) -> list[Any]:
+    """An MCTS agent's choices (and its stream after) at the first positions with a choice of a seeded game."""
+    st = engine.new_state(players)
+    rng = Rng(5, stream=3)
+    out: list[Any] = []
+    while not st.over and len(out) < 4:
+        if not engine.is_chance(st):
+            d = engine.pending(st)
+            assert d is not None
+            labels = list(d.labels or [])
+            if len(labels) > 1:
+                seat = d.player if d.player is not None else st.current
+                agent = MctsAgent(3 + len(out), seat, iters=8, depth=30)
+                out.append((st.step, agent.choose({}, labels, World(engine, st, seat)), agent.rng._state))
+        random_step(engine, st, rng)
+    return out
+
+
+def budget_outcome(engine: Engine, players: int, seed: int) -> tuple[Any, ...]:
+    """How a random game under the engine's step budget ends: ("played", step, zones), or ("error", the
+    error's text) where the budget runs out."""
+    try:
+        st = engine.new_state(players)
+        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+        return "played", st.step, st.zones
+    except RulelangError as exc:
+        return "error", exc.format()
