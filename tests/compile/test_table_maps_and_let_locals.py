@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, plain, trace
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, trace
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -135,13 +135,7 @@ def test_a_mask_left_unread_plays_other_games(monkeypatch: pytest.MonkeyPatch) -
         patch.setattr(queries.QueryWriter, "selection", unmasked)
         wrong = _load(path, monkeypatch, True)
     assert "[*filter(None, " in wrong.program.generated.source
-    outcomes = []
-    for seed in range(3):
-        try:
-            outcomes.append(plain(wrong, 4, seed) != plain(right, 4, seed))
-        except Exception:  # noqa: BLE001 -- a broken selection may as well fail: it must not pass unnoticed
-            outcomes.append(True)
-    assert any(outcomes)
+    assert noticed(wrong, right)
 
 
 def test_a_let_read_from_its_variable_after_it_changed_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,13 +158,7 @@ def test_a_let_read_from_its_variable_after_it_changed_plays_other_games(monkeyp
     with monkeypatch.context() as patch:
         patch.setattr(statements.StatementEmitter, "let_local", careless)
         wrong = _load(path, monkeypatch, True)
-    outcomes = []
-    for seed in range(3):
-        try:
-            outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
-        except Exception:  # noqa: BLE001 -- a broken let may as well fail: it must not pass unnoticed
-            outcomes.append(True)
-    assert any(outcomes)
+    assert noticed(wrong, right, compare=trace)
 
 
 def test_an_inner_total_left_out_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -211,13 +199,7 @@ def test_a_loop_resumed_at_the_wrong_position_plays_other_games(monkeypatch: pyt
         patch.setattr(statements.StatementEmitter, "write_loop", from_zero)
         wrong = _load(path, monkeypatch, True)
     assert re.search(r"enumerate\(_s\d+\):", wrong.program.generated.source)
-    outcomes = []
-    for seed in range(4):
-        try:
-            outcomes.append(trace(wrong, 4, seed) != trace(right, 4, seed))
-        except Exception:  # noqa: BLE001 -- a broken loop may as well fail: it must not pass unnoticed
-            outcomes.append(True)
-    assert any(outcomes)
+    assert noticed(wrong, right, 4, compare=trace)
 
 
 def test_keywords_are_no_calls_but_calls_still_are() -> None:
@@ -241,13 +223,7 @@ def test_an_early_answer_of_the_wrong_truth_plays_other_games(monkeypatch: pytes
         patch.setattr(exprs.ExprWriter, "helper", flipped)
         wrong = _load(path, monkeypatch, True)
     assert "return True" in right.program.generated.source and "return True" not in wrong.program.generated.source
-    outcomes = []
-    for seed in range(3):
-        try:
-            outcomes.append(plain(wrong, 4, seed) != plain(right, 4, seed))
-        except Exception:  # noqa: BLE001 -- a broken test may as well fail: it must not pass unnoticed
-            outcomes.append(True)
-    assert any(outcomes)
+    assert noticed(wrong, right)
 
 
 # A total of totals of exact fractions (the value of each red card held, a third of it, over every player).
@@ -314,13 +290,7 @@ def test_answers_listed_in_another_order_play_other_games(monkeypatch: pytest.Mo
         patch.setattr(decisions, "_answers_mapped", reversed_values)
         wrong = _load(path, monkeypatch, True)
     assert "[::-1])" in wrong.program.generated.source
-    outcomes = []
-    for seed in range(3):
-        try:
-            outcomes.append(plain(wrong, 4, seed) != plain(right, 4, seed))
-        except Exception:  # noqa: BLE001 -- a broken listing may as well fail: it must not pass unnoticed
-            outcomes.append(True)
-    assert any(outcomes)
+    assert noticed(wrong, right)
 
 
 def test_a_narrated_if_testing_the_other_way_narrates_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:

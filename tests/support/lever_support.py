@@ -1,9 +1,10 @@
 """What the equivalence tests of the compiler's fast paths compare (a build with a lever against one
 without): a random game's final table, played plainly or recorded with digests, and the examples; an MCTS
-agent's choices; where a step budget runs out."""
+agent's choices; where a step budget runs out; whether a deliberately broken build is noticed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +76,15 @@ def budget_outcome(engine: Engine, players: int, seed: int) -> tuple[Any, ...]:
         return "played", st.step, st.zones
     except RulelangError as exc:
         return "error", exc.format()
+
+
+def noticed(wrong: Engine, right: Engine, seeds: int = 3, compare: Callable[[Engine, int, int], Any] = plain) -> bool:
+    """Whether a deliberately broken build plays other games than the right one (``compare``'s outcome, four
+    players, seeds 0 to ``seeds`` - 1) or fails on one: a broken rewrite must not pass unnoticed."""
+    for seed in range(seeds):
+        try:
+            if compare(wrong, 4, seed) != compare(right, 4, seed):
+                return True
+        except Exception:  # noqa: BLE001 -- a broken build may as well fail: it must not pass unnoticed
+            return True
+    return False
