@@ -147,8 +147,7 @@ class StatementEmitter:
                     for i, a in enumerate(args):
                         if not _binds_slot(callee.body, i):
                             params[base + i] = self.var("v")
-                            if a in self.cse_ids or (spills.SEAT_ARGS and type(s.args[i]) is m.CurrentPlayer) \
-                                    or (CURRENT_SEAT and a == "st.current"):  # never None or < 0 (two helpers' flags)
+                            if a in self.cse_ids or (spills.SEAT_ARGS and type(s.args[i]) is m.CurrentPlayer):
                                 self.cse_ids.add(params[base + i])
                     names = "".join(f"{params.get(base + i, '_')}, " for i in range(len(args)))
                     named = f"{names}= " if params else ""
@@ -470,8 +469,6 @@ class StatementEmitter:
 
 
 _USES_BUDGET = re.compile(r"\bleft\b|\brunaway\b|\bbreak\b")
-# A rule's argument "st.current" (a seat: never None or below 0) read without a check in the rule's body.
-CURRENT_SEAT = True
 # A look in a game without dice through runtime.reveal_named.
 REVEAL_NAMED = True
 # A loop over seats whose body is one test that the seat's answer is a constant (budget_once).
