@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, expansion, queries, rounds, spills
+from rulelang.compile import control, expansion, queries, rounds, spills, standings
 from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
@@ -287,6 +287,7 @@ class BlockEmitter:
                 self.helper(f"sh{n}_{i}", "st, loc", [(1, f"return {self.ex(e)}", sheet.span)])
                 names.append(f"sh{n}_{i}")
             self.sheet_fns.append(names)
+        self.stand_fn = standings.standings_fn(self, model)
         self.pay_fn = None
         if model.payoff is not None:
             self.helper("pay", "st, loc", [(1, f"return {self.ex(model.payoff.expr)}", model.payoff.spec.span)])

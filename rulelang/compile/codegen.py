@@ -90,6 +90,7 @@ class Generated:
     id_listers: dict[int, str] = attrs.field(factory=dict)
     members: dict[int, tuple] = attrs.field(factory=dict)  # id of a ChooseSpec -> its membership tests (see member)
     pay_fn: str | None = None  # the declared payoff of a player (the player in loc[0]), if the game declares one
+    stand_fn: str | None = None  # every seat's sheets and keys at once (compile/standings.py), if written
 
 
 class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, CountedEmitter, AnswerEmitter,
@@ -138,7 +139,7 @@ class CodeGen(StatementEmitter, MoveEmitter, ChanceEmitter, DecisionEmitter, Cou
             constants=self.consts, code=self.code, nlocals=self.nlocals, checks=self.checks, enums=self.enums,
             constructs=self.constructs, rank_fns=self.rank_fns, sheet_fns=self.sheet_fns,
             ncounters=len(model.counters), pickers=self.pickers, members=self.members, pay_fn=self.pay_fn,
-            id_listers=self.id_listers,
+            id_listers=self.id_listers, stand_fn=self.stand_fn,
         )
 
 
@@ -159,6 +160,7 @@ class Loaded:
     lines: LineTable
     pay_fn: Callable[..., Any] | None = None  # (st, loc with the player in loc[0]) -> the declared payoff
     tallied_rows: Callable[..., Any] | None = None  # (st, sheet_fns[i]) -> the rows of the last tally, if still so
+    stand_fn: Callable[..., Any] | None = None  # (st) -> every seat's sheets and keys (compile/standings.py)
 
 
 _MODULES = itertools.count(1)
@@ -223,6 +225,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
         reset_memo=ns["reset_memo"], counter_inits=[ns[f"ci{i}"] for i in range(gen.ncounters)],
         lines=gen.lines,
         pay_fn=ns[gen.pay_fn] if gen.pay_fn else None, tallied_rows=owned.tallied_rows,
+        stand_fn=ns[gen.stand_fn] if gen.stand_fn else None,
     )
 
 

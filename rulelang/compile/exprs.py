@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, piles, runtime
+from rulelang.compile import control, piles, runtime, standings
 from rulelang.compile.analysis import Analysis, canonical, fold, is_count, strict, whole_valued
 from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
@@ -469,6 +469,10 @@ class ExprWriter(QueryWriter, LabelWriter):
             return build()
         if type(e) is m.Agg and self._cheap(e):
             return build()
+        if standings.COUNTS_UNKEPT and type(e) is m.Agg and self.pre is None:
+            by_kind = self.counted_by_kind(e)  # type: ignore[attr-defined]
+            if by_kind is not None:  # a read of the zone's counts by kind, kept already: cheaper than a memo
+                return by_kind
         free: list[int] = []
         canon = canonical(e, frozenset(), free)
         name = self.memo.get(canon)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import mul
 from typing import Any
 
 from rulelang.check.model import Model, PayoffSpec, rank_payoff_spec
@@ -11,7 +12,13 @@ from rulelang.compile.runtime import player_label
 from rulelang.engine.payoffs import add_payoffs, declared_payoffs, payoffs_of_result
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
-from rulelang.numbers import bounded, json_number
+from rulelang.numbers import MAX_NUMBER, bounded, json_number
+
+# The standings written as a hand-written program would write them: each value tested against the bound where
+# it is computed (``bounded`` called outside the common case only), what does not depend on the state worked out
+# once per program, a sheet's lines kept as computed when every value is a whole number (``json_number`` would
+# return each as it is). Off: the code before it (the equivalence tests compare the two).
+LEAN_STANDINGS = True
 
 
 class Results:
@@ -21,6 +28,7 @@ class Results:
     model: Model
     run: Any
     _rank_plan: Any = None  # (rank fns, signs, span, locals) for ranks(), found at its first call
+    _stand_plan: Any = None  # what _standing_values reads of the program (LEAN_STANDINGS), found at its first call
 
     def _finish(self, st: State) -> None:
         """The game is over: its result (a lean one, ranks and payoffs only, while ``st.picking.lean``)."""
@@ -116,6 +124,8 @@ class Results:
     def standings(self, st: State) -> dict[str, Any]:
         """Rank the players by the game's ranking keys; rank 1 are the winners."""
         sheets, rows = self._standing_values(st)
+        if LEAN_STANDINGS:
+            return _lean_standings(self.program.rank_keys, sheets, rows)
         ranking = []
         for rank, (_k, p, values) in _ranked(self.program.rank_keys, rows):
             entry: dict[str, Any] = {"player": player_label(p), "rank": rank, "keys": [json_number(v) for v in values]}
@@ -171,6 +181,8 @@ class Results:
     def _standing_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
         """Per seat, its score sheets' lines (sheet name -> line label -> value) and its ranking keys' values
         (what :meth:`standings` and :meth:`ranks` rank)."""
+        if LEAN_STANDINGS:
+            return self._lean_values(st)
         program = self.program
         run = self.run
         run.reset_memo()  # pure definitions are computed once per arguments within one standings
@@ -203,6 +215,88 @@ class Results:
                     values.append(bounded(fn(st, loc), span))
             rows.append(values)
         return sheets, rows
+
+    def _lean_values(self, st: State) -> tuple[list[dict[str, dict[str, Any]]], list[list[Any]]]:
+        """:meth:`_standing_values` (LEAN_STANDINGS): the same values computed in the same order (the same errors
+        raised), each number tested against the bound where it is computed."""
+        run = self.run
+        plan = self._stand_plan
+        if plan is None or plan[0] is not run.rank_fns or plan[1] is not run.sheet_fns:
+            program = self.program
+            rank_sheets = program.rank_sheets
+            sheets_plan = [(name, [label for label, _ in lines], fns, max(1, nlocals))
+                           for (name, lines, nlocals), fns in zip(program.sheets, run.sheet_fns)]
+            by_key = [(fn, program.sheets[rank_sheets[k]][0] if k < len(rank_sheets) and rank_sheets[k] is not None
+                       else None) for k, fn in enumerate(run.rank_fns)]
+            plan = self._stand_plan = (run.rank_fns, run.sheet_fns, sheets_plan, by_key,
+                                       max(1, program.rank_nlocals), self.model.ranking.span)
+        _fns, sheet_fns, sheets_plan, by_key, nlocals, span = plan
+        run.reset_memo()  # pure definitions are computed once per arguments within one standings
+        top, low = MAX_NUMBER, -MAX_NUMBER
+        sheets: list[dict[str, dict[str, Any]]] = []
+        players = st.players
+        tallied = [run.tallied_rows(st, fns) for fns in sheet_fns]  # a tally's rows, if nothing changed since
+        if run.stand_fn is not None and not any(kept is not None for kept in tallied):
+            return run.stand_fn(st)  # the generated standings (compile/standings.py): the same values
+        if sheets_plan:
+            for p in range(players):
+                mine: dict[str, dict[str, Any]] = {}
+                for (name, labels, fns, nloc), kept in zip(sheets_plan, tallied):
+                    if kept is not None:
+                        values = [v if type(v) is int and low <= v <= top else bounded(v, span) for v in kept[p]]
+                    else:
+                        loc: list[Any] = [None] * nloc
+                        loc[0] = p
+                        values = []
+                        for fn in fns:
+                            v = fn(st, loc)
+                            values.append(v if type(v) is int and low <= v <= top else bounded(v, span))
+                    mine[name] = dict(zip(labels, values))
+                sheets.append(mine)
+        else:
+            sheets = [{} for _ in range(players)]
+        rows = []
+        for p in range(players):
+            loc = [None] * nlocals
+            loc[0] = p
+            values = []
+            for fn, sheet in by_key:
+                v = sum(sheets[p][sheet].values()) if sheet is not None else fn(st, loc)  # a sheet's total: added up
+                values.append(v if type(v) is int and low <= v <= top else bounded(v, span))
+            rows.append(values)
+        return sheets, rows
+
+
+def _lean_standings(keys: Any, sheets: list[dict[str, dict[str, Any]]], rows: list[list[Any]]) -> dict[str, Any]:
+    """:meth:`Results.standings` from the values (LEAN_STANDINGS): the same rows, a sheet's lines kept as they
+    are when every value is a whole number (what ``json_number`` returns unchanged)."""
+    ranking = []
+    winners = []
+    signs = [-1 if d == "highest" else 1 for d, _ in keys]
+    # (a key's value times -1 equals its negation, a whole number or a fraction: the order of _ranked's keys)
+    keyed = sorted([(tuple(map(mul, signs, values)), p, values) for p, values in enumerate(rows)])
+    rank = 0
+    prev = None
+    for i, (key, p, values) in enumerate(keyed):
+        if key != prev:
+            rank = i + 1
+            prev = key
+        label = f"P{p + 1}"
+        entry: dict[str, Any] = {"player": label, "rank": rank,
+                                 "keys": values if set(map(type, values)) <= _INT else
+                                 [json_number(v) for v in values]}
+        mine = sheets[p]
+        if mine:
+            entry["sheets"] = {name: lines if set(map(type, lines.values())) <= _INT
+                               else {label: json_number(v) for label, v in lines.items()}
+                               for name, lines in mine.items()}
+        ranking.append(entry)
+        if rank == 1:
+            winners.append(label)
+    return {"winners": winners, "standings": ranking}
+
+
+_INT = frozenset([int])
 
 
 def _ranked(keys: Any, rows: list[list[Any]]) -> list[tuple[int, tuple[tuple[Any, ...], int, list[Any]]]]:
