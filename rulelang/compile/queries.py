@@ -325,8 +325,9 @@ class QueryWriter:
         else:
             weight = [1] * kinds
         # (a zone read by name and items alone is written twice: a count kept already is read at once)
-        zones = [f"(KH[id({z})][1] if id({z}) in KH else kind_counts({z}))" if PLAIN_READ.match(z) else
-                 f"kind_counts({z})" for z in (self.zone(sel) for sel in q.zones)]
+        zones = [self.seat_counted(sel) or (f"(KH[id({z})][1] if id({z}) in KH else kind_counts({z}))"
+                                           if PLAIN_READ.match(z) else f"kind_counts({z})")
+                 for sel, z in ((sel, self.zone(sel)) for sel in q.zones)]
         if q.kind_locals:
             if len(q.kind_locals) != 1 or q.kinds is not None or q.where is not None or q.exclude:
                 return None
@@ -355,6 +356,25 @@ class QueryWriter:
         return each[0] if len(each) == 1 else "(" + " + ".join(each) + ")"
 
     counted_often: frozenset[int] = frozenset()  # the zones the standings count by kind (see ``counted_zones``)
+    # While the standings function writes one seat's values (compile/standings.py): the seat's variable, and per
+    # zone of the seat counted by kind, the variable its counts are read into once, at the start of the seat.
+    seat_counts: tuple[str, dict[int, str]] | None = None
+
+    def seat_counted(self, sel: m.ZoneSel) -> str | None:
+        """The variable holding the counts by kind of a zone of the seat the standings function writes (the
+        owner is that seat's local, slot 0, never nobody: its zone is read without a check, its counts cannot
+        fail to be computed); None: another zone, or not there."""
+        if self.seat_counts is None or type(sel.owner) is not m.Local or sel.owner.slot + self.off != 0:
+            return None
+        zone = self.model.zones[sel.zone]
+        if not zone.per_player or zone.per_kind is not None or zone.per_class is not None \
+                or self.local(0) != self.seat_counts[0]:
+            return None
+        self._kind_counts_helper()
+        name = self.seat_counts[1].get(sel.zone)
+        if name is None:
+            name = self.seat_counts[1][sel.zone] = self.var("kc")
+        return name
 
     def _kind_counts_helper(self) -> None:
         """The generated ``kind_counts(zone)``: how many of the zone's components are of each kind, kept

@@ -16,8 +16,11 @@ from rulelang.numbers import MAX_NUMBER
 
 # Whether the standings function is written (off: the engine calls the rank and sheet functions one by one).
 ONE_FUNCTION = True
-# How a key that is a sheet's total reads the lines just computed (the seat's sheets: ``_p``; a test breaks it).
-SHEET_TOTAL = "sum(sheets[_p][{name}].values())"
+# How a key that is a sheet's total reads the lines just computed (the seat's sheets: ``{p}``; a test breaks it).
+SHEET_TOTAL = "{tot}[{p}]"
+# Whether the seat is read from the loop's variable (a seat: its zones read without a check) and the counts by
+# kind of each of its zones that the lines read are worked out once, at the start of the seat.
+SEAT_LOCALS = True
 # Whether a count or total read from a zone's counts by kind (``counted_by_kind``) is written where it is read,
 # not kept in a memo of its own (the counts are kept already: a memo costs more than the read).
 COUNTS_UNKEPT = True
@@ -29,40 +32,53 @@ def standings_fn(gen: Any, model: m.Model) -> str | None:
     if not ONE_FUNCTION:
         return None
     span = model.ranking.span
-    lines: list[tuple[int, str, Any]] = [(1, "sheets = []", None)]
-    if model.sheets:
-        lines.append((1, "for _p in range(st.players):", None))
-        entries = []
-        for sheet in model.sheets:
-            lines.append((2, f"loc = [None] * {max(1, sheet.nlocals)}", None))
-            lines.append((2, "loc[0] = _p", None))
-            names = []
-            for _label, e in sheet.lines:
-                v = gen.var("s")
-                lines.append((2, f"{v} = {_bounded(gen, e, gen.ex(e), span)}", sheet.span))
-                names.append(v)
-            values = ", ".join(f"{gen.const(label)}: {v}" for (label, _e), v in zip(sheet.lines, names))
-            entries.append(f"{gen.const(sheet.name)}: {{{values}}}")
-        lines.append((2, f"sheets.append({{{', '.join(entries)}}})", None))
-    else:
-        lines.append((1, "for _p in range(st.players):", None))
-        lines.append((2, "sheets.append({})", None))
-    lines.append((1, "rows = []", None))
-    lines.append((1, "for _p in range(st.players):", None))
-    lines.append((2, f"loc = [None] * {max(1, model.ranking.nlocals)}", None))
-    lines.append((2, "loc[0] = _p", None))
-    keys = []
+    sheets, rows, p = gen.var("sheets"), gen.var("rows"), gen.var("p")
+    # The keys that are a sheet's total (as the engine finds them: the first sheet whose total the key is, its
+    # lines then read by the sheet's name) -> the list of that total per seat.
+    totalled: dict[str, str] = {}
     for _direction, e in model.ranking.keys:
         sheet = next((sh for sh in model.sheets if same(e, sheet_total(sh))), None)
-        if sheet is not None:  # the key is a score sheet's total: the lines just computed, added up
-            keys.append(_bounded(gen, e, SHEET_TOTAL.format(name=gen.const(sheet.name)), span))
-        else:
-            keys.append(_bounded(gen, e, gen.ex(e), span))
-    lines.append((2, f"rows.append([{', '.join(keys)}])", span))
-    lines.append((1, "return sheets, rows", None))
+        if sheet is not None and sheet.name not in totalled:
+            totalled[sheet.name] = gen.var("tot")
+    lines: list[tuple[int, str, Any]] = [(1, f"{sheets} = []", None)]
+    lines += [(1, f"{tot} = []", None) for tot in totalled.values()]
+    lines.append((1, f"for {p} in range(st.players):", None))
+    entries = []
+    by_name: dict[str, list[str]] = {}
+    with _Seat(gen, p) as seat:
+        for sheet in model.sheets:
+            lines.append((2, f"loc = [None] * {max(1, sheet.nlocals)}", None))
+            lines.append((2, f"loc[0] = {p}", None))
+            at = len(lines)
+            kept: dict[str, str] = {}  # label -> its value (a later line of the same label takes its place)
+            for label, e in sheet.lines:
+                v = gen.var("s")
+                lines.append((2, f"{v} = {_bounded(gen, e, gen.ex(e), span)}", sheet.span))
+                kept[label] = v
+            lines[at:at] = seat.counts()
+            by_name[sheet.name] = list(kept.values())  # (a later sheet of the same name takes its place)
+            values = ", ".join(f"{gen.const(label)}: {v}" for label, v in kept.items())
+            entries.append(f"{gen.const(sheet.name)}: {{{values}}}")
+    for name, tot in totalled.items():  # what the sheet's dictionary of lines adds up to
+        lines.append((2, f"{tot}.append(sum(({''.join(v + ', ' for v in by_name[name])})))", None))
+    lines.append((2, f"{sheets}.append({{{', '.join(entries)}}})", None))
+    lines.append((1, f"{rows} = []", None))
+    lines.append((1, f"for {p} in range(st.players):", None))
+    lines.append((2, f"loc = [None] * {max(1, model.ranking.nlocals)}", None))
+    lines.append((2, f"loc[0] = {p}", None))
+    keys = []
+    with _Seat(gen, p) as seat:
+        for _direction, e in model.ranking.keys:
+            sheet = next((sh for sh in model.sheets if same(e, sheet_total(sh))), None)
+            if sheet is not None:  # the key is a score sheet's total: the lines just computed, added up
+                keys.append(_bounded(gen, e, SHEET_TOTAL.format(tot=totalled[sheet.name], p=p), span))
+            else:
+                keys.append(_bounded(gen, e, gen.ex(e), span))
+        lines += seat.counts()
+    lines.append((2, f"{rows}.append([{', '.join(keys)}])", span))
+    lines.append((1, f"return {sheets}, {rows}", None))
     gen.helper("stv", "st", lines)
     return "stv"
-
 
 
 def _bounded(gen: Any, e: Any, x: str, span: Any) -> str:
@@ -72,3 +88,41 @@ def _bounded(gen: Any, e: Any, x: str, span: Any) -> str:
     if bound is not None and bound <= MAX_NUMBER:
         return x
     return gen.bound(x, span)
+
+
+class _Seat:
+    """Context manager: the expressions written inside read the seat (slot 0) from the loop's variable ``p``
+    and, for each zone of the seat counted by kind, its counts from one variable (SEAT_LOCALS; see
+    ``QueryWriter.seat_counted``); ``counts()``: the lines that compute those, to write before the first read
+    (a zone of a seat and its counts cannot fail to be read: computed earlier, the same values, no error)."""
+
+    def __init__(self, gen: Any, p: str) -> None:
+        self.gen, self.p = gen, p
+        self.read: dict[int, str] = {}
+        self.taken = 0
+
+    def __enter__(self) -> _Seat:
+        if SEAT_LOCALS:
+            gen = self.gen
+            self.saved = (gen.loop_vars.get(0), gen.seat_counts, self.p in gen.cse_ids)
+            gen.loop_vars[0] = self.p
+            gen.cse_ids.add(self.p)
+            gen.seat_counts = (self.p, self.read)
+        return self
+
+    def counts(self) -> list[tuple[int, str, Any]]:
+        """The lines computing the counts first read since the last call."""
+        new = list(self.read.items())[self.taken:]
+        self.taken = len(self.read)
+        return [(2, f"{v} = kind_counts(Z[{z}][{self.p}])", None) for z, v in new]
+
+    def __exit__(self, *exc: object) -> None:
+        if SEAT_LOCALS:
+            gen = self.gen
+            var, gen.seat_counts, had = self.saved
+            if var is None:
+                del gen.loop_vars[0]
+            else:
+                gen.loop_vars[0] = var
+            if not had:
+                gen.cse_ids.discard(self.p)

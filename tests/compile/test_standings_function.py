@@ -4,7 +4,8 @@ with their result events, same standings and ranks, same MCTS choices, same erro
 - every seat's sheet lines and ranking keys computed by one generated function, in locals, a key that is a
   sheet's total added up from the lines just computed (``standings.ONE_FUNCTION``);
 - a count or total read from a zone's counts by kind written where it is read, without a memo of its own
-  (``standings.COUNTS_UNKEPT``);
+  (``standings.COUNTS_UNKEPT``); in the standings function, the seat read from the loop's variable and the
+  counts by kind of each of its zones computed once per seat (``standings.SEAT_LOCALS``);
 - the engine's standings and ranks written as a hand-written program would (``results.LEAN_STANDINGS``).
 
 A broken variant (a sheet's total read from the first seat's sheet) is shown to be noticed.
@@ -13,6 +14,7 @@ A broken variant (a sheet's total read from the first seat's sheet) is shown to 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(standings, "ONE_FUNCTION", on)
         patch.setattr(standings, "COUNTS_UNKEPT", on)
+        patch.setattr(standings, "SEAT_LOCALS", on)
         return load_game(path)
 
 
@@ -90,9 +93,9 @@ def test_a_sheet_total_read_from_another_seat_is_noticed(monkeypatch: pytest.Mon
     path = REPO / "games" / "barnyard.rules"
     right = _load(path, monkeypatch, True)
     with monkeypatch.context() as patch:
-        patch.setattr(standings, "SHEET_TOTAL", "sum(sheets[0][{name}].values())")
+        patch.setattr(standings, "SHEET_TOTAL", "{tot}[0]")
         wrong = _load(path, monkeypatch, True)
-    assert "sheets[0]" in wrong.program.generated.source
+    assert re.search(r"_tot\d+\[0\]", wrong.program.generated.source)
     assert noticed(wrong, right)
 
 
