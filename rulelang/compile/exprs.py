@@ -88,6 +88,7 @@ class ExprWriter(QueryWriter, LabelWriter):
         self.members: dict[int, tuple] = {}  # id of a ChooseSpec -> replay's membership tests (see member_tests)
         self.helpers: list[list[tuple[int, str, Span | None]]] = []  # module-level functions
         self.memo: dict[Any, str] | None = None  # while writing standings: canonical node -> memo function
+        self.memo_once: frozenset[Any] | None = None  # while writing standings: standings.evaluated_once
         # While writing an option's condition inside its ranges: the local slots each range binds, and
         # the boxes of counts/totals computed once per values of the outer ranges: (node, level) -> name.
         self.once_levels: list[set[int]] | None = None
@@ -473,6 +474,8 @@ class ExprWriter(QueryWriter, LabelWriter):
             by_kind = self.counted_by_kind(e)  # type: ignore[attr-defined]
             if by_kind is not None:  # a read of the zone's counts by kind, kept already: cheaper than a memo
                 return by_kind
+        if self.memo_once is not None and canonical(e, frozenset(), [], {}) in self.memo_once:
+            return build()  # computed once per values of what it reads (standings.evaluated_once): no memo
         free: list[int] = []
         canon = canonical(e, frozenset(), free)
         name = self.memo.get(canon)

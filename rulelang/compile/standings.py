@@ -8,10 +8,13 @@ them (cleared by ``reset_memo`` before it is called).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+import attrs
+
 from rulelang.check import model as m
-from rulelang.compile.analysis import same, sheet_total
+from rulelang.compile.analysis import canonical, same, sheet_total
 from rulelang.numbers import MAX_NUMBER
 
 # Whether the standings function is written (off: the engine calls the rank and sheet functions one by one).
@@ -21,6 +24,9 @@ SHEET_TOTAL = "{tot}[{p}]"
 # Whether the seat is read from the loop's variable (a seat: its zones read without a check) and the counts by
 # kind of each of its zones that the lines read are worked out once, at the start of the seat.
 SEAT_LOCALS = True
+# Whether a pure total, count or best of the standings that is computed at most once per values of the locals
+# it reads (``evaluated_once``) is written without a memo (a memo that is never read again only costs).
+ONCE_UNKEPT = True
 # Whether a count or total read from a zone's counts by kind (``counted_by_kind``) is written where it is read,
 # not kept in a memo of its own (the counts are kept already: a memo costs more than the read).
 COUNTS_UNKEPT = True
@@ -126,3 +132,54 @@ class _Seat:
                 gen.loop_vars[0] = var
             if not had:
                 gen.cse_ids.discard(self.p)
+
+
+def evaluated_once(model: m.Model) -> frozenset[Any] | None:
+    """The memo forms (``canonical`` with names) of the pure totals, counts and bests of the standings that are
+    computed at most once per values of the locals they read, within one standings and the payoffs after it:
+    met once in the sheet lines, the keys that are not a sheet's total and the payoff, and reading the seat
+    and every variable of the totals around them (each of those values comes once: a seat's lines and keys are
+    computed once per seat, the values of a range differ). A memo of one of them would never be read again
+    (None: ONCE_UNKEPT off). Whether a value is kept or computed again never changes it (the definitions are
+    pure): a form wrongly left out here only costs time."""
+    if not ONCE_UNKEPT:
+        return None
+    met: Counter[Any] = Counter()
+    repeated: set[Any] = set()
+
+    def walk(e: Any, around: frozenset[int]) -> None:
+        t = type(e)
+        if t in (m.Gen, m.Agg, m.PlacesIR):
+            free: list[int] = []
+            canonical(e, frozenset(), free)
+            form = canonical(e, frozenset(), [], {})
+            met[form] += 1
+            if not around <= set(free):  # computed again for other values of a variable it does not read
+                repeated.add(form)
+        if t is m.Gen:
+            walk(e.iterable, around)
+            walk(e.expr, around | {e.var})
+            walk(e.cond, around | {e.var})
+        elif t is m.PlacesIR:
+            for part in (e.points, e.player, e.iterable):
+                walk(part, around)
+            walk(e.key, around | {e.var})
+            walk(e.cond, around | {e.var})
+        elif isinstance(e, (tuple, list)):
+            for x in e:
+                walk(x, around)
+        elif attrs.has(t):
+            for f in attrs.fields(t):
+                if f.name != "span":
+                    walk(getattr(e, f.name), around)
+
+    seat = frozenset({0})
+    for sheet in model.sheets:
+        for _label, e in sheet.lines:
+            walk(e, seat)
+    for _direction, e in model.ranking.keys:
+        if not any(same(e, sheet_total(sh)) for sh in model.sheets):  # (a sheet's total: its lines added up)
+            walk(e, seat)
+    if model.payoff is not None:
+        walk(model.payoff.expr, seat)
+    return frozenset(form for form, n in met.items() if n == 1 and form not in repeated)

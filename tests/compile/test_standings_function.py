@@ -5,7 +5,8 @@ with their result events, same standings and ranks, same MCTS choices, same erro
   sheet's total added up from the lines just computed (``standings.ONE_FUNCTION``);
 - a count or total read from a zone's counts by kind written where it is read, without a memo of its own
   (``standings.COUNTS_UNKEPT``); in the standings function, the seat read from the loop's variable and the
-  counts by kind of each of its zones computed once per seat (``standings.SEAT_LOCALS``);
+  counts by kind of each of its zones computed once per seat (``standings.SEAT_LOCALS``); a total computed at
+  most once per values of what it reads written without a memo (``standings.ONCE_UNKEPT``);
 - the engine's standings and ranks written as a hand-written program would (``results.LEAN_STANDINGS``).
 
 A broken variant (a sheet's total read from the first seat's sheet) is shown to be noticed.
@@ -38,6 +39,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
         patch.setattr(standings, "ONE_FUNCTION", on)
         patch.setattr(standings, "COUNTS_UNKEPT", on)
         patch.setattr(standings, "SEAT_LOCALS", on)
+        patch.setattr(standings, "ONCE_UNKEPT", on)
         return load_game(path)
 
 
