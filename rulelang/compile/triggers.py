@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
+from rulelang.compile import untouched
 from rulelang.compile.emit import SOFT_LIMIT
 from rulelang.compile.source_text import cannot_fail
 
@@ -18,7 +19,16 @@ class TriggerEmitter:
     """Trigger checks and their guards (mixed into ``CodeGen``)."""
 
     def move_triggers(self, s: m.MoveS) -> tuple[int, ...]:
-        return self.comp.triggers_for(self.query_zones(s.query) | {s.dest.zone})
+        """The triggers to check after move ``s``: those reading a zone it changes, less those whose condition
+        it cannot change (``untouched.UNTOUCHED``, proved from the model)."""
+        which = self.comp.triggers_for(self.query_zones(s.query) | {s.dest.zone})
+        if which and untouched.UNTOUCHED:
+            facts = self.__dict__.get("_absent_facts")
+            if facts is None:
+                facts = self.__dict__["_absent_facts"] = untouched.absent_facts(self.model)
+            known = facts.get(id(s), ())
+            which = tuple(t for t in which if not untouched.untouched(self.model, s, self.model.triggers[t], known))
+        return which
 
     def soft(self, L: list, which: tuple[int, ...], after: tuple, span: Any, ind: int,
              owners: list[str] | None = None) -> bool:
