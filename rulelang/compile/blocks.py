@@ -274,6 +274,8 @@ class BlockEmitter:
         self.off = 0
         model = self.model
         self.memo_once = standings.evaluated_once(model)
+        self.seat_kept, self.helper_counts = standings.seat_kept(model), {}
+        self.seat_counts = ("", {}) if self.seat_kept else None  # (the standings function sets its own)
         self.counted_often = queries.counted_zones(
             [e for _d, e in model.ranking.keys] + [e for sheet in model.sheets for _label, e in sheet.lines]
             + ([model.payoff.expr] if model.payoff is not None else []), model.zones)
@@ -296,7 +298,8 @@ class BlockEmitter:
         # Only the memos filled since the last reset are cleared (a game may have hundreds).
         self.helper("reset_memo", "", [(1, "for memo in DIRTY:", None), (2, "memo.clear()", None),
                                        (1, "DIRTY.clear()", None)])
-        self.memo = self.memo_once = None
+        self.memo = self.memo_once = self.seat_counts = None
+        self.seat_kept, self.helper_counts = False, {}
         for i, counter in enumerate(model.counters):
             self.helper(f"ci{i}", "st, loc", [(1, f"return {self.ex(counter.init)}", counter.span)])
 

@@ -454,6 +454,9 @@ class ExprWriter(QueryWriter, LabelWriter):
         if self.loop_vars:
             check_no_loop_vars(lines, self.loop_vars)
         body = [(0, f"def {name}({args}):", None)]
+        if self.helper_counts and "loc" in args:  # the seat's zones' counts it reads (standings.SEAT_LOCALS)
+            lines = [(1, f"{v} = kind_counts(Z[{z}][loc[0]])", None) for z, v in self.helper_counts.items()
+                     if any(re.search(rf"\b{v}\b", text) for _i, text, _s in lines)] + lines
         lines = truth_tests(zone_locals(lines, 1))
         body += prologue(lines, 1)
         body += lines

@@ -87,8 +87,8 @@ class QueryWriter:
             return f"Z[{z}][{self.ex(sel.owner)}]"
         o = self.ex(sel.owner)
         if isinstance(sel.owner, m.Local):
-            if o in self.cse_ids:
-                return f"Z[{z}][{o}]"
+            if o in self.cse_ids or (o == "loc[0]" and self.seat_kept and self.memo is not None):
+                return f"Z[{z}][{o}]"  # (a seat: a range's, or the standings' seat, see ``seat_kept``)
             return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
         return f"zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)})"
 
@@ -364,17 +364,30 @@ class QueryWriter:
         """The variable holding the counts by kind of a zone of the seat the standings function writes (the
         owner is that seat's local, slot 0, never nobody: its zone is read without a check, its counts cannot
         fail to be computed); None: another zone, or not there."""
-        if self.seat_counts is None or type(sel.owner) is not m.Local or sel.owner.slot + self.off != 0:
+        if self.seat_counts is None or type(sel.owner) is not m.Local or sel.owner.slot + self.off != 0 \
+                or self.memo is None:
             return None
         zone = self.model.zones[sel.zone]
-        if not zone.per_player or zone.per_kind is not None or zone.per_class is not None \
-                or self.local(0) != self.seat_counts[0]:
+        if not zone.per_player or zone.per_kind is not None or zone.per_class is not None:
+            return None
+        seat = self.local(0)
+        if seat == "loc[0]" and self.seat_kept:  # in a function of its own: its counts read at its start
+            read = self.helper_counts
+        elif seat == self.seat_counts[0]:
+            read = self.seat_counts[1]
+        else:
             return None
         self._kind_counts_helper()
-        name = self.seat_counts[1].get(sel.zone)
+        name = read.get(sel.zone)
         if name is None:
-            name = self.seat_counts[1][sel.zone] = self.var("kc")
+            name = read[sel.zone] = self.var("kc")
         return name
+
+    # While the standings are written (compile/standings.py): whether no range of theirs binds the seat's slot
+    # (slot 0 then holds the seat in every function they call), and per zone of the seat counted by kind in a
+    # function of its own, the variable its counts are read into at the start of each function that reads them.
+    seat_kept: bool = False
+    helper_counts: dict[int, str] = {}  # noqa: RUF012 -- (replaced by a dict of its own while in use)
 
     def _kind_counts_helper(self) -> None:
         """The generated ``kind_counts(zone)``: how many of the zone's components are of each kind, kept

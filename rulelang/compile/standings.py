@@ -183,3 +183,24 @@ def evaluated_once(model: m.Model) -> frozenset[Any] | None:
     if model.payoff is not None:
         walk(model.payoff.expr, seat)
     return frozenset(form for form, n in met.items() if n == 1 and form not in repeated)
+
+
+def seat_kept(model: m.Model) -> bool:
+    """Whether no range of the standings (sheet lines, keys, payoff) binds local slot 0, the seat's: then every
+    function they call finds the seat there (SEAT_LOCALS; False when off)."""
+    if not SEAT_LOCALS:
+        return False
+    exprs = [e for sheet in model.sheets for _label, e in sheet.lines] + [e for _d, e in model.ranking.keys]
+    if model.payoff is not None:
+        exprs.append(model.payoff.expr)
+
+    def binds(e: Any) -> bool:
+        if isinstance(e, (tuple, list)):
+            return any(binds(x) for x in e)
+        if not attrs.has(type(e)):
+            return False
+        if type(e) in (m.Gen, m.PlacesIR) and e.var == 0:
+            return True
+        return any(binds(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span")
+
+    return not binds(exprs)

@@ -105,13 +105,17 @@ class TriggerEmitter:
                 lines.append((1, f"loc = TL[{t}]", trig.span))
                 if trig.each:
                     lines.append((1, f"flags = armed[{t}]", trig.span))
+                    sure = True  # every seat of the game: each a seat
                     if owners and owner_local(trig):
                         seats = "(sorted(set(_seats0)) if len(_seats0) > 1 else _seats0)"  # in seat order
                         lines.append((1, f"for p in {seats}:", trig.span))
+                        sure = False  # (a seat's variable may hold nobody: left to the condition's own checks)
                     else:
                         lines.append((1, "for p in range(st.players):", trig.span))
-                    lines.append((2, "loc[0] = p", trig.span))
-                    lines.append((2, f"now = bool({self.ex(trig.cond)})", trig.span))
+                    cond = self.seat_ex_of(trig.cond, "p", sure)
+                    if not untouched.CHECK_SEATS or "loc" in cond:  # (what it calls reads the seat from loc)
+                        lines.append((2, "loc[0] = p", trig.span))
+                    lines.append((2, f"now = bool({cond})", trig.span))
                     lines.append((2, "if now and not flags[p]:", trig.span))
                     lines.append((3, f"fired.append(({t}, p))", trig.span))
                     lines.append((2, "flags[p] = now", trig.span))
@@ -127,6 +131,23 @@ class TriggerEmitter:
         lines.append((1, "return False", None))
         self.helper(name, "st, _seats0" if owners else "st", lines)
         return name
+
+    def seat_ex_of(self, e: Any, p: str, sure: bool) -> str:
+        """Source of a per-player trigger's condition in a check's loop over the seats ``p`` (slot 0 holds the
+        seat too, for the functions it calls): read from the variable (``untouched.CHECK_SEATS``), and, when
+        it is ``sure`` to be a seat, without a check."""
+        if not untouched.CHECK_SEATS or 0 in self.loop_vars:
+            return self.ex(e)
+        self.loop_vars[0] = p
+        added = sure and p not in self.cse_ids
+        if added:
+            self.cse_ids.add(p)
+        try:
+            return self.ex(e)
+        finally:
+            del self.loop_vars[0]
+            if added:
+                self.cse_ids.discard(p)
 
     def check_guard(self, which: tuple[int, ...], owners: list[str] | None) -> str | None:
         """A test written before a call of the check of ``which`` (see ``soft``): true when a trigger's

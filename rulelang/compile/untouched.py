@@ -21,6 +21,9 @@ from rulelang.compile.analysis import same, slots_read
 # Whether a move skips the checks of the triggers it cannot change (off: every trigger reading a zone it
 # touches is checked after it; the equivalence tests compare the two).
 UNTOUCHED = True
+# Whether a trigger watched per player is tested in its check's loop over the seats with the seat read from the
+# loop's variable (a seat: its zones and counters read without a check), as a hand-written loop would.
+CHECK_SEATS = True
 
 # The nodes a trigger's condition may hold for the proof (any other: the trigger is checked as before). They
 # read zones, counters and the components' kinds, attributes and faces, each change of which is followed by a

@@ -1,5 +1,6 @@
 """A move skips the checks of the triggers whose conditions it cannot change, proved from the checked model
-(``untouched.UNTOUCHED``): against the code that checks every trigger reading a zone the move touches, the same
+(``untouched.UNTOUCHED``), and a check's loop over the seats reads the seat from its variable
+(``untouched.CHECK_SEATS``): against the code that checks every trigger reading a zone the move touches, the same
 games, traces, standings, MCTS choices and errors on every game and example; the proof's cases one by one; and a
 broken proof (one that says a move moves no kind at all) is noticed."""
 
@@ -24,6 +25,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
     with monkeypatch.context() as patch:
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(untouched, "UNTOUCHED", on)
+        patch.setattr(untouched, "CHECK_SEATS", on)
         return load_game(path)
 
 
