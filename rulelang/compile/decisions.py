@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime
+from rulelang.compile import answers, counted, kept, label_proof, membership, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -266,9 +266,16 @@ class DecisionEmitter:
                     self.id_listers[-id(spec)] = self.enumerator(s, ids=True, only=True)  # ... the ids alone
                     written |= loc_writes(self.helpers[start:])
                 self.listing_writes[id(spec)] = written
+                if id(spec) in self.pickers and self.tries_bound(s) <= runtime.MAX_OPTIONS:
+                    plan = kept.plan(self, s)  # options the next decision of this choice may keep (kept.py)
+                    if plan is not None:
+                        self.kept_listers[id(spec)] = self.enumerator(s, lazy=True, keeping=plan)
+                        self.kept_plans[pc] = plan
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
+                if pc in self.kept_plans:
+                    self.kept_entries[pc + 1 + n] = (pc, n)
                 self.resume(pc + 1 + n, ("seq", opt.body, 0, self.off, self.ikey, after), opt.span, prelude)
             self.resume(pc + k + 1, after, sp)
         who = None
@@ -297,6 +304,15 @@ class DecisionEmitter:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
         nxt = self.var("nx")
         plans = self.counted_pick(s, spec)
+        plan = self.kept_plans.get(pc) if plans is None and id(spec) in self.kept_listers else None
+        block, self.kept_now = self.kept_block, None
+        if block is not None and block[0] == pc:  # the first listing of this choice in an option's block
+            self.kept_block = None
+        if plan is not None:  # the options kept from the decision before (``kp``) and for the next one
+            K, X = self.var("kk"), self.var("kx")
+            src = "kp" if block is not None and block[0] == pc and block[1] in plan.keep else "None"
+            self.kept_now = (plan, K, X, src)
+            L.append((ind, f"{K} = {X} = None", sp))
         # (TAKEN_DIRECT) where counted with replay's membership tests: each option's values stored and its block
         # named where it is found, not through its index and a tuple of its values
         direct = counted.TAKEN_DIRECT and plans is not None and id(spec) in self.members
@@ -377,6 +393,7 @@ class DecisionEmitter:
         L.append((ind, "st.step += 1", sp))
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
+        self.kept_now = None
         return True
 
     def labels_told_apart(self, L: list, spec: ChooseSpec, R: str, ind: int, sp: Any) -> None:
@@ -403,7 +420,11 @@ class DecisionEmitter:
         """The pick of ``pause_pick`` from the options listed (lazily where a picker lists them so): the
         choice skipped where there are none, else option ``i`` into ``x`` (its index) and ``v`` (its values)."""
         picker = self.pickers.get(id(spec))
-        if picker is not None:
+        if picker is not None and self.kept_now is not None:  # the same listing, some options kept (kept.py)
+            E, Q = self.var("ends"), self.var("opts")
+            L.append((ind, f"{n}, {E}, {Q}, {self.kept_now[1]} = {self.kept_listers[id(spec)]}(st, loc, "
+                           f"{self.kept_now[3]})", sp))
+        elif picker is not None:
             E, Q = self.var("ends"), self.var("opts")
             L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
         else:
@@ -603,7 +624,8 @@ class DecisionEmitter:
         with a new step budget, as the engine's loop would; but every CHAIN-th step return ``TAKEN``
         to that loop instead, so that decisions taken one after the other never nest deeper."""
         L.append((ind, f"if st.step % {CHAIN}:", sp))
-        L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET)", sp))
+        passed = f", {self.kept_now[2]}" if self.kept_now is not None else ""  # what the next decision keeps
+        L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET{passed})", sp))
         L.append((ind, f"return {TAKEN}", sp))
 
 
