@@ -266,16 +266,10 @@ class DecisionEmitter:
                     self.id_listers[-id(spec)] = self.enumerator(s, ids=True, only=True)  # ... the ids alone
                     written |= loc_writes(self.helpers[start:])
                 self.listing_writes[id(spec)] = written
-                if id(spec) in self.pickers and self.tries_bound(s) <= runtime.MAX_OPTIONS:
-                    plan = kept.plan(self, s)  # options the next decision of this choice may keep (kept.py)
-                    if plan is not None:
-                        self.kept_listers[id(spec)] = self.enumerator(s, lazy=True, keeping=plan)
-                        self.kept_plans[pc] = plan
+                kept.planned(self, s, spec, pc)  # options the next decision of this choice may keep
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
-                if pc in self.kept_plans:
-                    self.kept_entries[pc + 1 + n] = (pc, n)
                 self.resume(pc + 1 + n, ("seq", opt.body, 0, self.off, self.ikey, after), opt.span, prelude)
             self.resume(pc + k + 1, after, sp)
         who = None
@@ -304,15 +298,7 @@ class DecisionEmitter:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
         nxt = self.var("nx")
         plans = self.counted_pick(s, spec)
-        plan = self.kept_plans.get(pc) if plans is None and id(spec) in self.kept_listers else None
-        block, self.kept_now = self.kept_block, None
-        if block is not None and block[0] == pc:  # the first listing of this choice in an option's block
-            self.kept_block = None
-        if plan is not None:  # the options kept from the decision before (``kp``) and for the next one
-            K, X = self.var("kk"), self.var("kx")
-            src = "kp" if block is not None and block[0] == pc and block[1] in plan.keep else "None"
-            self.kept_now = (plan, K, X, src)
-            L.append((ind, f"{K} = {X} = None", sp))
+        kept.decision(self, L, spec, pc, plans is None, ind, sp)  # what it keeps, if it keeps (kept.py)
         # (TAKEN_DIRECT) where counted with replay's membership tests: each option's values stored and its block
         # named where it is found, not through its index and a tuple of its values
         direct = counted.TAKEN_DIRECT and plans is not None and id(spec) in self.members
@@ -420,13 +406,10 @@ class DecisionEmitter:
         """The pick of ``pause_pick`` from the options listed (lazily where a picker lists them so): the
         choice skipped where there are none, else option ``i`` into ``x`` (its index) and ``v`` (its values)."""
         picker = self.pickers.get(id(spec))
-        if picker is not None and self.kept_now is not None:  # the same listing, some options kept (kept.py)
-            E, Q = self.var("ends"), self.var("opts")
-            L.append((ind, f"{n}, {E}, {Q}, {self.kept_now[1]} = {self.kept_listers[id(spec)]}(st, loc, "
-                           f"{self.kept_now[3]})", sp))
-        elif picker is not None:
-            E, Q = self.var("ends"), self.var("opts")
-            L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
+        if picker is not None:
+            E, Q, kn = self.var("ends"), self.var("opts"), self.kept_now  # (kn: a listing that keeps, kept.py)
+            call = f"{picker}(st, loc)" if kn is None else f"{self.kept_listers[id(spec)]}(st, loc, {kn[3]})"
+            L.append((ind, f"{n}, {E}, {Q}{'' if kn is None else ', ' + kn[1]} = {call}", sp))
         else:
             Q = self.var("opts")
             L.append((ind, f"{Q} = {self.enums[id(spec)]}(st, loc)", sp))

@@ -32,6 +32,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
+from rulelang.compile import runtime
 from rulelang.compile.analysis import conjuncts, fold
 
 KEPT_LISTINGS = True
@@ -70,6 +71,7 @@ def reads(e: Any, model: m.Model | None = None) -> set:
         elif t is m.QueryIR:
             if x.one is not None and not x.zones:
                 out.add(ANY_ZONE)
+            out.update(("local", slot) for slot in x.kind_locals)  # kinds held in locals
         elif t is m.CounterGet:
             out.add(("counter", x.counter))
         elif t is m.Local:
@@ -418,3 +420,33 @@ def plan(gen: Any, s: m.ChooseS) -> Plan | None:
         return None
     kept_all = tuple(sorted({n for k in keep.values() for n in k}))
     return Plan(kept_all, {n: gates[n] for n in kept_all}, keep, markers, {n: candidates[n] for n in kept_all})
+
+
+def planned(gen: Any, s: m.ChooseS, spec: Any, pc: int) -> None:
+    """At a choice's first site (``pc``): its plan and its listing that keeps (``kept_listers``), and its
+    options' blocks marked as taking what the decision before kept (``kept_entries``), where it keeps."""
+    if id(spec) not in gen.pickers or gen.tries_bound(s) > runtime.MAX_OPTIONS:
+        return
+    found = plan(gen, s)
+    if found is None:
+        return
+    gen.kept_listers[id(spec)] = gen.enumerator(s, lazy=True, keeping=found)
+    gen.kept_plans[pc] = found
+    for n in range(len(s.options)):
+        gen.kept_entries[pc + 1 + n] = (pc, n)
+
+
+def decision(gen: Any, L: list, spec: Any, pc: int, listed: bool, ind: int, sp: Any) -> None:
+    """At a decision of the choice at ``pc`` (``listed``: its options listed by a picker, not counted): the
+    variables of what its listing keeps and of what it passes on (``gen.kept_now``, None: it keeps nothing).
+    The first listing of that choice in one of its options' blocks reads what the decision before kept
+    (``kp``), where that option keeps any; every other reads nothing kept."""
+    found = gen.kept_plans.get(pc) if listed and id(spec) in gen.kept_listers else None
+    block, gen.kept_now = gen.kept_block, None
+    if block is not None and block[0] == pc:
+        gen.kept_block = None
+    if found is not None:
+        K, X = gen.var("kk"), gen.var("kx")
+        src = "kp" if block is not None and block[0] == pc and block[1] in found.keep else "None"
+        gen.kept_now = (found, K, X, src)
+        L.append((ind, f"{K} = {X} = None", sp))
