@@ -23,15 +23,10 @@ from rulelang.compile.analysis import (
     slots_read,
 )
 from rulelang.compile.emit import loc_writes
-from rulelang.compile.piles import marker_zones
 from rulelang.compile.program import (
     ChooseSpec,
 )
 from rulelang.compile.source_text import inline_single_piles, owned_piles
-
-MARKER_FILTERS = True
-"""Whether a picker's listing of values whose only test is that a marker is not on their pile lists them all
-but that one (``OptionEmitter.marker_filter``); the equivalence tests turn it off to compare."""
 
 
 class OptionEmitter:
@@ -72,7 +67,6 @@ class OptionEmitter:
         assert not (lazy and ids) and (ids or not only) and (keeping is None or lazy)
         name = f"o{'j' if only else 'i' if ids else 'k' if keeping is not None else ''}{next(self.names)}"
         keeps: list[str] = []  # with keeping: per kept option, the variable holding what it added
-        where_var = self.var("w")  # lazy: where a marker is, looked up once (see marker_filter)
         # Ranges too small to ever try more than the limit (known when the code is written): no count kept.
         limited = self.tries_bound(s) > runtime.MAX_OPTIONS
         lines: list = [(1, "out = []", None)]
@@ -284,9 +278,7 @@ class OptionEmitter:
                     and not any(sl == opt.bindings[0][0] for _z, sl in piles):
                 self.outer_as_list(lines, outer_for, kept_at, (n, total, ends, parts, once))
             if inner_for is not None:
-                marker = self.marker_filter(opt) if lazy and not limited and not ids and last == 0 else None
-                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]],
-                                None if marker is None else (marker, kept, where_var, boxes))
+                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
             if opt.bindings:  # the piles on the innermost value read once: looked up where read
                 innermost = opt.bindings[-1][0]
                 texts = [j for j in range(first, len(lines)) if type(lines[j][1]) is str]
@@ -308,8 +300,6 @@ class OptionEmitter:
                     lines[at:at + 1] = [(lind, f"loc[{text.slot + self.off}] = {text.var}", opt.span)] if keep else []
             if keeping is not None and n in keeping.kept:
                 keeps.append(self.kept_option(lines, option_start, keeping, n, (total, ends, parts), opt.span))
-        if any(type(text) is str and f"{where_var} = find_marker" in text for _i, text, _sp in lines):
-            lines.insert(0, (1, f"{where_var} = None", None))
         if lazy:
             if limited:
                 lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
@@ -375,40 +365,9 @@ class OptionEmitter:
         at = lines.index(line)
         lines[at:at + 1] = [(ind, f"{outer} = {src}", sp), (ind, f"if {outer}:", sp)]
 
-    def marker_filter(self, opt: m.OptionIR) -> tuple[int, int] | None:
-        """(the marker's id, the zone) of a one-range option whose only test of its value ``v`` is ``not any(M in
-        Z of v)``, M a kind of one component and Z a pile on every component of some kinds: the values listed
-        are then every value but the one whose pile holds M, if any (``MARKER_FILTERS``); else None."""
-        if not MARKER_FILTERS or len(opt.bindings) != 1 or opt.cond is None:
-            return None
-        slot, it = opt.bindings[0]
-        if it.type != m.COMPONENT or it.query is None:  # (components: each listed once)
-            return None
-        tests = [p for p in conjuncts(fold(opt.cond)) if slot in slots_read([p])]
-        if len(tests) != 1 or type(tests[0]) is not m.UnOp or tests[0].op != "not":
-            return None
-        agg = tests[0].operand
-        if type(agg) is not m.Agg or agg.func != "any" or agg.attr is not None:
-            return None
-        q = agg.query
-        if q.kinds is None or len(q.kinds) != 1 or q.exclude or q.kind_locals or q.where is not None \
-                or q.one is not None or q.count is not None or q.count_expr is not None or len(q.zones) != 1 \
-                or q.quantity not in ("default", "all"):
-            return None
-        (kind,) = q.kinds
-        sel = q.zones[0]
-        zone = self.model.zones[sel.zone]
-        if self.model.kinds[kind].count != 1 or zone.per_class is None or type(sel.owner) is not m.Local \
-                or sel.owner.slot != slot:
-            return None
-        return self.comp.first_of_kind[kind], sel.zone
-
-    def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]],
-                   marker: tuple | None = None) -> None:
+    def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
         """The innermost loop of an option reading piles on its value: written twice, with the piles read
-        with no check when every value owns them (as a rule), and as it was otherwise. With ``marker``
-        ((marker id, zone), the list kept, the variable of where the marker is; see ``marker_filter``), the
-        loop where every value owns its pile is no loop: the values, but the one whose pile holds the marker."""
+        with no check when every value owns them (as a rule), and as it was otherwise."""
         line, src, v = inner_for
         at = lines.index(line)
         ind = line[0]
@@ -429,26 +388,10 @@ class OptionEmitter:
                                                 if isinstance(old[1], _PilesAt) else [old])]
         values = self.var("vs")
         loop = f"for {v} in {values}:"
-        first = [(ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in fast]]
-        # what is done per value but the test and the append: a local stored, kept counts reset (none: no loop)
-        done = [] if marker is None else [text for _i, text, _sp in fast if not (
-            (isinstance(text, _LocAt) and text.slot not in self.loc_reads and -1 not in self.loc_reads)
-            or (isinstance(text, _ResetAt) and not marker[3].get(text.level)))]
-        if marker is not None and len(done) == 2 and type(done[0]) is str and done[0].startswith("if ") \
-                and done[1] == f"{marker[1]}.append({v})":
-            (c, zone), kept, where, _boxes = marker
-            self.consts["find_marker"] = None  # given at load, the program's own (piles_runtime.owned)
-            first = [
-                (ind + 1, f"{kept} += {values}", line[2]),
-                (ind + 1, f"if {where} is None: {where} = find_marker(st, {c}, "
-                          f"{self.const(marker_zones(self, self.comp.kind_of[c]))})", line[2]),
-                (ind + 1, f"if {where}[0] == {zone} and {where}[1] in {kept}:", line[2]),
-                (ind + 2, f"{kept}.remove({where}[1])", line[2]),
-            ]
         lines[at:end] = [
             (ind, f"{values} = {src}", line[2]),
             (ind, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", line[2]),
-            *first,
+            (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in fast],
             (ind, "else:", line[2]),
             (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in body],
         ]

@@ -1,13 +1,9 @@
-"""Two rewrites of a picker's listing, against the code written without them (same games, same traces, same
-standings, same MCTS choices, same step-budget stops, same replay verdicts and states, on every game and
-example):
-
-- a choice taken again in a loop keeps, from one decision to the next, the listings of the options nothing on
-  the way back changes (``kept.KEPT_LISTINGS``). What it proves from the checked model (``kept.plan``) is tested
-  on Hippe Kippen's spend, and a marker's move, whose source is only known at run time, is shown to be tested
-  there: without that test a game whose marker starts among what an option lists plays other games;
-- values whose only test is that a one-component marker is not on their pile are listed all but the one whose
-  pile holds it, found once (``options.MARKER_FILTERS``); a variant that forgets to leave it out plays other games.
+"""A choice taken again in a loop keeps, from one decision to the next, the listings of the options nothing
+on the way back changes (``kept.KEPT_LISTINGS``), against the code written without it: same games, same
+traces, same standings, same MCTS choices, same step-budget stops, same replay verdicts and states, on every
+game and example. What it proves from the checked model (``kept.plan``) is tested on Hippe Kippen's spend,
+and a marker's move, whose source is only known at run time, is shown to be tested there: without that
+test a game whose marker starts among what an option lists plays other games.
 """
 
 from __future__ import annotations
@@ -21,7 +17,7 @@ from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain
 from step_support import recorded
 
 from rulelang import load_game
-from rulelang.compile import decisions, kept, options
+from rulelang.compile import decisions, kept
 from rulelang.engine.engine import Engine
 from rulelang.trace.replay import Replayer
 
@@ -33,7 +29,6 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
     with monkeypatch.context() as patch:
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(kept, "KEPT_LISTINGS", on)
-        patch.setattr(options, "MARKER_FILTERS", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -41,7 +36,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
 def test_every_game_plays_and_records_as_without_kept_listings(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / f"{game}.rules"
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    assert "kp=None" not in old.program.generated.source and "find_marker" not in old.program.generated.source
+    assert "kp=None" not in old.program.generated.source
     players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
     for n, seed in itertools.product(players, range(8)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
@@ -189,21 +184,3 @@ def test_reads_and_writes_are_read_from_the_model() -> None:
     assert kept.writes(model, choose.options[0].body) is None  # a draw may end the game: not known here
     assert kept.meets({("local", 3)}, {kept.ANY_LOCAL}) and kept.meets({kept.ANY_ZONE}, {("zone", 1)})
 
-
-def test_a_marker_filter_that_keeps_the_marked_value_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hippe Kippen's fox moves list every collection but the fox's own: the games above would notice a
-    listing that leaves none out."""
-    path = REPO / "games" / "hippe-kippen.rules"
-    right = _load(path, monkeypatch, True)
-    assert right.program.generated.source.count("find_marker(") == 4  # both fox moves, in both listings
-    real = options.OptionEmitter.owned_loop
-
-    def kept_all(self: object, lines: list, *args: object) -> None:
-        real(self, lines, *args)
-        lines[:] = [(i, "pass", sp) if type(text) is str and ".remove(" in text else (i, text, sp)
-                    for i, text, sp in lines]
-
-    monkeypatch.setattr(options.OptionEmitter, "owned_loop", kept_all)
-    wrong = _load(path, monkeypatch, True)
-    assert "find_marker(" in wrong.program.generated.source and ".remove(" not in wrong.program.generated.source
-    assert noticed(wrong, right)
