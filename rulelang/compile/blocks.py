@@ -186,6 +186,8 @@ class BlockEmitter:
         self.nloc = rule.nlocals
         self.slots: dict[Any, int] = {}
         self.off, self.ikey = 0, ()
+        self.kept_plans: dict[int, Any] = {}  # pc of a choice -> its kept.Plan (see kept.py)
+        self.kept_entries: dict[int, tuple[int, int]] = {}  # pc of an option's block -> (pc of its choice, option)
         prelude: list = []
         self.cov(("rule", rule.index), 1, prelude)
         self.resume(0, ("seq", rule.body, 0, 0, (), ("ret",)), rule.span, prelude)
@@ -193,8 +195,13 @@ class BlockEmitter:
             pc, ctx, pre = self.todo.pop(0)
             self.nsoft = 0
             lines = list(pre)
+            # an option's block of a choice that keeps options: the first listing of that choice in it (the next
+            # decision, the way back straight) reads what the decision before kept (``kp``, see kept.py)
+            self.kept_block = self.kept_entries.get(pc)
             self.emit_ctx(lines, ctx, 1)
-            self.function(f"r{rule.index}_{pc}", "st, loc, fr, left", lines)
+            self.kept_block = None
+            args = "st, loc, fr, left, kp=None" if pc in self.kept_entries else "st, loc, fr, left"
+            self.function(f"r{rule.index}_{pc}", args, lines)
         return [self.entries[pc] for pc in range(self.npc)], self.nloc
 
     def function(self, name: str, args: str, lines: list) -> None:

@@ -120,6 +120,13 @@ class CountedEmitter:
                 L.append((at, f"if {v}:", sp))
                 L.append((at + 1, "".join(f"loc[{slot}], " for slot in slots) + f"= {v}", sp))
             self.option_tail(L, opt, R, who, nxt, k, at, sp)
+            if self.kept_now is not None and j in self.kept_now[0].keep:  # what the next decision may keep
+                plan, K, X, _src = self.kept_now
+                if plan.keep[j] == plan.kept:
+                    L.append((at, f"{X} = {K}", sp))
+                else:
+                    mask = "".join(f"{K}[{i}], " if n in plan.keep[j] else "None, " for i, n in enumerate(plan.kept))
+                    L.append((at, f"{X} = ({mask}) if {K} is not None else None", sp))
 
     def option_tail(self, L: list, opt: tuple, R: str, who: str, nxt: str, k: int, at: int, sp: Any) -> None:
         """After an option's values are stored: the option told to a recorder, where play goes on."""

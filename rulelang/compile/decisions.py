@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime
+from rulelang.compile import answers, counted, kept, label_proof, membership, rounds, runtime
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -266,6 +266,7 @@ class DecisionEmitter:
                     self.id_listers[-id(spec)] = self.enumerator(s, ids=True, only=True)  # ... the ids alone
                     written |= loc_writes(self.helpers[start:])
                 self.listing_writes[id(spec)] = written
+                kept.planned(self, s, spec, pc)  # options the next decision of this choice may keep
             for n, opt in enumerate(s.options):
                 prelude: list = []
                 self.cov(("option", id(s), n), 1, prelude)
@@ -297,6 +298,7 @@ class DecisionEmitter:
             who = "st.current" if s.player is None else self.seat_ex(s.player, "a choice to make", sp)
         nxt = self.var("nx")
         plans = self.counted_pick(s, spec)
+        kept.decision(self, L, spec, pc, plans is None, ind, sp)  # what it keeps, if it keeps (kept.py)
         # (TAKEN_DIRECT) where counted with replay's membership tests: each option's values stored and its block
         # named where it is found, not through its index and a tuple of its values
         direct = counted.TAKEN_DIRECT and plans is not None and id(spec) in self.members
@@ -377,6 +379,7 @@ class DecisionEmitter:
         L.append((ind, "st.step += 1", sp))
         L.append((ind, "st.pending_cache = st.choice_cache = None", sp))
         self.taken(L, nxt if k > 1 else f"r{self.frame}_{spec.options[0][3]}", ind, sp)
+        self.kept_now = None
         return True
 
     def labels_told_apart(self, L: list, spec: ChooseSpec, R: str, ind: int, sp: Any) -> None:
@@ -404,8 +407,9 @@ class DecisionEmitter:
         choice skipped where there are none, else option ``i`` into ``x`` (its index) and ``v`` (its values)."""
         picker = self.pickers.get(id(spec))
         if picker is not None:
-            E, Q = self.var("ends"), self.var("opts")
-            L.append((ind, f"{n}, {E}, {Q} = {picker}(st, loc)", sp))
+            E, Q, kn = self.var("ends"), self.var("opts"), self.kept_now  # (kn: a listing that keeps, kept.py)
+            call = f"{picker}(st, loc)" if kn is None else f"{self.kept_listers[id(spec)]}(st, loc, {kn[3]})"
+            L.append((ind, f"{n}, {E}, {Q}{'' if kn is None else ', ' + kn[1]} = {call}", sp))
         else:
             Q = self.var("opts")
             L.append((ind, f"{Q} = {self.enums[id(spec)]}(st, loc)", sp))
@@ -603,7 +607,8 @@ class DecisionEmitter:
         with a new step budget, as the engine's loop would; but every CHAIN-th step return ``TAKEN``
         to that loop instead, so that decisions taken one after the other never nest deeper."""
         L.append((ind, f"if st.step % {CHAIN}:", sp))
-        L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET)", sp))
+        passed = f", {self.kept_now[2]}" if self.kept_now is not None else ""  # what the next decision keeps
+        L.append((ind + 1, f"return {block}(st, loc, fr, BUDGET{passed})", sp))
         L.append((ind, f"return {TAKEN}", sp))
 
 

@@ -83,6 +83,9 @@ class ExprWriter(QueryWriter, LabelWriter):
         self.checks: dict[tuple[int, ...], str] = {}
         self.enums: dict[int, str] = {}
         self.pickers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator, for pickers
+        self.kept_listers: dict[int, str] = {}  # id of a ChooseSpec -> its lazy enumerator that keeps (kept.py)
+        self.kept_block: tuple[int, int] | None = None  # while writing an option's block: see rule_blocks
+        self.kept_now: tuple | None = None  # while writing a decision that keeps: (plan, kept var, passed var)
         self.id_listers: dict[int, str] = {}  # id of a ChooseSpec -> its enumerator with action ids, for adapters
         self.same_answers_at: set[int] = set()  # pcs of asks whose answers are the same for everyone asked
         self.members: dict[int, tuple] = {}  # id of a ChooseSpec -> replay's membership tests (see member_tests)

@@ -32,7 +32,8 @@ from rulelang.compile.source_text import inline_single_piles, owned_piles
 class OptionEmitter:
     """Option enumerators and membership tests of ``choose`` (mixed into ``CodeGen``)."""
 
-    def enumerator(self, s: m.ChooseS, lazy: bool = False, ids: bool = False, only: bool = False) -> str:
+    def enumerator(self, s: m.ChooseS, lazy: bool = False, ids: bool = False, only: bool = False,
+                   keeping: Any = None) -> str:
         """A function listing the legal options of a ``choose`` as (option index, values of its ``for``s).
 
         With ``lazy``, the function a picker uses instead: it returns ``(total, ends, parts)``,
@@ -54,11 +55,18 @@ class OptionEmitter:
         the same ranges, tests, tries, limits and locals; the adapter binds an option from its id when it
         is taken (``ActionSpace.option_of``).
 
+        With ``keeping`` (a ``kept.Plan``, with ``lazy``), the picker's listing of a choice taken again in a loop:
+        ``(st, loc, kp)``, returning ``(total, ends, parts, kept)``, where ``kept`` holds per option of
+        ``kept.kept`` what its listing added (None where its gate failed), and ``kp`` is such a tuple from the
+        decision before, or None: an option found there whose gate holds is added as it was, not listed again
+        (``kept.py`` proves where that gives the same options and leaves the same ``loc``).
+
         All list what ``Engine._options`` lists from the compiler's closures, in the same order,
         with the same errors, trying (and counting against the limit) the same combinations.
         """
-        assert not (lazy and ids) and (ids or not only)
-        name = f"o{'j' if only else 'i' if ids else ''}{next(self.names)}"
+        assert not (lazy and ids) and (ids or not only) and (keeping is None or lazy)
+        name = f"o{'j' if only else 'i' if ids else 'k' if keeping is not None else ''}{next(self.names)}"
+        keeps: list[str] = []  # with keeping: per kept option, the variable holding what it added
         # Ranges too small to ever try more than the limit (known when the code is written): no count kept.
         limited = self.tries_bound(s) > runtime.MAX_OPTIONS
         lines: list = [(1, "out = []", None)]
@@ -86,6 +94,7 @@ class OptionEmitter:
         lines += [(1, f"{name} = None", None) for name in dict.fromkeys(shared.values())]
         where = self.const(s.span)
         for n, opt in enumerate(s.options):
+            option_start = len(lines)
             last = len(opt.bindings) - 1
             self.loc_reads = set()
             slots = {slot for slot, _ in opt.bindings}
@@ -289,9 +298,15 @@ class OptionEmitter:
                 elif isinstance(text, _LocAt):  # a helper, a later range or a closure reads it from ``loc``
                     keep = text.slot in self.loc_reads or -1 in self.loc_reads
                     lines[at:at + 1] = [(lind, f"loc[{text.slot + self.off}] = {text.var}", opt.span)] if keep else []
+            if keeping is not None and n in keeping.kept:
+                keeps.append(self.kept_option(lines, option_start, keeping, n, (total, ends, parts), opt.span))
         if lazy:
             if limited:
                 lines.append((1, f"if {total} > MAXO: too_many_options({where})", None))
+            if keeping is not None:
+                lines.append((1, f"return {total}, {ends}, {parts}, ({''.join(k + ', ' for k in keeps)})", None))
+                self.helper(name, "st, loc, kp", lines)
+                return name
             lines.append((1, f"return {total}, {ends}, {parts}", None))
         else:
             if limited:
@@ -304,6 +319,32 @@ class OptionEmitter:
                 lines.append((1, "return out", None))
         self.helper(name, f"st, loc, {tables}" if ids else "st, loc", lines)
         return name
+
+    def kept_option(self, lines: list, start: int, plan: Any, n: int, names: tuple[str, str, str], sp: Any) -> str:
+        """Option ``n``'s listing (``lines[start:]``) in a listing that keeps (see ``enumerator``): what the
+        decision before kept of it added again where its gate holds, else listed as before and kept where its
+        gate holds; returns the variable holding what it added."""
+        total, ends, parts = names
+        j = plan.kept.index(n)
+        g, kj, t0, es, ps, c, d, a, e = (self.var(x) for x in ("g", "kj", "t", "es", "ps", "c", "d", "a", "e"))
+        gate = " and ".join(f"({self.ex(p)})" for p in plan.gates[n]) or "True"
+        body = [(ind + 1, text, span) for ind, text, span in lines[start:]]
+        lines[start:] = [
+            (1, f"{g} = {gate}", sp),
+            (1, f"if {g} and kp is not None and kp[{j}] is not None:", sp),
+            (2, f"{kj} = kp[{j}]", sp),
+            (2, f"{t0}, {es}, {ps}, {c} = {kj}", sp),
+            (2, f"{d} = {total} - {t0}", sp),
+            (2, f"{ends} += [{e} + {d} for {e} in {es}] if {d} else {es}", sp),
+            (2, f"{parts} += {ps}", sp),
+            (2, f"{total} += {c}", sp),
+            (1, "else:", sp),
+            (2, f"{a} = len({parts})", sp),
+            (2, f"{t0} = {total}", sp),
+            *body,
+            (2, f"{kj} = ({t0}, {ends}[{a}:], {parts}[{a}:], {total} - {t0}) if {g} else None", sp),
+        ]
+        return kj
 
     def outer_as_list(self, lines: list, outer_for: tuple, kept_at: tuple, names: tuple) -> None:
         """A picker's listing of an option of two ranges whose inner values are filtered once (see

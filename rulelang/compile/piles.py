@@ -110,8 +110,15 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
             at = f"({s.dest.zone}, -1)"
         elif zone.per_kind is None and type(s.dest.owner) in (m.Local, m.CurrentPlayer):
             at = f"({s.dest.zone}, {gen.ex(s.dest.owner)})"
-        L.append((ind, f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {to}, LB, "
-                       f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))}, {at})", sp))
+        call = (f"move_marker(st, {c}, {gen.zone(s.dest)}, {zone.ordered}, {to}, LB, "
+                f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))}, {at})")
+        block = gen.kept_block  # on the way back to a choice that keeps options: from where (see kept.py)
+        plan = gen.kept_plans.get(block[0]) if block is not None else None
+        if plan is not None and block[1] in plan.keep and plan.markers[block[1]]:
+            L.append((ind, f"if {call} in {gen.const(plan.markers[block[1]])}:", sp))
+            L.append((ind + 1, "kp = None", sp))
+        else:
+            L.append((ind, call, sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False
     return _tally(gen, L, s, after, ind)

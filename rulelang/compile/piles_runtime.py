@@ -111,9 +111,10 @@ def owned() -> Owned:
 
     def move_marker(st: Any, c: int, dest: list, ordered: bool, to: tuple[str, list[int]] | None, labels: list[str],
                     places: list[tuple[str, str, int]], first: tuple[int, ...] = (),
-                    at: tuple[int, int] | None = None) -> None:
+                    at: tuple[int, int] | None = None) -> int:
         """Move the one component ``c`` from wherever it is to ``dest`` (narrated as a move to ``to``, which
-        is None only when nothing is narrated); ``at``: where ``dest`` is, (zone, owner or -1), if known."""
+        is None only when nothing is narrated); ``at``: where ``dest`` is, (zone, owner or -1), if known.
+        Returns the zone it was taken from (its index)."""
         z, owner = find(st, c, first)
         source = st.zones[z] if owner < 0 else st.zones[z][owner]
         source.remove(c)
@@ -126,6 +127,7 @@ def owned() -> Owned:
         if st.log is not None and to is not None:
             st.log.append({"type": "move", "components": [labels[c]], "from": place_text(places, labels, z, owner),
                            "to": to[0], "places": [[z, owner], to[1]]})
+        return z
 
     def tally_rows(st: Any, lines: tuple, nlocals: int, reset: Any,
                    reads: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> list[list[Any]]:

@@ -286,7 +286,7 @@ def test_generated_source_holds_no_text_of_the_rules_file(game: str) -> None:
     assert strings <= own, strings - own
     defined = set(re.findall(r"^def (\w+)\(", source, re.M))
     fixed = {"st", "loc", "fr", "left", "out", "key", "memo", "v", "armed", "fired", "flags", "now", "p", "x",
-             "Z", "C", "F", "COV", "each", "tries"}
+             "Z", "C", "F", "COV", "each", "tries", "kp"}
     temps = re.compile(r"^_[a-z]+\d+$|^Z_\d+$")  # the compiler's temporaries: _d12, _mv40, ...; zone tables Z_3
     for name in names:
         assert (name in fixed or name in defined or name in engine.program.generated.constants

@@ -18,7 +18,7 @@ from scripted import ROOT
 from step_support import played, same_stops
 
 from rulelang import load_game
-from rulelang.compile import codegen
+from rulelang.compile import codegen, kept
 from rulelang.compile.program import CHOOSE
 from rulelang.engine.engine import Engine
 
@@ -123,9 +123,10 @@ def line_of(text: str) -> int:
 
 
 def careful(path: Path, monkeypatch: pytest.MonkeyPatch) -> Engine:
-    """The game compiled with every choice listed as before (no option counted)."""
+    """The game compiled with every choice listed as before (no option counted, none kept: kept.py)."""
     with monkeypatch.context() as patch:
         patch.setattr(codegen.CodeGen, "counted_pick", lambda self, s, spec: None)
+        patch.setattr(kept, "KEPT_LISTINGS", False)
         return load_game(path)
 
 
