@@ -21,6 +21,12 @@ from rulelang.compile.program import (
 )
 from rulelang.compile.runtime import player_label
 
+ROLL_AT_ONCE = True
+"""Whether a roll with a chance stream and no trigger between two dice reads its dice from a local
+and tests the trace and the narration once (``st.chance_events``, ``st.log``) before telling them
+anything: the same draws, events and frame locals as the code written before (which the equivalence
+tests compare it with)."""
+
 
 class ChanceEmitter:
     """Dice, random draws and shuffles (mixed into ``CodeGen``)."""
@@ -62,19 +68,21 @@ class ChanceEmitter:
             L.append((ind + 1, f"fail_here(LB[{x}] + {self.const(f' has no faces: it cannot {s.verb}')}, "
                                f"{self.const(sp)}, {self.const(f'{s.verb} a die (or a component with sides)')})", sp))
         if all(self.is_die):  # every component is a die: the selection is the dice (a list of their own)
-            L.append((ind, f"loc[{lst}] = {self.selection(s.query)}", sp))
+            dice = self.selection(s.query)
         else:
             picked = self.selection(s.query, copy=False)
             dice = f"[*filter(ISDIE.__getitem__, {picked})]" if queries.TABLE_MAPS else \
                 f"[{c} for {c} in {picked} if ISDIE[{c}]]"
-            L.append((ind, f"loc[{lst}] = {dice}", sp))
-        L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
         which = self.comp.triggers_for(self.query_zones(s.query))
         self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
         self.check_fn(which)
         self.resume(pc + 1, after, sp)
         self.nsoft += 1
+        if ROLL_AT_ONCE and not which and not (self.nsoft > SOFT_LIMIT or self.after_step_triggers):
+            return self.roll_at_once(L, s, dice, lst, pc, ind)
+        L.append((ind, f"loc[{lst}] = {dice}", sp))
+        L.append((ind, f"loc[{lst + 1}] = 0", sp))
         if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
             # (with triggers ``after each step``, the engine checks them at every chance decision first)
             return self.pause(L, pc, ind)
@@ -115,6 +123,40 @@ class ChanceEmitter:
         L.append((ind + 1, f"if {self.check_fn(which)}(st):", sp))
         L.append((ind + 2, f"fr[1] = {pc} if loc[{lst + 1}] < len(loc[{lst}]) else {pc + 1}", sp))
         L.append((ind + 2, "return left", sp))
+        return False
+
+    def roll_at_once(self, L: list, s: m.RollS, dice: str, lst: int, pc: int, ind: int) -> bool:
+        """``emit_roll`` with no trigger between two dice (``ROLL_AT_ONCE``): with a chance stream, the
+        dice (``dice``, the source of a list of their own) rolled in one call from a local, the trace and
+        the narration told only when either is on; else the frame's locals set for the engine's roll."""
+        sp = s.span
+        rng, die, face, ev, got, n = (self.var(x) for x in ("rng", "die", "face", "ev", "dice", "n"))
+        L.append((ind, f"{rng} = st.chance_rng", sp))
+        L.append((ind, f"if {rng} is None:", sp))
+        L.append((ind + 1, f"loc[{lst}] = {dice}", sp))
+        L.append((ind + 1, f"loc[{lst + 1}] = 0", sp))
+        self.pause(L, pc, ind + 1)
+        L.append((ind, f"loc[{lst}] = {got} = {dice}", sp))
+        L.append((ind, "F = st.faces", sp))
+        L.append((ind, f"{rng}.roll_into({got}, DF, F)", sp))
+        L.append((ind, "if st.chance_events is not None or st.log is not None:", sp))
+        j = ind + 1
+        L.append((j, f"{ev} = st.chance_events", sp))
+        spins = [k.cls != "die" and bool(k.faces) for k in self.model.kinds]
+        self.consts["SPIN"] = [{"verb": "spin"} if x else {} for x in spins]
+        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
+        L.append((j, f"if {ev} is not None and st.log is None:", sp))  # recorded: the dice's events at once
+        event = f"{{'type': 'chance', 'step': {face}, 'roll': LB[{die}], 'outcome': FN[F[{die}]]}}"
+        L.append((j + 1, f"{ev} += [{event} for {face}, {die} in enumerate({got}, st.step + 1)]", sp))
+        L.append((j, "elif st.log is not None:", sp))  # narrated (and perhaps recorded): die by die
+        L.append((j + 1, f"for {face}, {die} in enumerate({got}, st.step + 1):", sp))
+        L.append((j + 2, f"if {ev} is not None:", sp))
+        L.append((j + 3, f"{ev}.append({event})", sp))
+        L.append((j + 2, "if st.log is not None:", sp))
+        L.append((j + 3, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[F[{die}]], "
+                         f"'places': [place_of(st, {die})]{verb}}})", sp))
+        L.append((ind, f"loc[{lst + 1}] = {n} = len({got})", sp))
+        L.append((ind, f"st.step += {n}", sp))
         return False
 
     def emit_draw(self, L: list, s: m.MoveS, after: tuple, ind: int) -> bool:
