@@ -24,13 +24,7 @@ class MoveEmitter:
     """Moves of components between zones (mixed into ``CodeGen``)."""
 
     def put(self, L: list, zone: m.Zone, place: str | None, d: str, mv: str, ind: int, sp: Any) -> None:
-        """Put the list ``mv`` of components taken into destination list ``d``: into a zone kept sorted, in
-        id order (with ``DIRECT_PUTS``, added and sorted whatever their number); else on top or at the
-        bottom."""
-        if not zone.ordered and DIRECT_PUTS:
-            L.append((ind, f"{d} += {mv}", sp))
-            L.append((ind, f"{d}.sort()", sp))
-        elif not zone.ordered:
+        if not zone.ordered:
             L.append((ind, f"if len({mv}) == 1:", sp))
             L.append((ind + 1, f"insort({d}, {mv}[0])", sp))
             L.append((ind, "else:", sp))
