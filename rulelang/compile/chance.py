@@ -21,6 +21,11 @@ from rulelang.compile.program import (
 )
 from rulelang.compile.runtime import player_label
 
+DRAW_ONCE = True
+"""Whether a random draw of one component (``move 1 random ...``, the number written) draws it without a
+``while`` counting the draws down: the same draw, the same step, the frame's count set to 0 after it (as the
+loop leaves it), or left at 1 with nothing to draw from; the equivalence tests turn it off to compare."""
+
 ROLL_AT_ONCE = True
 """Whether a roll with a chance stream and no trigger between two dice reads its dice from a local
 and tests the trace and the narration once (``st.chance_events``, ``st.log``) before telling them
@@ -194,8 +199,10 @@ class ChanceEmitter:
         L.append((ind, f"{rng} = st.chance_rng", sp))
         L.append((ind, f"if {rng} is None:", sp))
         self.pause(L, pc, ind + 1)
-        L.append((ind, f"while loc[{slot}] > 0:", sp))
-        j = ind + 1
+        once = DRAW_ONCE and q.count_expr is None and (q.count or 1) == 1  # one draw: no loop to count it down
+        if not once:
+            L.append((ind, f"while loc[{slot}] > 0:", sp))
+        j = ind + (not once)
         L.append((j, f"{src} = {self.zone(sel)}", sp))
         if not cond:  # (see draw_any)
             self.draw_any(L, src, rng, k, c, i, j, sp)
@@ -205,6 +212,13 @@ class ChanceEmitter:
             L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
             L.append((j, f"if not {kinds}:", sp))
             L.append((j + 1, "break", sp))
+        if once:  # nothing to draw from: nothing drawn (the loop's 'break'), the count left at 1
+            assert L[-1][1] == "break" if cond else L[-4][1] == "break"
+            at = len(L) - (1 if cond else 4)
+            L[at - 1:at + 1] = [(j, f"if {kinds if cond else src}:", sp)]
+            L[at:] = [(t + 1, text, where) for t, text, where in L[at:]]
+            j += 1
+        if cond:
             L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
         L.append((j, "st.step += 1", sp))
         L.append((j, f"{ev} = st.chance_events", sp))
@@ -235,7 +249,7 @@ class ChanceEmitter:
         L.append((j + 1, f"{tn} = {self.zone_name(s.dest)}", sp))
         L.append((j + 1, f"st.log.append({{'type': 'move', 'components': [LB[{c}]], 'from': {fn}[0], 'to': {tn}[0], "
                          f"'random': True, 'places': [{fn}[1], {tn}[1]]}})", sp))
-        L.append((j, f"loc[{slot}] -= 1", sp))
+        L.append((j, f"loc[{slot}] = 0" if once else f"loc[{slot}] -= 1", sp))
         if which:
             L.append((j, f"if {self.check_fn(which)}(st):", sp))
             self.pause(L, pc, j + 1)

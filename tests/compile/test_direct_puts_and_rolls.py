@@ -6,7 +6,9 @@ replays, same errors):
   each component as their pass meets it, a move of everything adds each source's list and empties it, a
   source tested for being the destination only where it may be (``moves.DIRECT_PUTS``);
 - a roll with no trigger between two dice reads its dice from a local and tests the trace and the narration
-  once (``chance.ROLL_AT_ONCE``).
+  once (``chance.ROLL_AT_ONCE``);
+- a random draw of one component draws it with no loop counting the draws down (``chance.DRAW_ONCE``);
+- a ``repeat N times`` whose body cannot pause goes round ``range(N)`` (``statements.REPEAT_RANGES``).
 
 Each is also shown to matter: a broken variant plays other games here.
 """
@@ -23,7 +25,7 @@ from step_support import recorded, same_stops, take_step
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import chance, moves
+from rulelang.compile import chance, moves, statements
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.play import play
@@ -32,7 +34,7 @@ from rulelang.trace.replay import Replayer
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-FLAGS = [(moves, "DIRECT_PUTS"), (chance, "ROLL_AT_ONCE")]
+FLAGS = [(moves, "DIRECT_PUTS"), (chance, "ROLL_AT_ONCE"), (chance, "DRAW_ONCE"), (statements, "REPEAT_RANGES")]
 DICE = ["chicken", "chicken-eggspansion"]
 
 
@@ -128,6 +130,73 @@ def test_chance_taken_one_decision_at_a_time_leaves_the_same_states(game: str,
                 states.append(st.dumps())
             seen.append(states)
         assert len(seen[0]) > 20 and seen[0] == seen[1], seed
+
+
+DRAWS = """game "Draws"
+players 2 to 3
+
+section "Components"
+
+3 Red cards
+3 Blue cards
+2 Green cards
+
+section "Setup"
+
+zone bag "the bag"
+zone table "the table"
+counter drawn = 0
+
+setup:
+  move all from box to bag
+
+turn:
+  repeat 2 times:
+    move 1 random Red from bag to table
+  repeat count(all in table) times:
+    set drawn to drawn + 1
+  choose:
+    "draw a Blue":
+      move 1 random Blue from bag to table
+    "draw any":
+      move 1 random from bag to table
+    "put back":
+      move all from table to bag
+  if drawn > 40:
+    end game
+
+when count(all in table) >= 7 "the table is full":
+  move all Green from table to bag
+
+rank p by highest drawn
+"""
+
+
+def test_draws_of_one_and_repeats_play_as_without_the_rewrites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draws of one filtered or not, from a bag that runs out of the kind, with a trigger on the zone drawn into,
+    and repeats with and without a pause in their body: the same games, traces and states on the way."""
+    path = tmp_path / "draws.rules"
+    path.write_text(DRAWS, encoding="utf-8")
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    source, before = new.program.generated.source, old.program.generated.source
+    assert "in range(" in source and "in range(" not in before
+    assert source.count("while loc[") < before.count("while loc[")
+    for n, seed in itertools.product((2, 3), range(8)):
+        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
+        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+        same_stops(new, old, n, seed, range(1, 30), view=State.dumps)
+    for seed in range(4):
+        seen = []
+        for engine in (new, old):
+            st = engine.new_state(2)
+            agents = [RandomAgent(seed, s) for s in range(2)]
+            rng = Rng(seed, stream=0)
+            states = [st.dumps()]
+            while not st.over:
+                take_step(engine, st, agents, rng)
+                states.append(st.dumps())
+            seen.append(states)
+        assert seen[0] == seen[1], seed
 
 
 @pytest.mark.parametrize("budget", [1, 2, 5, 17, 60, 200])
