@@ -60,11 +60,14 @@ class MoveEmitter:
         if DIRECT_PUTS and how == "all" and not limited and one is None and s.place != "bottom" \
                 and all(self.plain_zone(sel) for sel in q.zones):
             return self.move_all_direct(L, s, ind)
+        # (DIRECT_PUTS) each source's components put as they are taken: a list of them all only narrated
+        direct = DIRECT_PUTS and not limited and one is None and s.place != "bottom" \
+            and all(self.plain_zone(sel) for sel in q.zones)
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         L.append((ind, f"{lg} = st.log", sp))
         L.append((ind, f"if {lg} is not None:", sp))
         L.append((ind + 1, f"{came} = []", sp))
-        L.append((ind, f"{mv} = []", sp))
+        L.append((ind + direct, f"{mv} = []", sp))
         need = self.var("need")
         if limited:
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
@@ -77,7 +80,13 @@ class MoveEmitter:
                 L.append((ind, f"{z} = {self.zone(sel)}", sp))
                 self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
                                ind, sp, one, ids=None if self.model.zones[sel.zone].ordered else span,
-                               other=self.apart(z, d, sel, s.dest))
+                               other=self.apart(z, d, sel, s.dest), put=dz if direct else None)
+            if direct:
+                if not dz.ordered:
+                    L.append((ind, f"{d}.sort()", sp))
+                L.append((ind, f"if {lg} is not None and {mv}:", sp))
+                L.append((ind + 1, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+                return
         elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
@@ -517,8 +526,10 @@ class MoveEmitter:
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
                   c: str, need: str | None, ind: int, sp: Any, one: str | None = None,
-                  ids: tuple[str, str] | None = None, other: str | None = None) -> None:
-        """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
+                  ids: tuple[str, str] | None = None, other: str | None = None, put: m.Zone | None = None) -> None:
+        """Take the matching components (or the top ``need`` of them) out of one source list ``z``; with
+        ``put`` (the destination zone, not a pile's bottom), put them into ``d`` at once (a zone kept sorted
+        is sorted after the last source), listed in ``mv`` only for the narration."""
         other = f" and {z} is not {d}" if other is None else other
         if how == "all" and need is None:  # everything: the source's list is added, then emptied
             L.append((ind, f"if {z}{other}:", sp))
@@ -535,6 +546,15 @@ class MoveEmitter:
         L.append((ind + 1, f"if {taken}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
+        if put is not None:
+            L.append((ind + 2, f"if {lg} is not None:", sp))
+            L.append((ind + 3, f"{mv} += {taken}", sp))
+            L.append((ind + 3, f"{came}.append({name})", sp))
+            if put.unrolled:
+                L.append((ind + 2, f"for {c} in {taken}:", sp))
+                L.append((ind + 3, f"F[{c}] = -1", sp))
+            L.append((ind + 2, f"{d} += {taken}", sp))
+            return
         L.append((ind + 2, f"{mv} += {taken}", sp))
         L.append((ind + 2, f"if {lg} is not None:", sp))
         L.append((ind + 3, f"{came}.append({name})", sp))
