@@ -112,14 +112,22 @@ class MoveEmitter:
         nothing when they are lists of two zones (with ``DIRECT_PUTS``): a zone's lists are its own."""
         return "" if DIRECT_PUTS and sel.zone != dest.zone else f" and {z} is not {d}"
 
-    def put_direct(self, L: list, zone: m.Zone, place: str | None, d: str, z: str, ind: int, sp: Any) -> None:
+    def put_direct(self, L: list, zone: m.Zone, place: str | None, d: str, z: str, ind: int, sp: Any,
+                   sorted_source: bool = False) -> None:
         """Add the components of list ``z`` to destination list ``d`` (as ``put`` puts a list taken):
-        into a zone kept sorted, added and sorted; else on top or at the bottom."""
+        into a zone kept sorted, added and sorted (not sorted again if ``d`` was empty and ``z`` is a zone
+        kept sorted, ``sorted_source``); else on top or at the bottom."""
         if zone.unrolled:
             c = self.var("c")
             L.append((ind, f"for {c} in {z}:", sp))
             L.append((ind + 1, f"F[{c}] = -1", sp))
-        if not zone.ordered:
+        if not zone.ordered and sorted_source:
+            L.append((ind, f"if {d}:", sp))
+            L.append((ind + 1, f"{d} += {z}", sp))
+            L.append((ind + 1, f"{d}.sort()", sp))
+            L.append((ind, "else:", sp))
+            L.append((ind + 1, f"{d} += {z}", sp))
+        elif not zone.ordered:
             L.append((ind, f"{d} += {z}", sp))
             L.append((ind, f"{d}.sort()", sp))
         elif place == "bottom":
@@ -377,7 +385,8 @@ class MoveEmitter:
             L.append((ind + 1, "if st.log is not None:", sp))
             L.append((ind + 2, f"log_move(st.log, LB, {z}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})",
                       sp))
-            self.put_direct(L, dz, s.place, d, z, ind + 1, sp)
+            sorted_source = not self.model.zones[q.zones[0].zone].ordered
+            self.put_direct(L, dz, s.place, d, z, ind + 1, sp, sorted_source=sorted_source)
             L.append((ind + 1, f"{z}.clear()", sp))
             return
         span = self.id_span(q) if one and not self.model.zones[q.zones[0].zone].ordered else None
