@@ -21,6 +21,17 @@ from rulelang.compile.program import (
 )
 from rulelang.compile.runtime import player_label
 
+DRAW_ONCE = True
+"""Whether a random draw of one component (``move 1 random ...``, the number written) draws it without a
+``while`` counting the draws down: the same draw, the same step, the frame's count set to 0 after it (as the
+loop leaves it), or left at 1 with nothing to draw from; the equivalence tests turn it off to compare."""
+
+ROLL_AT_ONCE = True
+"""Whether a roll with a chance stream and no trigger between two dice reads its dice from a local
+and tests the trace and the narration once (``st.chance_events``, ``st.log``) before telling them
+anything: the same draws, events and frame locals as the code written before (which the equivalence
+tests compare it with)."""
+
 
 class ChanceEmitter:
     """Dice, random draws and shuffles (mixed into ``CodeGen``)."""
@@ -62,19 +73,21 @@ class ChanceEmitter:
             L.append((ind + 1, f"fail_here(LB[{x}] + {self.const(f' has no faces: it cannot {s.verb}')}, "
                                f"{self.const(sp)}, {self.const(f'{s.verb} a die (or a component with sides)')})", sp))
         if all(self.is_die):  # every component is a die: the selection is the dice (a list of their own)
-            L.append((ind, f"loc[{lst}] = {self.selection(s.query)}", sp))
+            dice = self.selection(s.query)
         else:
             picked = self.selection(s.query, copy=False)
             dice = f"[*filter(ISDIE.__getitem__, {picked})]" if queries.TABLE_MAPS else \
                 f"[{c} for {c} in {picked} if ISDIE[{c}]]"
-            L.append((ind, f"loc[{lst}] = {dice}", sp))
-        L.append((ind, f"loc[{lst + 1}] = 0", sp))
         pc = self.site_pc(s, 2)
         which = self.comp.triggers_for(self.query_zones(s.query))
         self.entries.setdefault(pc, (ROLL, lst, lst + 1, which, sp))
         self.check_fn(which)
         self.resume(pc + 1, after, sp)
         self.nsoft += 1
+        if ROLL_AT_ONCE and not which and not (self.nsoft > SOFT_LIMIT or self.after_step_triggers):
+            return self.roll_at_once(L, s, dice, lst, pc, ind)
+        L.append((ind, f"loc[{lst}] = {dice}", sp))
+        L.append((ind, f"loc[{lst + 1}] = 0", sp))
         if self.nsoft > SOFT_LIMIT or self.after_step_triggers:
             # (with triggers ``after each step``, the engine checks them at every chance decision first)
             return self.pause(L, pc, ind)
@@ -117,6 +130,40 @@ class ChanceEmitter:
         L.append((ind + 2, "return left", sp))
         return False
 
+    def roll_at_once(self, L: list, s: m.RollS, dice: str, lst: int, pc: int, ind: int) -> bool:
+        """``emit_roll`` with no trigger between two dice (``ROLL_AT_ONCE``): with a chance stream, the
+        dice (``dice``, the source of a list of their own) rolled in one call from a local, the trace and
+        the narration told only when either is on; else the frame's locals set for the engine's roll."""
+        sp = s.span
+        rng, die, face, ev, got, n = (self.var(x) for x in ("rng", "die", "face", "ev", "dice", "n"))
+        L.append((ind, f"{rng} = st.chance_rng", sp))
+        L.append((ind, f"if {rng} is None:", sp))
+        L.append((ind + 1, f"loc[{lst}] = {dice}", sp))
+        L.append((ind + 1, f"loc[{lst + 1}] = 0", sp))
+        self.pause(L, pc, ind + 1)
+        L.append((ind, f"loc[{lst}] = {got} = {dice}", sp))
+        L.append((ind, "F = st.faces", sp))
+        L.append((ind, f"{rng}.roll_into({got}, DF, F)", sp))
+        L.append((ind, "if st.chance_events is not None or st.log is not None:", sp))
+        j = ind + 1
+        L.append((j, f"{ev} = st.chance_events", sp))
+        spins = [k.cls != "die" and bool(k.faces) for k in self.model.kinds]
+        self.consts["SPIN"] = [{"verb": "spin"} if x else {} for x in spins]
+        verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
+        L.append((j, f"if {ev} is not None and st.log is None:", sp))  # recorded: the dice's events at once
+        event = f"{{'type': 'chance', 'step': {face}, 'roll': LB[{die}], 'outcome': FN[F[{die}]]}}"
+        L.append((j + 1, f"{ev} += [{event} for {face}, {die} in enumerate({got}, st.step + 1)]", sp))
+        L.append((j, "elif st.log is not None:", sp))  # narrated (and perhaps recorded): die by die
+        L.append((j + 1, f"for {face}, {die} in enumerate({got}, st.step + 1):", sp))
+        L.append((j + 2, f"if {ev} is not None:", sp))
+        L.append((j + 3, f"{ev}.append({event})", sp))
+        L.append((j + 2, "if st.log is not None:", sp))
+        L.append((j + 3, f"st.log.append({{'type': 'roll', 'component': LB[{die}], 'face': FD[F[{die}]], "
+                         f"'places': [place_of(st, {die})]{verb}}})", sp))
+        L.append((ind, f"loc[{lst + 1}] = {n} = len({got})", sp))
+        L.append((ind, f"st.step += {n}", sp))
+        return False
+
     def emit_draw(self, L: list, s: m.MoveS, after: tuple, ind: int) -> bool:
         sp = s.span
         q = s.query
@@ -152,8 +199,10 @@ class ChanceEmitter:
         L.append((ind, f"{rng} = st.chance_rng", sp))
         L.append((ind, f"if {rng} is None:", sp))
         self.pause(L, pc, ind + 1)
-        L.append((ind, f"while loc[{slot}] > 0:", sp))
-        j = ind + 1
+        once = DRAW_ONCE and q.count_expr is None and (q.count or 1) == 1  # one draw: no loop to count it down
+        if not once:
+            L.append((ind, f"while loc[{slot}] > 0:", sp))
+        j = ind + (not once)
         L.append((j, f"{src} = {self.zone(sel)}", sp))
         if not cond:  # (see draw_any)
             self.draw_any(L, src, rng, k, c, i, j, sp)
@@ -163,6 +212,13 @@ class ChanceEmitter:
             L.append((j, f"{kinds} = sorted([KO[{c}] for {c} in {src}{' if ' + cond if cond else ''}])", sp))
             L.append((j, f"if not {kinds}:", sp))
             L.append((j + 1, "break", sp))
+        if once:  # nothing to draw from: nothing drawn (the loop's 'break'), the count left at 1
+            assert L[-1][1] == "break" if cond else L[-4][1] == "break"
+            at = len(L) - (1 if cond else 4)
+            L[at - 1:at + 1] = [(j, f"if {kinds if cond else src}:", sp)]
+            L[at:] = [(t + 1, text, where) for t, text, where in L[at:]]
+            j += 1
+        if cond:
             L.append((j, f"{k} = {kinds}[0] if {kinds}[0] == {kinds}[-1] else {rng}.one_of({kinds})", sp))
         L.append((j, "st.step += 1", sp))
         L.append((j, f"{ev} = st.chance_events", sp))
@@ -193,7 +249,7 @@ class ChanceEmitter:
         L.append((j + 1, f"{tn} = {self.zone_name(s.dest)}", sp))
         L.append((j + 1, f"st.log.append({{'type': 'move', 'components': [LB[{c}]], 'from': {fn}[0], 'to': {tn}[0], "
                          f"'random': True, 'places': [{fn}[1], {tn}[1]]}})", sp))
-        L.append((j, f"loc[{slot}] -= 1", sp))
+        L.append((j, f"loc[{slot}] = 0" if once else f"loc[{slot}] -= 1", sp))
         if which:
             L.append((j, f"if {self.check_fn(which)}(st):", sp))
             self.pause(L, pc, j + 1)

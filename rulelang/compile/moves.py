@@ -11,6 +11,14 @@ from rulelang.check import model as m
 from rulelang.compile import control, piles
 from rulelang.compile.analysis import same, whole_valued
 
+DIRECT_PUTS = True
+"""Whether a move puts what it takes straight into its destination list, as it takes it, instead of
+gathering it in a list of its own first: two fused moves out of one zone ``insort`` each component
+into its sorted destination in their pass; a move of everything from one zone or several adds each
+source's list to the destination and empties it. The narration (``st.log``) is told the same, from
+lists it makes only when it is on; the source and destination tested for being one list only where
+they may be (the same zone). Off: the code written before (the equivalence tests compare both)."""
+
 
 class MoveEmitter:
     """Moves of components between zones (mixed into ``CodeGen``)."""
@@ -49,11 +57,17 @@ class MoveEmitter:
                 return self.move_kind_one(L, s, one, ind)
         if len(q.zones) == 1:
             return self.emit_move_one(L, s, ind, how, src, c, limited, one)
+        if DIRECT_PUTS and how == "all" and not limited and one is None and s.place != "bottom" \
+                and all(self.plain_zone(sel) for sel in q.zones):
+            return self.move_all_direct(L, s, ind)
+        # (DIRECT_PUTS) each source's components put as they are taken: a list of them all only narrated
+        direct = DIRECT_PUTS and not limited and one is None and s.place != "bottom" \
+            and all(self.plain_zone(sel) for sel in q.zones)
         L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
         L.append((ind, f"{lg} = st.log", sp))
         L.append((ind, f"if {lg} is not None:", sp))
         L.append((ind + 1, f"{came} = []", sp))
-        L.append((ind, f"{mv} = []", sp))
+        L.append((ind + direct, f"{mv} = []", sp))
         need = self.var("need")
         if limited:
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
@@ -65,7 +79,14 @@ class MoveEmitter:
                 z = self.var("s")
                 L.append((ind, f"{z} = {self.zone(sel)}", sp))
                 self.move_from(L, z, d, mv, lg, came, self.zone_name(sel), how, src, c, need if limited else None,
-                               ind, sp, one, ids=None if self.model.zones[sel.zone].ordered else span)
+                               ind, sp, one, ids=None if self.model.zones[sel.zone].ordered else span,
+                               other=self.apart(z, d, sel, s.dest), put=dz if direct else None)
+            if direct:
+                if not dz.ordered:
+                    L.append((ind, f"{d}.sort()", sp))
+                L.append((ind, f"if {lg} is not None and {mv}:", sp))
+                L.append((ind + 1, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+                return
         elif len(q.zones) > 1:
             L.append((ind, f"if {lg} is not None:", sp))
             L.append((ind + 1, f"{names} = ({', '.join(self.zone_name(sel) for sel in q.zones)},)", sp))
@@ -77,7 +98,7 @@ class MoveEmitter:
             z = self.var("s")
             L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
             self.move_from(L, z, d, mv, lg, came, self.zone_name(q.zones[0]), how, src, c, need if limited else None,
-                           ind, sp, one)
+                           ind, sp, one, other=self.apart(z, d, q.zones[0], s.dest))
         L.append((ind, f"if {mv}:", sp))
         if dz.unrolled:
             L.append((ind + 1, f"for {c} in {mv}:", sp))
@@ -85,6 +106,65 @@ class MoveEmitter:
         self.put(L, dz, s.place, d, mv, ind + 1, sp)
         L.append((ind + 1, f"if {lg} is not None:", sp))
         L.append((ind + 2, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
+
+    def apart(self, z: str, d: str, sel: m.ZoneSel, dest: m.ZoneSel) -> str:
+        """The test that source list ``z`` is not the destination list ``d`` (`` and z is not d``), or
+        nothing when they are lists of two zones (with ``DIRECT_PUTS``): a zone's lists are its own."""
+        return "" if DIRECT_PUTS and sel.zone != dest.zone else f" and {z} is not {d}"
+
+    def put_direct(self, L: list, zone: m.Zone, place: str | None, d: str, z: str, ind: int, sp: Any,
+                   sorted_source: bool = False) -> None:
+        """Add the components of list ``z`` to destination list ``d`` (as ``put`` puts a list taken):
+        into a zone kept sorted, added and sorted (not sorted again if ``d`` was empty and ``z`` is a zone
+        kept sorted, ``sorted_source``); else on top or at the bottom."""
+        if zone.unrolled:
+            c = self.var("c")
+            L.append((ind, f"for {c} in {z}:", sp))
+            L.append((ind + 1, f"F[{c}] = -1", sp))
+        if not zone.ordered and sorted_source:
+            L.append((ind, f"if {d}:", sp))
+            L.append((ind + 1, f"{d} += {z}", sp))
+            L.append((ind + 1, f"{d}.sort()", sp))
+            L.append((ind, "else:", sp))
+            L.append((ind + 1, f"{d} += {z}", sp))
+        elif not zone.ordered:
+            L.append((ind, f"{d} += {z}", sp))
+            L.append((ind, f"{d}.sort()", sp))
+        elif place == "bottom":
+            L.append((ind, f"{d}[0:0] = {z}", sp))
+        else:
+            L.append((ind, f"{d} += {z}", sp))
+
+    def move_all_direct(self, L: list, s: m.MoveS, ind: int) -> None:
+        """``move all from Z, Y to D`` (each source found without a check that may fail; not to a pile's
+        bottom) with ``DIRECT_PUTS``: each source's list added to the destination and emptied in turn, a
+        zone kept sorted sorted once after; the narration's list of what moved and whence made only
+        when it is on."""
+        sp = s.span
+        dz = self.model.zones[s.dest.zone]
+        d, lg, came, mv = self.var("d"), self.var("lg"), self.var("came"), self.var("mv")
+        L.append((ind, f"{d} = {self.zone(s.dest)}", sp))
+        L.append((ind, f"{lg} = st.log", sp))
+        L.append((ind, f"if {lg} is not None:", sp))
+        L.append((ind + 1, f"{came} = []", sp))
+        L.append((ind + 1, f"{mv} = []", sp))
+        for sel in s.query.zones:
+            z = self.var("s")
+            L.append((ind, f"{z} = {self.zone(sel)}", sp))
+            L.append((ind, f"if {z}{self.apart(z, d, sel, s.dest)}:", sp))
+            L.append((ind + 1, f"if {lg} is not None:", sp))
+            L.append((ind + 2, f"{mv} += {z}", sp))
+            L.append((ind + 2, f"{came}.append({self.zone_name(sel)})", sp))
+            if dz.unrolled:
+                c = self.var("c")
+                L.append((ind + 1, f"for {c} in {z}:", sp))
+                L.append((ind + 2, f"F[{c}] = -1", sp))
+            L.append((ind + 1, f"{d} += {z}", sp))
+            L.append((ind + 1, f"{z}.clear()", sp))
+        if not dz.ordered:
+            L.append((ind, f"{d}.sort()", sp))
+        L.append((ind, f"if {lg} is not None and {mv}:", sp))
+        L.append((ind + 1, f"log_move({lg}, LB, {mv}, {came}, {self.zone_name(s.dest)})", sp))
 
     def from_first_holding(self, q: m.QueryIR) -> bool:
         """Whether ``move k from ...`` (every kind one component) may look for the component zone by zone
@@ -179,6 +259,9 @@ class MoveEmitter:
     def emit_fused_moves(self, L: list, a: m.MoveS, b: m.MoveS, after: tuple, ind: int) -> bool:
         """Two moves out of one zone (see ``fusible_moves``) in one pass over it: the first move's
         components, then the second's, put and narrated in that order; the second's trigger checks after."""
+        if DIRECT_PUTS and all(not self.model.zones[s.dest.zone].ordered and not self.model.zones[s.dest.zone].unrolled
+                               for s in (a, b)):
+            return self.emit_fused_puts(L, a, b, after, ind)
         c, z, k = self.var("c"), self.var("s"), self.var("k")
         sp = a.span
         taken = []
@@ -210,6 +293,46 @@ class MoveEmitter:
             L.append((ind + 2, "if st.log is not None:", s.span))
             L.append((ind + 3, f"log_move(st.log, LB, {t}, [{self.zone_name(s.query.zones[0])}], "
                                f"{self.zone_name(s.dest)})", s.span))
+        which = self.move_triggers(b)
+        owners = self.changed_owners(which, [*b.query.zones, b.dest])
+        return self.soft(L, which, after, b.span, ind, owners) if which else False
+
+    def emit_fused_puts(self, L: list, a: m.MoveS, b: m.MoveS, after: tuple, ind: int) -> bool:
+        """``emit_fused_moves`` when both destinations are kept sorted and show faces (``DIRECT_PUTS``):
+        each component ``insort``-ed into its destination in the one pass, the source left with the
+        others; the narration lists what each move took from the source before it is cut down to them
+        (the tests read the component's kind and face alone, which the pass does not change)."""
+        c, z, k = self.var("c"), self.var("s"), self.var("k")
+        sp = a.span
+        taken = []
+        for s in (a, b):
+            how, src = self.filter(s.query, c)
+            d = self.var("d")
+            L.append((ind, f"{d} = {self.zone(s.dest)}", s.span))
+            taken.append((s, f"{src}[{c}]" if how == "mask" else src, d))
+        L.append((ind, f"{z} = {self.zone(a.query.zones[0])}", sp))
+        L.append((ind, f"if {z}:", sp))
+        L.append((ind + 1, f"{k} = []", sp))
+        L.append((ind + 1, f"for {c} in {z}:", sp))
+        for n, (s, test, d) in enumerate(taken):
+            L.append((ind + 2, f"{'if' if n == 0 else 'elif'} {test}:", s.span))
+            L.append((ind + 3, f"insort({d}, {c})", s.span))
+        L.append((ind + 2, "else:", sp))
+        L.append((ind + 3, f"{k}.append({c})", sp))
+        L.append((ind + 1, f"if len({k}) != len({z}):", sp))
+        L.append((ind + 2, "if st.log is not None:", sp))
+        told = [self.var("t") for _ in taken]  # (loops, not comprehensions: no cell for what the tests read)
+        for t in told:
+            L.append((ind + 3, f"{t} = []", sp))
+        L.append((ind + 3, f"for {c} in {z}:", sp))
+        for n, ((s, test, _d), t) in enumerate(zip(taken, told)):
+            L.append((ind + 4, f"{'if' if n == 0 else 'elif'} {test}:", s.span))
+            L.append((ind + 5, f"{t}.append({c})", s.span))
+        for (s, _test, _d), t in zip(taken, told):
+            L.append((ind + 3, f"if {t}:", s.span))
+            L.append((ind + 4, f"log_move(st.log, LB, {t}, [{self.zone_name(s.query.zones[0])}], "
+                               f"{self.zone_name(s.dest)})", s.span))
+        L.append((ind + 2, f"{z}[:] = {k}", sp))
         which = self.move_triggers(b)
         owners = self.changed_owners(which, [*b.query.zones, b.dest])
         return self.soft(L, which, after, b.span, ind, owners) if which else False
@@ -257,17 +380,26 @@ class MoveEmitter:
             need = self.var("need")
             L.append((ind, f"{need} = {self.move_count(q)}", sp))
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))
+        if DIRECT_PUTS and how == "all" and not limited:  # everything: the source's list is put, then emptied
+            L.append((ind, f"if {z}{self.apart(z, d, q.zones[0], s.dest)}:", sp))
+            L.append((ind + 1, "if st.log is not None:", sp))
+            L.append((ind + 2, f"log_move(st.log, LB, {z}, [{self.zone_name(q.zones[0])}], {self.zone_name(s.dest)})",
+                      sp))
+            sorted_source = not self.model.zones[q.zones[0].zone].ordered
+            self.put_direct(L, dz, s.place, d, z, ind + 1, sp, sorted_source=sorted_source)
+            L.append((ind + 1, f"{z}.clear()", sp))
+            return
         span = self.id_span(q) if one and not self.model.zones[q.zones[0].zone].ordered else None
         if span is not None:  # the top one of a run of ids in a zone kept sorted: found by bisection
             i = self.var("i")
             self.consts["bisect_right"] = bisect.bisect_right
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind, f"if {z}{self.apart(z, d, q.zones[0], s.dest)}:", sp))
             L.append((ind + 1, f"{i} = bisect_right({z}, {span[1]}) - 1", sp))
             L.append((ind + 1, f"if {i} >= 0 and {z}[{i}] >= {span[0]}:", sp))
             self.put_one(L, s, d, z, f"{z}.pop({i})", c, ind + 2)
             return
         elif one:  # the top one that passes the test: looked for from the top, taken out by value
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind, f"if {z}{self.apart(z, d, q.zones[0], s.dest)}:", sp))
             L.append((ind + 1, f"{t} = []", sp))
             L.append((ind + 1, f"for {c} in reversed({z}):", sp))
             L.append((ind + 2, f"if {test}:", sp))
@@ -283,7 +415,8 @@ class MoveEmitter:
                 keep = None
             else:
                 sorted_ids = None if limited or ordered else self.id_span(q)
-                keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids)
+                keep = self.take(L, z, d, t, how, test, c, need, ind, sp, sought, ids=sorted_ids,
+                                 other=self.apart(z, d, q.zones[0], s.dest))
         L.append((ind + 1, f"if {t}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
@@ -325,7 +458,7 @@ class MoveEmitter:
         sp = s.span
         q = s.query
         L.append((ind, f"{z} = {self.zone(q.zones[0])}", sp))  # (the caller found the destination ``d``)
-        L.append((ind, f"if {z} and {z} is not {d}:", sp))
+        L.append((ind, f"if {z}{self.apart(z, d, q.zones[0], s.dest)}:", sp))
         self.put_one(L, s, d, z, f"{z}.pop()", c, ind + 1)  # (not into unrolled dice: see _pops_top)
 
     def move_count(self, q: m.Query) -> str:
@@ -337,7 +470,8 @@ class MoveEmitter:
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 
     def take(self, L: list, z: str, d: str, t: str, how: str, test: str | None, c: str, need: str | None, ind: int,
-             sp: Any, one: str | None = None, ids: tuple[str, str] | None = None) -> str | None:
+             sp: Any, one: str | None = None, ids: tuple[str, str] | None = None,
+             other: str | None = None) -> str | None:
         """Take out of source list ``z`` into a new list ``t``: every component (``how`` "all") or those
         passing ``test`` (about ``c``), or the top ``need`` of them; only when ``z`` has any and is not
         the destination ``d`` (the taking lines are indented under that test). With a ``test`` and no
@@ -346,16 +480,18 @@ class MoveEmitter:
         the lowest and highest id, see ``id_span``) the components passing the test are a run of ids
         and ``z`` is kept sorted: they are cut out of it as one slice.
         With ``one`` (the source of the only component that can pass the test, or -1), that component
-        is looked for instead."""
+        is looked for instead. ``other``: the test that ``z`` is not ``d`` (see ``apart``), by default
+        `` and z is not d``."""
+        other = f" and {z} is not {d}" if other is None else other
         if need is None and one is not None and how != "all":
-            L.append((ind, f"if {one} in {z} and {z} is not {d}:", sp))
+            L.append((ind, f"if {one} in {z}{other}:", sp))
             L.append((ind + 1, f"{z}.remove({one})", sp))
             L.append((ind + 1, f"{t} = [{one}]", sp))
             return None
         if need is None and ids is not None:
             i, j = self.var("i"), self.var("j")
             self.consts["bisect_left"], self.consts["bisect_right"] = bisect.bisect_left, bisect.bisect_right
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind, f"if {z}{other}:", sp))
             # the run's end that is the first or last id of all is the list's own end: no bisection for it
             low = "" if ids[0] == "0" else i
             high = "" if ids[1] == repr(len(self.kind_of) - 1) else j
@@ -367,7 +503,7 @@ class MoveEmitter:
             L.append((ind + 1, f"del {z}[{low}:{high}]", sp))
             return None
         if need is None:
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind, f"if {z}{other}:", sp))
             if how == "all":
                 L.append((ind + 1, f"{t} = {z}[:]", sp))
                 L.append((ind + 1, f"{z}.clear()", sp))
@@ -381,7 +517,7 @@ class MoveEmitter:
             L.append((ind + 2, "else:", sp))
             L.append((ind + 3, f"{keep}.append({c})", sp))
             return keep
-        L.append((ind, f"if {need} > 0 and {z} and {z} is not {d}:", sp))
+        L.append((ind, f"if {need} > 0 and {z}{other}:", sp))
         if how == "all":
             L.append((ind + 1, f"{t} = {z}[-{need}:]", sp))
             L.append((ind + 1, f"del {z}[-{need}:]", sp))
@@ -399,10 +535,13 @@ class MoveEmitter:
 
     def move_from(self, L: list, z: str, d: str, mv: str, lg: str, came: str, name: str, how: str, src: str | None,
                   c: str, need: str | None, ind: int, sp: Any, one: str | None = None,
-                  ids: tuple[str, str] | None = None) -> None:
-        """Take the matching components (or the top ``need`` of them) out of one source list ``z``."""
+                  ids: tuple[str, str] | None = None, other: str | None = None, put: m.Zone | None = None) -> None:
+        """Take the matching components (or the top ``need`` of them) out of one source list ``z``; with
+        ``put`` (the destination zone, not a pile's bottom), put them into ``d`` at once (a zone kept sorted
+        is sorted after the last source), listed in ``mv`` only for the narration."""
+        other = f" and {z} is not {d}" if other is None else other
         if how == "all" and need is None:  # everything: the source's list is added, then emptied
-            L.append((ind, f"if {z} and {z} is not {d}:", sp))
+            L.append((ind, f"if {z}{other}:", sp))
             L.append((ind + 1, f"{mv} += {z}", sp))
             L.append((ind + 1, f"{z}.clear()", sp))
             L.append((ind + 1, f"if {lg} is not None:", sp))
@@ -410,12 +549,21 @@ class MoveEmitter:
             return
         taken = self.var("t")
         test = f"{src}[{c}]" if how == "mask" else src
-        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, one, ids=ids)
+        keep = self.take(L, z, d, taken, how, test, c, need, ind, sp, one, ids=ids, other=other)
         if need is not None:
             L.append((ind + 1, f"{need} -= len({taken})", sp))
         L.append((ind + 1, f"if {taken}:", sp))
         if keep is not None:
             L.append((ind + 2, f"{z}[:] = {keep}", sp))
+        if put is not None:
+            L.append((ind + 2, f"if {lg} is not None:", sp))
+            L.append((ind + 3, f"{mv} += {taken}", sp))
+            L.append((ind + 3, f"{came}.append({name})", sp))
+            if put.unrolled:
+                L.append((ind + 2, f"for {c} in {taken}:", sp))
+                L.append((ind + 3, f"F[{c}] = -1", sp))
+            L.append((ind + 2, f"{d} += {taken}", sp))
+            return
         L.append((ind + 2, f"{mv} += {taken}", sp))
         L.append((ind + 2, f"if {lg} is not None:", sp))
         L.append((ind + 3, f"{came}.append({name})", sp))

@@ -37,6 +37,11 @@ NARRATED_IFS = True
 """Whether an ``if`` that only narrates is written inside ``if st.log is not None:`` where its test cannot
 fail (see ``narrated_if``); the equivalence tests turn it off to compare."""
 
+REPEAT_RANGES = True
+"""Whether a ``repeat N times`` whose body cannot pause goes round ``for n in range(N)`` instead of counting
+``N`` down in a ``while`` (``N`` is a whole number there: the same iterations); the equivalence tests turn it
+off to compare."""
+
 EMITTERS = {**rounds.EMITTERS, **chance.EMITTERS}
 """Statements written by module functions, by IR type."""
 
@@ -300,8 +305,11 @@ class StatementEmitter:
                 else:
                     L.append((ind, f"{slot} = whole(bounded({n}, {self.const(sp)}), {self.const(sp)}, "
                                    f"{self.const('how many times to repeat')})", sp))
-            L.append((ind, f"while {slot} > 0:", sp))
-            L.append((ind + 1, f"{slot} -= 1", sp))
+            if REPEAT_RANGES and init and not paused:  # (a whole number: the same iterations, counted in C)
+                L.append((ind, f"for {slot} in range({slot}):", sp))
+            else:
+                L.append((ind, f"while {slot} > 0:", sp))
+                L.append((ind + 1, f"{slot} -= 1", sp))
         else:
             var = f"loc[{s.var + self.off}]"
             if paused:
