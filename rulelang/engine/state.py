@@ -50,10 +50,16 @@ class Picking:
       which reads nothing else of it;
     - ``ones``: every picker in ``picks`` gives 0 for one option and does nothing else then (each an
       ``Rng.pick`` bound method, see ``ones_free``), so a forced answer (one allowed) is given without
-      calling it; set only where ``picks`` is never changed while play goes on (``play``, simulate).
+      calling it; set only where ``picks`` is never changed while play goes on (``play``, simulate);
+    - ``blind``: every picker in ``picks`` reads nothing of the state and gives an index in range, so
+      it may be called before the decisions before it are written (an ``ask``'s answers listed and
+      picked at once, ``compile.answers.ANSWERS_BLIND``), though it is called for every decision, a
+      forced one too, in the same order (a rollout's picker, which counts its calls:
+      ``engine.determinize.counting_picker``); its effects on the state, if any, touch nothing those
+      decisions read.
 
     Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``
-    (and ``kept``, drawing from the seed's stream); a search's rollouts set ``lean``.
+    (and ``kept``, drawing from the seed's stream); a search's rollouts set ``lean`` and ``blind``.
     """
 
     picks: list[Any]
@@ -64,6 +70,7 @@ class Picking:
     kept: bool = False
     lean: bool = False
     ones: bool = False
+    blind: bool = False
 
 
 def ones_free(picks: list[Any]) -> bool:
