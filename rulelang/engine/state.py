@@ -18,10 +18,13 @@ from typing import Any
 
 import attrs
 
-from rulelang.engine.tablebytes import table_bytes
+from rulelang.engine.tablebytes import NATIVE, table_bytes
 from rulelang.numbers import ascii_fraction
 from rulelang.rng import Rng
 
+# A turn's digest (scheme 2) hashed in one pass: the table's marshal bytes, then the counters' text kept as
+# bytes by their marshal bytes (``State.table_digest``), without the calls and copies of ``table_bytes``.
+DIGEST_ONE_PASS = True
 RNG_PICK = Rng.pick  # (taken at import: a method patched later is not the one ``ones_free`` vouches for)
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
@@ -264,6 +267,23 @@ class State:
         ``scheme`` 2 (traces of format ``rulelang-trace/2``) hashes the table's numbers as bytes
         (``rulelang.engine.tablebytes``); scheme 1 (``rulelang-trace/1``) its compact JSON text."""
         if scheme == 2:
+            if DIGEST_ONE_PASS and NATIVE:  # (the same bytes hashed: see table_bytes and _counters_text)
+                counters = self.counters
+                try:
+                    key = marshal.dumps(counters, 2)
+                    table = marshal.dumps([self.players, self.current, self.turn, self.step, self.zones, self.faces,
+                                           self.out], 2)
+                except ValueError:  # (a fraction: written the careful way)
+                    pass
+                else:
+                    tail = _COUNTERS_TAIL.get(key)
+                    if tail is None:
+                        if len(_COUNTERS_TAIL) >= 4096:
+                            _COUNTERS_TAIL.clear()
+                        tail = _COUNTERS_TAIL[key] = b";" + _whole_text(counters).encode()
+                    h = hashlib.sha256(table)
+                    h.update(tail)
+                    return h.hexdigest()[:16]
             return hashlib.sha256(table_bytes(self, _counters_text(self.counters))).hexdigest()[:16]
         if scheme != 1:
             raise ValueError(f"no table digest scheme {scheme!r}")
@@ -310,6 +330,7 @@ def _whole_text(value: list) -> str:
 
 
 _COUNTERS_TEXT: dict[bytes, str] = {}  # the marshal bytes of counters -> their compact JSON text
+_COUNTERS_TAIL: dict[bytes, bytes] = {}  # ... -> the bytes a digest hashes after the table's: b";" and that text
 
 
 def _counters_text(counters: list) -> str:
