@@ -50,7 +50,8 @@ def recordings(engine: Engine, players: int, seed: int) -> list[Any]:
         if listed:
             play(engine, st, agents, seed, events=events, digests=digests)
         else:
-            play(engine, st, agents, seed, digests=digests, on_event=lambda event, _told, kept=events: kept.append(event))
+            play(engine, st, agents, seed, digests=digests,
+                 on_event=lambda event, _told, kept=events: kept.append(event))
         out.append((events, st.dumps()))
     return out
 
