@@ -149,15 +149,6 @@ class AnswerEmitter:
         pks, k, last = self.var("pks"), self.var("k"), self.var("q")
         conds = [c for _label, c, _span in s.options if c is not None]
         out = self.model.eliminates and s.iterable.kind not in _IN_ONLY
-        blind = f"({P}.ones or {P}.blind)" if ANSWERS_BLIND else f"{P}.ones"
-        rec = "" if ANSWERS_RECORDED else f" and {P}.record is None"
-        L.append((ind, f"if {P} is not None and {blind}{rec} and st.step + {size} <= {P}.limit:", sp))
-        at = ind + 1
-        L.append((at, f"{pks} = {P}.picks", sp))
-        L.append((at, f"{A} = st.answers", sp))
-        one = self.var("one")
-        if ANSWERS_BLIND:  # (a blind picker is called for a forced answer too: it counts its calls)
-            L.append((at, f"{one} = {P}.ones", sp))
         outcomes = []
         for bits in range(1 << len(conds)):
             allowed, n = [], 0
@@ -167,34 +158,56 @@ class AnswerEmitter:
                 n += c is not None
             outcomes.append(tuple(allowed))
         count = k if out else size
+        loop = (p, A, pks, k, last, it)
+        room = f"st.step + {size} <= {P}.limit"
+        L.append((ind, f"if {P} is not None and {P}.ones and {P}.record is None and {room}:", sp))
+        at = ind + 1
+        L.append((at, f"{pks} = {P}.picks", sp))
+        L.append((at, f"{A} = st.answers", sp))
+        self.at_once_loop(L, s, var, at, loop, outcomes, out, None)
+        L.append((at, f"st.step += {count}", sp))
+        self.at_once_left(L, s, var, slot, pc, at, last if out else p, count)
+        if not (ANSWERS_RECORDED or ANSWERS_BLIND):
+            return
+        # While play records, or with blind pickers: each answer made, told and counted in turn
+        rc, a, one = self.var("rc"), self.var("a"), self.var("one")
+        mode = f"({P}.ones or {P}.blind)" if ANSWERS_RECORDED and ANSWERS_BLIND else f"{P}.ones" if ANSWERS_RECORDED \
+            else f"{P}.blind and {P}.record is None"
+        L.append((ind, f"if {P} is not None and {mode} and {room}:", sp))
+        L.append((at, f"{pks} = {P}.picks", sp))
+        L.append((at, f"{A} = st.answers", sp))
         if ANSWERS_RECORDED:
-            rc, a = self.var("rc"), self.var("a")
             L.append((at, f"{rc} = {P}.record", sp))
-            L.append((at, f"if {rc} is None:", sp))
-            self.at_once_loop(L, s, var, at + 1, (p, A, pks, k, last, one, it), outcomes, out, None)
-            L.append((at + 1, f"st.step += {count}", sp))
-            L.append((at, "else:", sp))
-            self.at_once_loop(L, s, var, at + 1, (p, A, pks, k, last, one, it), outcomes, out, (rc, a))
-        else:
-            self.at_once_loop(L, s, var, at, (p, A, pks, k, last, one, it), outcomes, out, None)
-            L.append((at, f"st.step += {count}", sp))
+        if ANSWERS_BLIND:
+            L.append((at, f"{one} = {P}.ones", sp))
+        self.at_once_loop(L, s, var, at, loop, outcomes, out,
+                          (rc if ANSWERS_RECORDED else None, a, one if ANSWERS_BLIND else None))
+        self.at_once_left(L, s, var, slot, pc, at, last if out else p, count)
+
+    def at_once_left(self, L: list, s: m.AskS, var: int, slot: int, pc: int, at: int, last: str, count: str) -> None:
+        """(answers_at_once) After the loop: no one asked (``count`` none), or the ask left as the two loops
+        leave it (``last``: the last player asked), to the next entry point."""
+        sp = s.span
         L.append((at, f"if not {count}:", sp))  # no one is asked
         L.append((at + 1, f"loc[{slot}] = []", sp))
         self.nobody_asked(L, pc, at + 1, sp)
-        L.append((at, f"loc[{var}] = {last if out else p}", sp))
+        L.append((at, f"loc[{var}] = {last}", sp))
         L.append((at, f"loc[{slot}] = []", sp))
         L.append((at, "st.pending_cache = st.choice_cache = None", sp))
         L.append((at, f"fr[1] = {pc + 1}", sp))
         self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
 
     def at_once_loop(self, L: list, s: m.AskS, var: int, at: int, names: tuple[str, ...], outcomes: list[tuple],
-                     out: bool, rec: tuple[str, str] | None) -> None:
-        """(answers_at_once) The loop over the players asked (``p`` in ``it``) giving each an answer (``A[p]``) among
-        those ``outcomes`` (one per outcome of the conditions, in bits), skipping the players out where
-        ``out`` (counting those asked in ``k``, the last in ``last``); with ``rec`` (the recorder's local and
-        one for the answer), the recorder told of each answer before it is given, and the step counted."""
+                     out: bool, each: tuple[str | None, str, str | None] | None) -> None:
+        """(answers_at_once) The loop over the players asked (``p`` in ``it``) giving each an answer (``A[p]``)
+        among those ``outcomes`` (one per outcome of the conditions, in bits), skipping the players out where
+        ``out`` (counting those asked in ``k``, the last in ``last``). With ``each`` (``rc``, ``a``, ``one``:
+        locals), the answer first made in ``a``, the recorder ``rc`` told of it (where ``rc`` is not None)
+        and the step counted, per answer; where ``one`` (the local of ``Picking.ones``) is false, the
+        picker called for a forced answer too (a blind picker counts its calls)."""
         sp = s.span
-        p, A, pks, k, last, one, it = names
+        p, A, pks, k, last, it = names
+        rc, a, one = each if each is not None else (None, None, None)
         conds = [c for _label, c, _span in s.options if c is not None]
         if out:
             L.append((at, f"{k} = 0", sp))
@@ -207,11 +220,11 @@ class AnswerEmitter:
         self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
         if never_negative(s.iterable):
             self.cse_ids.add(p)
-        target = f"{A}[{p}]" if rec is None else rec[1]
+        target = f"{A}[{p}]" if a is None else a
 
         def given(at: int, allowed: tuple) -> None:
             if len(allowed) == 1:
-                if ANSWERS_BLIND:
+                if one is not None:
                     L.append((at, f"if not {one}:", sp))
                     L.append((at + 1, f"{pks}[{p}](1)", sp))
                 L.append((at, f"{target} = {self.const(allowed[0])}", sp))
@@ -231,11 +244,13 @@ class AnswerEmitter:
                 bits = " | ".join(f"({1 << b} if {self.ex(c)} else 0)" for b, c in enumerate(conds))
                 L.append((at + 1, f"{ok} = {self.table(outcomes, 'at')}[{bits}]", sp))
                 L.append((at + 1, f"{n} = len({ok})", sp))
-                forced = f"{n} == 1 and {one}" if ANSWERS_BLIND else f"{n} == 1"
+                forced = f"{n} == 1 and {one}" if one is not None else f"{n} == 1"
                 L.append((at + 1, f"{target} = {ok}[0] if {forced} else {ok}[{pks}[{p}]({n})]", sp))
         finally:
             del self.loop_vars[var]
-        if rec is not None:
-            L.append((at + 1, f"{rec[0]}.took(st, {p}, {rec[1]})", sp))
-            L.append((at + 1, f"{A}[{p}] = {rec[1]}", sp))
+        if a is not None:
+            if rc is not None:
+                L.append((at + 1, f"if {rc} is not None:", sp))
+                L.append((at + 2, f"{rc}.took(st, {p}, {a})", sp))
+            L.append((at + 1, f"{A}[{p}] = {a}", sp))
             L.append((at + 1, "st.step += 1", sp))
