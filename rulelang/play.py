@@ -9,7 +9,7 @@ from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State, ones_free
+from rulelang.engine.state import Picking, State, faces_kept_digest, ones_free
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line
@@ -20,6 +20,9 @@ EventSink = Callable[[dict[str, Any], list[dict[str, Any]]], None]
 # once, its events added through the list's own method, a turn's digest made without a call of its own
 # (the same events: ``_PlainListRecorder`` and ``trace.format.digest_line`` are the writing before).
 RECORDER_LEAN = True
+# ...and a recorder's turn digests with the faces' bytes kept while they hold the same numbers, where the faces
+# hold ints when play begins (``engine.state.faces_kept_digest``).
+FACES_KEPT = True
 
 
 def play(
@@ -123,7 +126,7 @@ class Recorder:
     the private looks the rules gave meanwhile, and a digest of the table when a new turn began.
     """
 
-    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels")
+    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels", "faces")
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
@@ -134,6 +137,8 @@ class Recorder:
         self.looked = list(map(len, st.seen))  # how many private looks each player had then
         self.looks = st.looks  # ...and all together (looks are only ever added during play)
         self.labels = [player_label(p) for p in range(st.players)]
+        # the faces' bytes kept for the digests (faces_kept_digest), where the faces hold ints and nothing else
+        self.faces = [None, b""] if FACES_KEPT and digests and all(type(f) is int for f in st.faces) else None
 
     def begin(self, st: State) -> None:
         """A chance step begins at the pending decision of ``st``: its events are the chance events
@@ -194,8 +199,10 @@ class Recorder:
             self.looks = st.looks
         if st.turn != self.turn:
             if self.digests and not st.over:
-                events.append({"type": "digest", "turn": st.turn, "digest": st.table_digest()} if RECORDER_LEAN
-                              else digest_line(st))
+                kept = self.faces
+                events.append({"type": "digest", "turn": st.turn,
+                               "digest": faces_kept_digest(st, kept) if kept is not None else st.table_digest()}
+                              if RECORDER_LEAN else digest_line(st))
             self.turn = st.turn
 
 

@@ -300,6 +300,38 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
+def faces_kept_digest(st: State, kept: list) -> str:
+    """``st.table_digest()`` (scheme 2) for a recorder that keeps the faces' bytes in ``kept`` (``[faces,
+    bytes]``, at first ``[None, b""]``) for as long as they hold the same numbers (a game without dice
+    never changes them): only for play whose faces are ints and nothing else (``play.Recorder`` checks it
+    when play begins; play writes only face numbers there), as the faces kept are checked to be (their
+    marshal bytes are ``i`` and 4 bytes each: no bool, float or number past 32 bits)."""
+    faces = st.faces
+    if faces != kept[0]:
+        try:
+            data = marshal.dumps(faces, 2)
+        except ValueError:  # (a fraction)
+            return st.table_digest()
+        n = len(faces)
+        if not NATIVE or len(data) != 5 + 5 * n or data[5::5] != b"i" * n:
+            return st.table_digest()
+        kept[0], kept[1] = faces[:], data
+    counters = st.counters
+    try:
+        key = marshal.dumps(counters, 2)
+        head = marshal.dumps([st.players, st.current, st.turn, st.step, st.zones], 2)
+        out = marshal.dumps(st.out, 2)
+    except ValueError:  # (a fraction: written the careful way)
+        return st.table_digest()
+    tail = _COUNTERS_TAIL.get(key)
+    if tail is None:
+        if len(_COUNTERS_TAIL) >= 4096:
+            _COUNTERS_TAIL.clear()
+        tail = _COUNTERS_TAIL[key] = b";" + _whole_text(counters).encode()
+    # (marshal version 2 writes a list as "[", its length and its items, each as it writes it alone)
+    return hashlib.sha256(b"".join((b"[\x07\x00\x00\x00", head[5:], kept[1], out, tail))).hexdigest()[:16]
+
+
 def _plain(value: Any) -> Any:
     """``value`` with every fraction written as ``{"fraction": "7/3"}`` (JSON has no exact fractions)."""
     if isinstance(value, list):

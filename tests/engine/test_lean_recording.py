@@ -6,9 +6,10 @@ example, kept in a list or handed on):
 - a turn's digest hashed in one pass, the counters' bytes kept by their marshal bytes
   (``state.DIGEST_ONE_PASS``): the same digest as ``table_bytes`` hashes, odd tables too;
 - a list recorder's test of a step under way made once, a turn's digest made in place
-  (``play.RECORDER_LEAN``).
+  (``play.RECORDER_LEAN``), the faces' bytes kept while they hold the same numbers (``play.FACES_KEPT``,
+  ``state.faces_kept_digest``).
 
-A broken variant of each of the last two is noticed here.
+A broken variant of each of the digests and of the list recorder is noticed here.
 """
 
 from __future__ import annotations
@@ -29,14 +30,15 @@ from rulelang.engine import acting
 from rulelang.engine import state as state_module
 from rulelang.engine.determinize import random_playout
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import State, _whole_text
+from rulelang.engine.state import State, _whole_text, faces_kept_digest
 from rulelang.engine.tablebytes import table_bytes
 from rulelang.play import ListRecorder, play
 from rulelang.rng import Rng
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-FLAGS = [(acting, "CHANCE_RECORDED"), (state_module, "DIGEST_ONE_PASS"), (play_module, "RECORDER_LEAN")]
+FLAGS = [(acting, "CHANCE_RECORDED"), (state_module, "DIGEST_ONE_PASS"), (play_module, "RECORDER_LEAN"),
+         (play_module, "FACES_KEPT")]
 
 
 def recordings(engine: Engine, players: int, seed: int) -> list[Any]:
@@ -123,6 +125,41 @@ def test_one_pass_digests_hash_the_bytes_defined(game: str, monkeypatch: pytest.
             assert st.table_digest() == want
 
 
+@pytest.mark.parametrize("game", ["chicken", "rule-the-roost", "hippe-kippen"])
+def test_digests_with_the_faces_kept_hash_the_bytes_defined(game: str) -> None:
+    """Faces kept from one table to the next (changed, unchanged, odd values among them) give each its digest."""
+    engine = load_game(REPO / "games" / f"{game}.rules")
+    kept: list[Any] = [None, b""]
+    tables = odd_tables(engine)
+    for st in tables + tables[::-1]:
+        for faces in (st.faces, st.faces[:-1] + [True], st.faces[:-1] + [1.0], st.faces + [2**33], st.faces[:]):
+            copy = st.copy()
+            copy.faces = faces
+            assert faces_kept_digest(copy, kept) == careful_digest(copy)
+        assert faces_kept_digest(st, kept) == faces_kept_digest(st, kept) == careful_digest(st)
+
+
+def test_recording_keeps_the_faces_only_where_they_hold_ints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose faces hold a bool when play begins is digested the careful way throughout."""
+    engine = load_game(REPO / "games" / "rule-the-roost.rules")
+    got = []
+    for odd in (False, True):
+        digests = []
+        for kept in (True, False):
+            st = engine.new_state(4)
+            if odd:
+                st.faces.append(True)
+            events: list[dict[str, Any]] = []
+            with monkeypatch.context() as patch:
+                patch.setattr(play_module, "FACES_KEPT", kept)
+                assert (ListRecorder([], True, st).faces is None) == (odd or not kept)
+                play(engine, st, [RandomAgent(3, s) for s in range(4)], 3, events=events, digests=True)
+            digests.append([e["digest"] for e in events if e["type"] == "digest"])
+        assert digests[0] == digests[1] and digests[0]
+        got.append(digests[0])
+    assert got[0] != got[1]  # (the bool appended is hashed)
+
+
 def test_a_one_pass_digest_without_the_counters_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison above would notice a one-pass digest that forgot the counters' text."""
     engine = load_game(REPO / "games" / "chicken.rules")
@@ -170,3 +207,18 @@ def test_recording_draws_its_first_chance_without_a_decision(monkeypatch: pytest
             patch.setattr(Engine, "pending", pending)
             recordings(engine, 4, 2)
     assert made[True] == 0 and made[False] >= 3
+
+
+def test_faces_kept_as_the_live_list_are_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above would notice faces kept as the state's own list (not a copy): always equal."""
+    engine = load_game(REPO / "games" / "chicken.rules")
+    right = recordings(engine, 3, 1)
+
+    def aliased(st: State, kept: list) -> str:
+        digest = faces_kept_digest(st, kept)
+        if kept[0] is not None:
+            kept[0] = st.faces
+        return digest
+
+    monkeypatch.setattr(play_module, "faces_kept_digest", aliased)
+    assert recordings(engine, 3, 1)[0] != right[0]
