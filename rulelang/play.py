@@ -9,7 +9,7 @@ from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State, faces_kept_digest, ones_free
+from rulelang.engine.state import Picking, State, faces_kept, faces_kept_digest, ones_free
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line
@@ -138,7 +138,7 @@ class Recorder:
         self.looks = st.looks  # ...and all together (looks are only ever added during play)
         self.labels = [player_label(p) for p in range(st.players)]
         # the faces' bytes kept for the digests (faces_kept_digest), where the faces hold ints and nothing else
-        self.faces = [None, b""] if FACES_KEPT and digests and all(type(f) is int for f in st.faces) else None
+        self.faces = [None, None] if FACES_KEPT and digests and faces_kept(st) is not None else None
 
     def begin(self, st: State) -> None:
         """A chance step begins at the pending decision of ``st``: its events are the chance events
@@ -199,10 +199,18 @@ class Recorder:
             self.looks = st.looks
         if st.turn != self.turn:
             if self.digests and not st.over:
-                kept = self.faces
-                events.append({"type": "digest", "turn": st.turn,
-                               "digest": faces_kept_digest(st, kept) if kept is not None else st.table_digest()}
-                              if RECORDER_LEAN else digest_line(st))
+                if not RECORDER_LEAN:
+                    events.append(digest_line(st))
+                else:
+                    kept = self.faces
+                    if kept is None:
+                        digest = st.table_digest()
+                    elif st.faces != kept[0]:  # (changed since the last digest, a die rolled: kept for the next)
+                        kept[0], kept[1] = st.faces[:], None
+                        digest = st.table_digest()
+                    else:
+                        digest = faces_kept_digest(st, kept)
+                    events.append({"type": "digest", "turn": st.turn, "digest": digest})
             self.turn = st.turn
 
 

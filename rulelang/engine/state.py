@@ -300,22 +300,37 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
-def faces_kept_digest(st: State, kept: list) -> str:
-    """``st.table_digest()`` (scheme 2) for a recorder that keeps the faces' bytes in ``kept`` (``[faces,
-    bytes]``, at first ``[None, b""]``) for as long as they hold the same numbers (a game without dice
-    never changes them): only for play whose faces are ints and nothing else (``play.Recorder`` checks it
-    when play begins; play writes only face numbers there), as the faces kept are checked to be (their
-    marshal bytes are ``i`` and 4 bytes each: no bool, float or number past 32 bits)."""
+def faces_kept(st: State) -> list | None:
+    """The faces of ``st`` and their marshal bytes (``[faces, bytes]``, for ``faces_kept_digest``) where
+    they hold ints and nothing else (their bytes ``i`` and 4 bytes each: no bool, float or number past 32
+    bits), else None."""
     faces = st.faces
-    if faces != kept[0]:
-        try:
-            data = marshal.dumps(faces, 2)
-        except ValueError:  # (a fraction)
+    try:
+        data = marshal.dumps(faces, 2)
+    except ValueError:  # (a fraction)
+        return None
+    n = len(faces)
+    if not NATIVE or len(data) != 5 + 5 * n or data[5::5] != b"i" * n:
+        return None
+    return [faces[:], data]
+
+
+def faces_kept_digest(st: State, kept: list) -> str:
+    """``st.table_digest()`` (scheme 2) for a recorder that keeps the faces and their bytes in ``kept``
+    (``[faces, bytes or None]``, at first ``[None, None]``) for as long as they hold the same
+    numbers (a game without dice never changes them): only for play whose faces held ints and nothing
+    else when it began (``play.Recorder`` checks it) and where only play writes them (face numbers);
+    the faces kept are checked as ``faces_kept`` checks them."""
+    faces = st.faces
+    if faces != kept[0]:  # (changed since the last digest, a die rolled say: hashed in one pass, kept for the next)
+        kept[0], kept[1] = faces[:], None
+        return st.table_digest()
+    data = kept[1]
+    if data is None:  # (the same twice: their bytes made once, where they hold ints and nothing else)
+        now = faces_kept(st)
+        if now is None:
             return st.table_digest()
-        n = len(faces)
-        if not NATIVE or len(data) != 5 + 5 * n or data[5::5] != b"i" * n:
-            return st.table_digest()
-        kept[0], kept[1] = faces[:], data
+        data = kept[1] = now[1]
     counters = st.counters
     try:
         key = marshal.dumps(counters, 2)
@@ -329,7 +344,7 @@ def faces_kept_digest(st: State, kept: list) -> str:
             _COUNTERS_TAIL.clear()
         tail = _COUNTERS_TAIL[key] = b";" + _whole_text(counters).encode()
     # (marshal version 2 writes a list as "[", its length and its items, each as it writes it alone)
-    return hashlib.sha256(b"".join((b"[\x07\x00\x00\x00", head[5:], kept[1], out, tail))).hexdigest()[:16]
+    return hashlib.sha256(b"".join((b"[\x07\x00\x00\x00", head[5:], data, out, tail))).hexdigest()[:16]
 
 
 def _plain(value: Any) -> Any:
