@@ -9,12 +9,20 @@ from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State, ones_free
+from rulelang.engine.state import Picking, State, faces_kept, faces_kept_digest, ones_free
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line
 
 EventSink = Callable[[dict[str, Any], list[dict[str, Any]]], None]
+
+# The recorders' work at each action and turn written lean: a list recorder's test of a step under way
+# once, its events added through the list's own method, a turn's digest made without a call of its own
+# (the same events: ``_PlainListRecorder`` and ``trace.format.digest_line`` are the writing before).
+RECORDER_LEAN = True
+# ...and a recorder's turn digests with the faces' bytes kept while they hold the same numbers, where the faces
+# hold ints when play begins (``engine.state.faces_kept_digest``).
+FACES_KEPT = True
 
 
 def play(
@@ -46,7 +54,7 @@ def play(
     searching = [getattr(agent, "searches", False) for agent in agents]
     is_chance = engine.is_chance
     rec = Recorder(on_event, digests, state) if on_event is not None else \
-        ListRecorder(events, digests, state) if events is not None else None
+        (ListRecorder if RECORDER_LEAN else _PlainListRecorder)(events, digests, state) if events is not None else None
     state.chance_rng = chance
     state.chance_events = (events if events is not None else []) if rec is not None else None
     if state.log is None and all(by_index):
@@ -118,7 +126,7 @@ class Recorder:
     the private looks the rules gave meanwhile, and a digest of the table when a new turn began.
     """
 
-    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels")
+    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels", "faces")
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
@@ -129,6 +137,8 @@ class Recorder:
         self.looked = list(map(len, st.seen))  # how many private looks each player had then
         self.looks = st.looks  # ...and all together (looks are only ever added during play)
         self.labels = [player_label(p) for p in range(st.players)]
+        # the faces' bytes kept for the digests (faces_kept_digest), where the faces hold ints and nothing else
+        self.faces = [None, None] if FACES_KEPT and digests and faces_kept(st) is not None else None
 
     def begin(self, st: State) -> None:
         """A chance step begins at the pending decision of ``st``: its events are the chance events
@@ -189,7 +199,18 @@ class Recorder:
             self.looks = st.looks
         if st.turn != self.turn:
             if self.digests and not st.over:
-                events.append(digest_line(st))
+                if not RECORDER_LEAN:
+                    events.append(digest_line(st))
+                else:
+                    kept = self.faces
+                    if kept is None:
+                        digest = st.table_digest()
+                    elif st.faces != kept[0]:  # (changed since the last digest, a die rolled: kept for the next)
+                        kept[0], kept[1] = st.faces[:], None
+                        digest = st.table_digest()
+                    else:
+                        digest = faces_kept_digest(st, kept)
+                    events.append({"type": "digest", "turn": st.turn, "digest": digest})
             self.turn = st.turn
 
 
@@ -198,11 +219,35 @@ class ListRecorder(Recorder):
     events are made straight into it (``State.chance_events`` is that list), so a step that gives no
     private look and begins no turn costs nothing at its end."""
 
-    __slots__ = ("events",)
+    __slots__ = ("events", "add")
 
     def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
         super().__init__(_no_sink, digests, st)
         self.events = events
+        self.add = events.append
+
+    def took(self, st: State, seat: int, action: str) -> None:
+        """``seat`` takes ``action`` now: the step before ends, and this one begins with its action
+        event."""
+        if self.open:  # (the common case: a step under way, which this one ends; nothing to write then)
+            if st.turn != self.turn or st.looks != self.looks:
+                self._looks_and_digest(st, self.events)
+        else:
+            self.open = True
+        self.add({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
+
+    def end(self, st: State) -> None:
+        """The step under way is over: add the private looks it gave, and a digest if a turn began."""
+        if self.open:
+            self.open = False
+            if st.turn != self.turn or st.looks != self.looks:
+                self._looks_and_digest(st, self.events)
+
+
+class _PlainListRecorder(ListRecorder):
+    """(``RECORDER_LEAN`` off) A list recorder as it was written before: the comparison of the lean one."""
+
+    __slots__ = ()
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` now: the step before ends, and this one begins with its action
@@ -211,13 +256,6 @@ class ListRecorder(Recorder):
             self._looks_and_digest(st, self.events)
         self.open = True
         self.events.append({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
-
-    def end(self, st: State) -> None:
-        """The step under way is over: add the private looks it gave, and a digest if a turn began."""
-        if self.open:
-            self.open = False
-            if st.turn != self.turn or st.looks != self.looks:
-                self._looks_and_digest(st, self.events)
 
 
 def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:

@@ -354,6 +354,7 @@ class _Walk:
         picking = self.picking
         picking.limit = self._FAR
         picking.listed = True
+        picking.blind = False
         if len(self.walk_picks) != st.players:
             self.walk_picks = [partial(self.pick, p) for p in range(st.players)]
             self.roll_picks = self.roll_picks[:1] * st.players
@@ -375,6 +376,7 @@ class _Walk:
             return
         self.roll_begin(st, self.depth)
         picking.listed = False
+        picking.blind = True  # (the rollout's pickers: see Picking.blind)
         picking.picks[:] = self.roll_picks
         picking.limit = st.step + 1 + self.depth  # (the decision taken now, then ``depth`` at most)
 

@@ -12,6 +12,10 @@ from rulelang.compile.analysis import never_negative
 
 # The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
 ANSWERS_AT_ONCE = True
+# ...and so while play records, each answer told to the recorder as the one-at-a-time loop tells it.
+ANSWERS_RECORDED = True
+# ...and so with blind pickers (``Picking.blind``: a search's rollout), called for the forced answers too.
+ANSWERS_BLIND = True
 # The ranges of players that hold only players still in (as decisions.IN_ONLY).
 _IN_ONLY = ("players_in", "others_in")
 
@@ -132,21 +136,79 @@ class AnswerEmitter:
                         pc: int, ind: int) -> None:
         """For ``ask_listed_once`` (an ask over seats with an answer always allowed, conditions that can never
         fail, ``membership.never_fails``, and no test of who is asked):
-        while the pickers are all ``Rng.pick`` (``Picking.ones``: they read nothing of the state), nothing
-        records, and the step limit leaves room for everyone in ``it`` (``size`` of them) to answer, each
-        player's answers are listed and picked in one loop, the forced ones (one allowed) given without a
-        pick, and the state written once after: the same picks in the same order, the same answers,
-        locals, step and caches as the two loops leave."""
+        while the pickers read nothing of the state (``Picking.ones``: all ``Rng.pick``; or
+        ``Picking.blind``, a rollout's, with ``ANSWERS_BLIND``) and the step limit leaves room for everyone
+        in ``it`` (``size`` of them) to answer, each player's answers are listed and picked in one loop, the
+        forced ones (one allowed) given without a pick where ``ones`` holds, and the state written once
+        after: the same picks in the same order, the same answers, locals, step and caches as the two loops
+        leave. While play records (``Picking.record``, with ``ANSWERS_RECORDED``), the same loop tells the
+        recorder each answer just before it is given, the step counted per answer (as the one-at-a-time
+        loop counts it: the same events, the same digests)."""
         sp = s.span
         P, p, A = names
         pks, k, last = self.var("pks"), self.var("k"), self.var("q")
         conds = [c for _label, c, _span in s.options if c is not None]
         out = self.model.eliminates and s.iterable.kind not in _IN_ONLY
-        L.append((ind, f"if {P} is not None and {P}.ones and {P}.record is None "
-                       f"and st.step + {size} <= {P}.limit:", sp))
+        outcomes = []
+        for bits in range(1 << len(conds)):
+            allowed, n = [], 0
+            for label, c, _span in s.options:
+                if c is None or bits >> n & 1:
+                    allowed.append(label)
+                n += c is not None
+            outcomes.append(tuple(allowed))
+        count = k if out else size
+        loop = (p, A, pks, k, last, it)
+        room = f"st.step + {size} <= {P}.limit"
+        L.append((ind, f"if {P} is not None and {P}.ones and {P}.record is None and {room}:", sp))
         at = ind + 1
         L.append((at, f"{pks} = {P}.picks", sp))
         L.append((at, f"{A} = st.answers", sp))
+        self.at_once_loop(L, s, var, at, loop, outcomes, out, None)
+        L.append((at, f"st.step += {count}", sp))
+        self.at_once_left(L, s, var, slot, pc, at, last if out else p, count)
+        if not (ANSWERS_RECORDED or ANSWERS_BLIND):
+            return
+        # While play records, or with blind pickers: each answer made, told and counted in turn
+        rc, a, one = self.var("rc"), self.var("a"), self.var("one")
+        mode = f"({P}.ones or {P}.blind)" if ANSWERS_RECORDED and ANSWERS_BLIND else f"{P}.ones" if ANSWERS_RECORDED \
+            else f"{P}.blind and {P}.record is None"
+        L.append((ind, f"if {P} is not None and {mode} and {room}:", sp))
+        L.append((at, f"{pks} = {P}.picks", sp))
+        L.append((at, f"{A} = st.answers", sp))
+        if ANSWERS_RECORDED:
+            L.append((at, f"{rc} = {P}.record", sp))
+        if ANSWERS_BLIND:
+            L.append((at, f"{one} = {P}.ones", sp))
+        self.at_once_loop(L, s, var, at, loop, outcomes, out,
+                          (rc if ANSWERS_RECORDED else None, a, one if ANSWERS_BLIND else None))
+        self.at_once_left(L, s, var, slot, pc, at, last if out else p, count)
+
+    def at_once_left(self, L: list, s: m.AskS, var: int, slot: int, pc: int, at: int, last: str, count: str) -> None:
+        """(answers_at_once) After the loop: no one asked (``count`` none), or the ask left as the two loops
+        leave it (``last``: the last player asked), to the next entry point."""
+        sp = s.span
+        L.append((at, f"if not {count}:", sp))  # no one is asked
+        L.append((at + 1, f"loc[{slot}] = []", sp))
+        self.nobody_asked(L, pc, at + 1, sp)
+        L.append((at, f"loc[{var}] = {last}", sp))
+        L.append((at, f"loc[{slot}] = []", sp))
+        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
+        L.append((at, f"fr[1] = {pc + 1}", sp))
+        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+
+    def at_once_loop(self, L: list, s: m.AskS, var: int, at: int, names: tuple[str, ...], outcomes: list[tuple],
+                     out: bool, each: tuple[str | None, str, str | None] | None) -> None:
+        """(answers_at_once) The loop over the players asked (``p`` in ``it``) giving each an answer (``A[p]``)
+        among those ``outcomes`` (one per outcome of the conditions, in bits), skipping the players out where
+        ``out`` (counting those asked in ``k``, the last in ``last``). With ``each`` (``rc``, ``a``, ``one``:
+        locals), the answer first made in ``a``, the recorder ``rc`` told of it (where ``rc`` is not None)
+        and the step counted, per answer; where ``one`` (the local of ``Picking.ones``) is false, the
+        picker called for a forced answer too (a blind picker counts its calls)."""
+        sp = s.span
+        p, A, pks, k, last, it = names
+        rc, a, one = each if each is not None else (None, None, None)
+        conds = [c for _label, c, _span in s.options if c is not None]
         if out:
             L.append((at, f"{k} = 0", sp))
         L.append((at, f"for {p} in {it}:", sp))
@@ -158,22 +220,18 @@ class AnswerEmitter:
         self.loop_vars[var] = p  # the tests written here read the player from its variable (as emit_ask's)
         if never_negative(s.iterable):
             self.cse_ids.add(p)
+        target = f"{A}[{p}]" if a is None else a
 
         def given(at: int, allowed: tuple) -> None:
             if len(allowed) == 1:
-                L.append((at, f"{A}[{p}] = {self.const(allowed[0])}", sp))
+                if one is not None:
+                    L.append((at, f"if not {one}:", sp))
+                    L.append((at + 1, f"{pks}[{p}](1)", sp))
+                L.append((at, f"{target} = {self.const(allowed[0])}", sp))
             else:
-                L.append((at, f"{A}[{p}] = {self.table(allowed, 'at')}[{pks}[{p}]({len(allowed)})]", sp))
+                L.append((at, f"{target} = {self.table(allowed, 'at')}[{pks}[{p}]({len(allowed)})]", sp))
 
         try:
-            outcomes = []
-            for bits in range(1 << len(conds)):
-                allowed, n = [], 0
-                for label, c, _span in s.options:
-                    if c is None or bits >> n & 1:
-                        allowed.append(label)
-                    n += c is not None
-                outcomes.append(tuple(allowed))
             if not conds:
                 given(at + 1, outcomes[0])
             elif len(conds) == 1:
@@ -186,16 +244,13 @@ class AnswerEmitter:
                 bits = " | ".join(f"({1 << b} if {self.ex(c)} else 0)" for b, c in enumerate(conds))
                 L.append((at + 1, f"{ok} = {self.table(outcomes, 'at')}[{bits}]", sp))
                 L.append((at + 1, f"{n} = len({ok})", sp))
-                L.append((at + 1, f"{A}[{p}] = {ok}[0] if {n} == 1 else {ok}[{pks}[{p}]({n})]", sp))
+                forced = f"{n} == 1 and {one}" if one is not None else f"{n} == 1"
+                L.append((at + 1, f"{target} = {ok}[0] if {forced} else {ok}[{pks}[{p}]({n})]", sp))
         finally:
             del self.loop_vars[var]
-        count = k if out else size
-        L.append((at, f"if not {count}:", sp))  # no one is asked
-        L.append((at + 1, f"loc[{slot}] = []", sp))
-        self.nobody_asked(L, pc, at + 1, sp)
-        L.append((at, f"loc[{var}] = {last if out else p}", sp))
-        L.append((at, f"loc[{slot}] = []", sp))
-        L.append((at, f"st.step += {count}", sp))
-        L.append((at, "st.pending_cache = st.choice_cache = None", sp))
-        L.append((at, f"fr[1] = {pc + 1}", sp))
-        self.taken(L, f"r{self.frame}_{pc + 1}", at, sp)
+        if a is not None:
+            if rc is not None:
+                L.append((at + 1, f"if {rc} is not None:", sp))
+                L.append((at + 2, f"{rc}.took(st, {p}, {a})", sp))
+            L.append((at + 1, f"{A}[{p}] = {a}", sp))
+            L.append((at + 1, "st.step += 1", sp))

@@ -13,6 +13,10 @@ from rulelang.engine.choices import IllegalAction, read_label
 from rulelang.engine.decision import Decision
 from rulelang.engine.state import State
 
+# A chance step that recording play meets in its own loop (not in the engine's: the first, say) drawn and
+# kept as the engine's loop draws and keeps it (``Acting._chance``), without a Decision and its labels.
+CHANCE_RECORDED = True
+
 
 class Acting:
     """The actions of ``Engine`` (a mixin: the engine's attributes are set by ``Engine.__init__``)."""
@@ -137,6 +141,11 @@ class Acting:
             self._run(st)
             return [] if kept is not None else out or []
         if not events and self._chance(st, fr, ins, rng):  # nothing to record: no Decision needed
+            self._run(st)
+            return []
+        picking = st.picking
+        if CHANCE_RECORDED and kept is not None and picking is not None and picking.record is not None \
+                and self._chance(st, fr, ins, rng):  # recording play: the event kept there, as the loop keeps it
             self._run(st)
             return []
         d = self.pending(st)

@@ -142,7 +142,7 @@ def random_playout(engine: Engine, st: State, rng: Rng, decisions: int, lean: bo
             before = st.step
             st.chance_rng = rng
             # the step limit: at most the decisions still allowed (chance steps count towards it too)
-            st.picking = Picking(picks, st.step + decisions - taken, lean=lean)
+            st.picking = Picking(picks, st.step + decisions - taken, lean=lean, blind=True)
             st.pending_cache = st.choice_cache = None
             engine.resume(st)
             if st.step == before and done + count() == taken and not st.over:

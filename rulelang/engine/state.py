@@ -18,10 +18,13 @@ from typing import Any
 
 import attrs
 
-from rulelang.engine.tablebytes import table_bytes
+from rulelang.engine.tablebytes import NATIVE, table_bytes
 from rulelang.numbers import ascii_fraction
 from rulelang.rng import Rng
 
+# A turn's digest (scheme 2) hashed in one pass: the table's marshal bytes, then the counters' text kept as
+# bytes by their marshal bytes (``State.table_digest``), without the calls and copies of ``table_bytes``.
+DIGEST_ONE_PASS = True
 RNG_PICK = Rng.pick  # (taken at import: a method patched later is not the one ``ones_free`` vouches for)
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
@@ -50,10 +53,16 @@ class Picking:
       which reads nothing else of it;
     - ``ones``: every picker in ``picks`` gives 0 for one option and does nothing else then (each an
       ``Rng.pick`` bound method, see ``ones_free``), so a forced answer (one allowed) is given without
-      calling it; set only where ``picks`` is never changed while play goes on (``play``, simulate).
+      calling it; set only where ``picks`` is never changed while play goes on (``play``, simulate);
+    - ``blind``: every picker in ``picks`` reads nothing of the state and gives an index in range, so
+      it may be called before the decisions before it are written (an ``ask``'s answers listed and
+      picked at once, ``compile.answers.ANSWERS_BLIND``), though it is called for every decision, a
+      forced one too, in the same order (a rollout's picker, which counts its calls:
+      ``engine.determinize.counting_picker``); its effects on the state, if any, touch nothing those
+      decisions read.
 
     Plain play sets only the first two; recording adds ``record``; replay sets ``listed`` and ``take``
-    (and ``kept``, drawing from the seed's stream); a search's rollouts set ``lean``.
+    (and ``kept``, drawing from the seed's stream); a search's rollouts set ``lean`` and ``blind``.
     """
 
     picks: list[Any]
@@ -64,6 +73,7 @@ class Picking:
     kept: bool = False
     lean: bool = False
     ones: bool = False
+    blind: bool = False
 
 
 def ones_free(picks: list[Any]) -> bool:
@@ -257,6 +267,23 @@ class State:
         ``scheme`` 2 (traces of format ``rulelang-trace/2``) hashes the table's numbers as bytes
         (``rulelang.engine.tablebytes``); scheme 1 (``rulelang-trace/1``) its compact JSON text."""
         if scheme == 2:
+            if DIGEST_ONE_PASS and NATIVE:  # (the same bytes hashed: see table_bytes and _counters_text)
+                counters = self.counters
+                try:
+                    key = marshal.dumps(counters, 2)
+                    table = marshal.dumps([self.players, self.current, self.turn, self.step, self.zones, self.faces,
+                                           self.out], 2)
+                except ValueError:  # (a fraction: written the careful way)
+                    pass
+                else:
+                    tail = _COUNTERS_TAIL.get(key)
+                    if tail is None:
+                        if len(_COUNTERS_TAIL) >= 4096:
+                            _COUNTERS_TAIL.clear()
+                        tail = _COUNTERS_TAIL[key] = b";" + _whole_text(counters).encode()
+                    h = hashlib.sha256(table)
+                    h.update(tail)
+                    return h.hexdigest()[:16]
             return hashlib.sha256(table_bytes(self, _counters_text(self.counters))).hexdigest()[:16]
         if scheme != 1:
             raise ValueError(f"no table digest scheme {scheme!r}")
@@ -271,6 +298,53 @@ class State:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def faces_kept(st: State) -> list | None:
+    """The faces of ``st`` and their marshal bytes (``[faces, bytes]``, for ``faces_kept_digest``) where
+    they hold ints and nothing else (their bytes ``i`` and 4 bytes each: no bool, float or number past 32
+    bits), else None."""
+    faces = st.faces
+    try:
+        data = marshal.dumps(faces, 2)
+    except ValueError:  # (a fraction)
+        return None
+    n = len(faces)
+    if not NATIVE or len(data) != 5 + 5 * n or data[5::5] != b"i" * n:
+        return None
+    return [faces[:], data]
+
+
+def faces_kept_digest(st: State, kept: list) -> str:
+    """``st.table_digest()`` (scheme 2) for a recorder that keeps the faces and their bytes in ``kept``
+    (``[faces, bytes or None]``, at first ``[None, None]``) for as long as they hold the same
+    numbers (a game without dice never changes them): only for play whose faces held ints and nothing
+    else when it began (``play.Recorder`` checks it) and where only play writes them (face numbers);
+    the faces kept are checked as ``faces_kept`` checks them."""
+    faces = st.faces
+    if faces != kept[0]:  # (changed since the last digest, a die rolled say: hashed in one pass, kept for the next)
+        kept[0], kept[1] = faces[:], None
+        return st.table_digest()
+    data = kept[1]
+    if data is None:  # (the same twice: their bytes made once, where they hold ints and nothing else)
+        now = faces_kept(st)
+        if now is None:
+            return st.table_digest()
+        data = kept[1] = now[1]
+    counters = st.counters
+    try:
+        key = marshal.dumps(counters, 2)
+        head = marshal.dumps([st.players, st.current, st.turn, st.step, st.zones], 2)
+        out = marshal.dumps(st.out, 2)
+    except ValueError:  # (a fraction: written the careful way)
+        return st.table_digest()
+    tail = _COUNTERS_TAIL.get(key)
+    if tail is None:
+        if len(_COUNTERS_TAIL) >= 4096:
+            _COUNTERS_TAIL.clear()
+        tail = _COUNTERS_TAIL[key] = b";" + _whole_text(counters).encode()
+    # (marshal version 2 writes a list as "[", its length and its items, each as it writes it alone)
+    return hashlib.sha256(b"".join((b"[\x07\x00\x00\x00", head[5:], data, out, tail))).hexdigest()[:16]
 
 
 def _plain(value: Any) -> Any:
@@ -303,6 +377,7 @@ def _whole_text(value: list) -> str:
 
 
 _COUNTERS_TEXT: dict[bytes, str] = {}  # the marshal bytes of counters -> their compact JSON text
+_COUNTERS_TAIL: dict[bytes, bytes] = {}  # ... -> the bytes a digest hashes after the table's: b";" and that text
 
 
 def _counters_text(counters: list) -> str:

@@ -158,8 +158,9 @@ def test_the_shortcuts_are_in_the_small_games_code(small: tuple[Engine, Engine])
     source = fast.program.generated.source
     tables = re.findall(r"(_ok\d+) = (at\d+ if .* else at\d+|at\d+\[.*\])\n", source)
     # asks of 0, 1, 2, 3 conditional answers and the one of "give"; not the one of 4; and the tables of the
-    # answers at once (answers.ANSWERS_AT_ONCE) of the asks of 2 and 3, which have an answer always allowed
-    assert len(tables) == 7
+    # answers at once (answers.ANSWERS_AT_ONCE) of the asks of 2 and 3, which have an answer always allowed,
+    # twice each: while nothing records and while play records (answers.ANSWERS_RECORDED)
+    assert len(tables) == 9
     assert sum(1 for _ok, how in tables if "[" not in how.split(" if ")[0]) >= 2
     assert len(re.findall(r"_ok\d+ = \[\]\n", source)) == 1  # four conditions: listed per player
     assert "except BaseException:" in source

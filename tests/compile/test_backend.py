@@ -297,7 +297,7 @@ def test_generated_source_holds_no_text_of_the_rules_file(game: str) -> None:
                          "get", "join", "__getitem__"}
     state_and_methods |= {"roll_into", "remove", "isdisjoint", "one_of"}  # rolls in one call, the top one moved, any()
     state_and_methods |= {"picking", "pending_cache", "choice_cache"}  # decisions taken in blocks (pause_pick)
-    state_and_methods |= {"picks", "limit", "listed", "take", "record", "took", "ones"}  # the mode (State.picking)
+    state_and_methods |= {"picks", "limit", "listed", "take", "record", "took", "ones", "blind"}  # the mode (picking)
     state_and_methods |= {"pick", "kind_drawn"}  # a random draw of any component of a zone: the r-th for pick(len) = r
     state_and_methods |= {"intersection"}  # a count: the size of the components sought met in a zone
     state_and_methods |= {"count"}  # how many players gave one answer: st.answers.count(X)
