@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile import steps
 from rulelang.compile.analysis import never_negative
 
 # The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
@@ -28,15 +29,18 @@ class AnswerEmitter:
         n = self.var("n")
         each = [f"{ok} = {lists}[{j}]", f"{n} = len({ok})"]
         self.answer_loop(L, at, pc, sp, (P, A, who, ok, i, j, asked), var, slot, each, n, f"{n} == 1 and {P}.ones",
-                         "st.pending_cache = st.choice_cache = None")
+                         "st.pending_cache = st.choice_cache = None", lists)
 
     def answer_loop(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int, slot: int,
-                    each: list[str], n: str, one: str, on_error: str) -> None:
+                    each: list[str], n: str, one: str, on_error: str, lists: str | None = None) -> None:
         """The players ``asked`` answering in turn (index ``j``, seat ``who``), ``each`` written before each
         answer (``answer``, with ``n`` and ``one``); left at the step limit with who still waits
         (``loc[slot]``) and the caches cleared, on an error with who still waits and ``on_error``, and when
-        done with nobody waiting, to the next entry point."""
+        done with nobody waiting, to the next entry point. (``steps.ANSWERS_COUNTED``: taken at once before,
+        where they can be, each from ``lists`` if given, else from ``ok``.)"""
         P, A, who, ok, i, j, asked = names
+        if steps.ANSWERS_COUNTED:
+            steps.answers_counted(self, L, at, pc, sp, names, var, slot, lists, n)
         waiting = f"loc[{slot}] = {asked}[{j}:]"
         L.append((at, "try:", sp))
         b = at + 1
