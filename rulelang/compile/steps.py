@@ -5,7 +5,10 @@ limit or read the step meanwhile, the limit is tested once for all of them and t
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from rulelang.compile.runtime import MAX_RANGE
 
 ANSWERS_COUNTED = True
 """The answers of an ``ask`` taken in a block (``AnswerEmitter.answer_loop``): while the pickers are all
@@ -45,3 +48,80 @@ def answers_counted(gen: Any, L: list, at: int, pc: int, sp: Any, names: tuple[s
     L.append((b, "st.pending_cache = st.choice_cache = None", sp))
     L.append((b, f"fr[1] = {pc + 1}", sp))
     gen.taken(L, f"r{gen.frame}_{pc + 1}", b, sp)
+
+
+NESTED_BUDGETS = True
+"""A ``for`` loop whose body counts each pass in the loop budget (``left``) and, besides, only holds loops counted
+once (``StatementEmitter.budget_once``: ``if left < M:`` counted pass by pass, ``else:`` counted once after) or
+leaves the block with the budget (``return left``, or a trigger's pause counted on its way out): where the budget
+left is at least the most it can spend, no pass and no inner loop can run out of it, so the loop runs with its own
+count kept but without testing it, and the inner loops without counting pass by pass (``budget_nested``)."""
+
+MAX_BODY = 400
+"""The most lines of a loop's body that ``budget_nested`` writes twice."""
+_OWN = ["left -= 1", "if left < 0:", "runaway()"]
+_INNER = re.compile(r"if left < (\d+):")
+_COUNTED = re.compile(r"left -= len\(\w+\)")
+_LEAVES = re.compile(r"return (left|[\w.]+\(st, loc, fr, left\))")
+_BUDGET = re.compile(r"\bleft\b|\brunaway\b")
+
+
+def budget_nested(L: list, head: int, most: int, ind: int) -> None:
+    """The loop written from ``L[head]`` (at ``ind``, at most ``most`` passes), whose body starts counting its pass
+    (``left -= 1``, a runaway below 0) and otherwise reads the budget only in loops counted once, outside any loop
+    of the body, and where it leaves the block: written as it is where the budget left is below the most the loop
+    spends (``most`` passes, each its own and the most passes of every inner loop), else as it is without the
+    test of its own count and with the inner loops counted once only (no pass can run out of the budget there, so
+    they take that way in the loop as written too). Nothing is changed where the body does anything else with the
+    budget; the budget is the same wherever the block is left."""
+    if type(L[head][1]) is not str or not L[head][1].startswith("for ") or most > MAX_RANGE:
+        return
+    body = L[head + 1:]
+    own = next((j for j, (i, text, _sp) in enumerate(body) if i == ind + 1 and text == "left -= 1"), None)
+    if own is None or [text for _i, text, _sp in body[own:own + 3]] != _OWN:
+        return
+    fast: list = [(i, text, sp) for i, text, sp in body[:own + 1]]
+    spent, j, loops = 1, own + 3, []  # (a pass's own count, then each inner loop's most)
+    while j < len(body):
+        i, text, sp = body[j]
+        if type(text) is not str:
+            return
+        while loops and loops[-1] >= i:
+            loops.pop()
+        inner = _INNER.fullmatch(text)
+        if inner is not None:
+            end = j + 1
+            while end < len(body) and body[end][0] > i:
+                end += 1
+            if loops or end >= len(body) or body[end][:2] != (i, "else:"):
+                return
+            stop = end + 1
+            while stop < len(body) and body[stop][0] > i:
+                stop += 1
+            counted = body[end + 1:stop]
+            if not counted or counted[-1][0] != i + 1 or not _COUNTED.fullmatch(counted[-1][1]) \
+                    or any(type(t) is not str or _BUDGET.search(t) for _i, t, _s in counted[:-1]):
+                return
+            fast += [(k - 1, t, s) for k, t, s in counted]
+            spent += int(inner.group(1))
+            j = stop
+            continue
+        if text == "left -= 1" and not loops:  # (a trigger's run counted on the way out: once a pass at most)
+            if [(k, t) for k, t, _s in body[j + 1:j + 2]] != [(i, "if left < 0:")] or len(body) < j + 3 \
+                    or body[j + 2][0] != i + 1 or not str(body[j + 2][1]).startswith("runaway("):
+                return
+            fast += body[j:j + 3]
+            spent += 1
+            j += 3
+            continue
+        if _BUDGET.search(text) and not _LEAVES.fullmatch(text.strip()):
+            return
+        if text.startswith(("for ", "while ")):
+            loops.append(i)
+        fast.append((i, text, sp))
+        j += 1
+    if len(body) > MAX_BODY:  # (written twice: not a long one)
+        return
+    sp = L[head][2]
+    L[head:] = [(ind, f"if left < {most * spent}:", sp), *[(i + 1, t, s) for i, t, s in L[head:]],
+                (ind, "else:", sp), (ind + 1, L[head][1], L[head][2]), *[(i + 1, t, s) for i, t, s in fast]]

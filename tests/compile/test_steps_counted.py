@@ -1,0 +1,138 @@
+"""Two rewrites of how steps and the loop budget are counted (``rulelang/compile/steps.py``), against the code
+written without them (same games, same traces with digests, same standings, same MCTS choices, the same stops
+at the step limit in the middle of a block, the same runaway errors at every loop budget):
+
+- ``ANSWERS_COUNTED``: an ask's run of answers taken in a block is taken in one loop that only picks and gives
+  (the limit tested once, the step counted once) where the pickers are ``Rng.pick`` and nothing records;
+- ``NESTED_BUDGETS``: a loop holding loops counted once (``budget_once``) tests neither its own count nor theirs
+  where the budget left covers the most it can spend.
+
+Each is also shown to matter: a deliberately broken variant of either plays other games or fails otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, trace
+from step_support import played
+
+from rulelang import load_game
+from rulelang.compile import steps
+from rulelang.engine.engine import Engine
+
+REPO = Path(__file__).resolve().parents[2]
+GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
+
+
+def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | None = None) -> Engine:
+    with monkeypatch.context() as patch:
+        patch.setenv("RULELANG_NO_CACHE", "1")
+        patch.setattr(steps, "ANSWERS_COUNTED", on)
+        patch.setattr(steps, "NESTED_BUDGETS", on)
+        return load_game(path) if budget is None else load_game(path, budget=budget)
+
+
+_PAIRS: dict[str, tuple[Engine, Engine]] = {}
+
+
+def _pair(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engine]:
+    key = str(path)
+    if key not in _PAIRS:
+        _PAIRS[key] = (_load(path, monkeypatch, True), _load(path, monkeypatch, False))
+    return _PAIRS[key]
+
+
+def _stops(engine: Engine, players: int, seed: int, limit: int) -> tuple[Any, ...]:
+    st, error = played(engine, players, seed, max_steps=limit)
+    return st.dumps(), st.step, st.answers, error
+
+
+def test_the_rewrites_apply_to_the_games_they_are_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    for game in ("rooster-rush", "barnyard"):
+        new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+        source, before = new.program.generated.source, old.program.generated.source
+        assert source.count("st.step += len(") > before.count("st.step += len("), game
+        assert source.count("if left < ") > before.count("if left < "), game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+    players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
+    for n, seed in itertools.product(players, range(6)):
+        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
+        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_stops_at_the_step_limit_where_it_did(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+    players = new.model.default_players
+    for seed, limit in itertools.product((1, 2), range(1, 70)):
+        assert _stops(new, players, seed, limit) == _stops(old, players, seed, limit), (seed, limit)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    new, old = _pair(REPO / example, monkeypatch)
+    players = new.model.default_players
+    for seed in range(4):
+        assert plain(new, players, seed) == plain(old, players, seed), seed
+        assert trace(new, players, seed) == trace(old, players, seed), seed
+    for limit in (1, 3, 7, 20):
+        assert _stops(new, players, 1, limit) == _stops(old, players, 1, limit), limit
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+    got = mcts_choices(new, new.model.default_players)
+    assert got == mcts_choices(old, old.model.default_players)
+
+
+@pytest.mark.parametrize(("game", "budget"), list(itertools.product(
+    ["rooster-rush", "barnyard", "rule-the-roost", "hippe-kippen"], [1, 2, 5, 17, 45, 60, 200, 290, 600])))
+def test_the_loop_budget_runs_out_where_it_did(game: str, budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = REPO / "games" / f"{game}.rules"
+    outcomes = [budget_outcome(_load(path, monkeypatch, on, budget), 4, 1) for on in (True, False)]
+    assert outcomes[0] == outcomes[1]
+
+
+def test_answers_picked_by_another_players_picker_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above would notice the run of answers picked by the first seat's picker for everyone."""
+    path = REPO / "games" / "rooster-rush.rules"
+    right = _load(path, monkeypatch, True)
+    taken = steps.answers_counted
+
+    def first_seat(gen: Any, L: list, *args: Any) -> None:
+        start = len(L)
+        taken(gen, L, *args)
+        who = args[3][2]
+        L[start:] = [(i, t.replace(f"[{who}]({args[7]})", f"[0]({args[7]})"), s) for i, t, s in L[start:]]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(steps, "answers_counted", first_seat)
+        wrong = _load(path, monkeypatch, True)
+    assert "[0](" in wrong.program.generated.source
+    assert noticed(wrong, right)
+
+
+def test_a_nested_budget_that_spends_more_than_it_tests_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop budget above would notice a nested loop run without its test where the budget may run out
+    (the test made against none of what it spends: never taken)."""
+    path = REPO / "games" / "rooster-rush.rules"
+    nested = steps.budget_nested
+
+    def short(L: list, head: int, most: int, ind: int) -> None:
+        nested(L, head, 0, ind)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(steps, "budget_nested", short)
+        wrong = [_load(path, monkeypatch, True, budget) for budget in (5, 10, 17, 30, 45)]
+    right = [_load(path, monkeypatch, True, budget) for budget in (5, 10, 17, 30, 45)]
+    assert any(budget_outcome(w, 4, seed) != budget_outcome(r, 4, seed) for w, r in zip(wrong, right)
+               for seed in range(4))
