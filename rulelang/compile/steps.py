@@ -8,6 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import attrs
+
+from rulelang.check import model as m
+from rulelang.compile.emit import STOP
 from rulelang.compile.runtime import MAX_RANGE
 
 ANSWERS_COUNTED = True
@@ -125,3 +129,50 @@ def budget_nested(L: list, head: int, most: int, ind: int) -> None:
     sp = L[head][2]
     L[head:] = [(ind, f"if left < {most * spent}:", sp), *[(i + 1, t, s) for i, t, s in L[head:]],
                 (ind, "else:", sp), (ind + 1, L[head][1], L[head][2]), *[(i + 1, t, s) for i, t, s in fast]]
+
+
+LEAN_DRIVER = True
+"""The driver's block between two turns (``BlockEmitter.driver``) written for the game: where no rule gives a turn
+to a player or another turn, the next player is the next seat (nothing else to test; in a game of rounds, seat 0
+only); where no trigger is checked between turns, the frame's entry point is set back (``fr[1] = 1``) only on the
+ways out before the turn rule is pushed (a runaway of turns, a pause at the turn), the only places where it can be
+read before the turn's start sets it to 2 again, which it is already where this block runs (the engine's loop runs
+it at ``fr[1] == 2``, nothing calls it); and the turn rule's frame gets its number of locals as written (``NL``
+never changes)."""
+
+_CHOOSE_NEXT = ["if st.extra_turn:", "st.extra_turn = False", "elif st.next_player >= 0:",
+                "st.current = st.next_player", "st.next_player = -1", "else:",
+                "st.current = (st.current + 1) % st.players"]
+
+
+def lean_driver(model: m.Model, lines: list) -> list:
+    """The driver's lines between two turns (``lines``, as ``BlockEmitter.driver`` writes them), written as
+    ``LEAN_DRIVER`` says; unchanged where they are not as expected."""
+    out = list(lines)
+    if [t for _i, t, _s in out[:7]] == _CHOOSE_NEXT and not _turns_given(model):
+        out[:7] = [] if out[7:8] and out[7][:2] == (1, "st.current = 0") else [(1, _CHOOSE_NEXT[6], None)]
+    texts = [t for _i, t, _s in out]
+    if "fr[1] = 1" not in texts or "fr[1] = 2" not in texts:
+        return out
+    one, two = texts.index("fr[1] = 1"), texts.index("fr[1] = 2")
+    between = out[one + 1:two]
+    if [t for _i, t, _s in between if not t.startswith("runaway(")] != \
+            ["left -= 1", "if left < 0:", "if st.pause_at_turn:", "st.pause_at_turn = False", f"return {STOP}"]:
+        return out
+    moved: list = []
+    for i, t, sp in between:
+        if t.startswith(("runaway(", "return ")):
+            moved.append((i, "fr[1] = 1", sp))
+        moved.append((i, t, sp))
+    return [*out[:one], *moved, *out[two + 1:]]  # (``fr[1]`` is 2 where this block runs: the engine's loop runs it so)
+
+
+def _turns_given(node: Any) -> bool:
+    """Whether a model (or part of one) gives a turn to a player or another turn anywhere."""
+    if isinstance(node, (tuple, list)):
+        return any(_turns_given(x) for x in node)
+    if type(node) is m.GiveTurnS or (type(node) is m.SimpleS and node.what == "another turn"):
+        return True
+    if not attrs.has(type(node)):
+        return False
+    return any(_turns_given(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")

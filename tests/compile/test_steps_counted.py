@@ -1,11 +1,13 @@
-"""Two rewrites of how steps and the loop budget are counted (``rulelang/compile/steps.py``), against the code
+"""Three rewrites of how steps and the loop budget are counted (``rulelang/compile/steps.py``), against the code
 written without them (same games, same traces with digests, same standings, same MCTS choices, the same stops
 at the step limit in the middle of a block, the same runaway errors at every loop budget):
 
 - ``ANSWERS_COUNTED``: an ask's run of answers taken in a block is taken in one loop that only picks and gives
   (the limit tested once, the step counted once) where the pickers are ``Rng.pick`` and nothing records;
 - ``NESTED_BUDGETS``: a loop holding loops counted once (``budget_once``) tests neither its own count nor theirs
-  where the budget left covers the most it can spend.
+  where the budget left covers the most it can spend;
+- ``LEAN_DRIVER``: the driver's block between turns tests no turn given where no rule gives one, and sets its
+  frame's entry point back only on its ways out.
 
 Each is also shown to matter: a deliberately broken variant of either plays other games or fails otherwise.
 """
@@ -21,8 +23,11 @@ from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain
 from step_support import played
 
 from rulelang import load_game
+from rulelang.agents.base import RandomAgent
 from rulelang.compile import steps
 from rulelang.engine.engine import Engine
+from rulelang.errors import RulelangError
+from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
@@ -33,6 +38,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(steps, "ANSWERS_COUNTED", on)
         patch.setattr(steps, "NESTED_BUDGETS", on)
+        patch.setattr(steps, "LEAN_DRIVER", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -94,12 +100,68 @@ def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.Mon
     assert got == mcts_choices(old, old.model.default_players)
 
 
-@pytest.mark.parametrize(("game", "budget"), list(itertools.product(
-    ["rooster-rush", "barnyard", "rule-the-roost", "hippe-kippen"], [1, 2, 5, 17, 45, 60, 200, 290, 600])))
-def test_the_loop_budget_runs_out_where_it_did(game: str, budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def _run_out(engine: Engine, players: int, seed: int) -> tuple[Any, ...]:
+    """How a random game under the engine's loop budget ends: its state and the error's text, if one."""
+    try:
+        st = engine.new_state(players)
+    except RulelangError as exc:  # (before the first decision: no state to compare)
+        return "", exc.format()
+    try:
+        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+    except RulelangError as exc:
+        return st.dumps(), exc.format()
+    return st.dumps(), ""
+
+
+BUDGETS = [1, 2, 3, 5, 9, 17, 30, 45, 60, 120, 200, 290, 600]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_loop_budget_runs_out_where_it_did(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / f"{game}.rules"
-    outcomes = [budget_outcome(_load(path, monkeypatch, on, budget), 4, 1) for on in (True, False)]
-    assert outcomes[0] == outcomes[1]
+    for budget in BUDGETS:
+        new, old = (_load(path, monkeypatch, on, budget) for on in (True, False))
+        players = new.model.default_players
+        assert budget_outcome(new, players, 1) == budget_outcome(old, players, 1), budget
+        for seed in (1, 2):
+            assert _run_out(new, players, seed) == _run_out(old, players, seed), (budget, seed)
+
+
+def test_turns_run_away_where_they_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turns without a decision (after the first) run out of the budget in the driver: the same error, in the
+    same state."""
+    path = tmp_path / "idle.rules"
+    path.write_text(IDLE, encoding="utf-8")
+    for budget in (3, 10, 50):
+        new, old = (_load(path, monkeypatch, on, budget) for on in (True, False))
+        assert "fr[1] = 1\n        runaway(" in new.program.generated.source
+        got, want = _run_out(new, 2, 0), _run_out(old, 2, 0)
+        assert got == want and "turns" in got[1], budget
+
+
+IDLE = """game "Idle"
+players 2
+
+section "Setup"
+
+counter n = 0
+
+setup:
+  pass
+
+turn:
+  set n to n + 1
+  if n == 1:
+    choose:
+      "wait":
+        pass
+      "hurry":
+        set n to 2
+  if n > 1000000:
+    end game
+
+rank p by highest n
+"""
 
 
 def test_answers_picked_by_another_players_picker_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,3 +198,20 @@ def test_a_nested_budget_that_spends_more_than_it_tests_is_noticed(monkeypatch: 
     right = [_load(path, monkeypatch, True, budget) for budget in (5, 10, 17, 30, 45)]
     assert any(budget_outcome(w, 4, seed) != budget_outcome(r, 4, seed) for w, r in zip(wrong, right)
                for seed in range(4))
+
+
+def test_a_driver_that_leaves_its_entry_point_unset_is_noticed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runaway above would notice a driver that does not set its entry point back on its way out."""
+    path = tmp_path / "idle.rules"
+    path.write_text(IDLE, encoding="utf-8")
+    lean = steps.lean_driver
+
+    def unset(model: Any, lines: list) -> list:
+        return [line for line in lean(model, lines) if line[1] != "fr[1] = 1"]
+
+    right = _load(path, monkeypatch, True, 10)
+    with monkeypatch.context() as patch:
+        patch.setattr(steps, "lean_driver", unset)
+        wrong = _load(path, monkeypatch, True, 10)
+    assert wrong.program.generated.source != right.program.generated.source
+    assert _run_out(wrong, 2, 0) != _run_out(right, 2, 0)
