@@ -5,7 +5,6 @@ replayed picks, counted picks) and the listing of an ask's answers (a part of th
 from __future__ import annotations
 
 import bisect
-import re
 from typing import Any
 
 import attrs
@@ -204,7 +203,6 @@ class DecisionEmitter:
         L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is None:", sp))
         L.append((ind + 1, "return left", sp))
-        L.append((ind, f"{W} = {asked}", sp))
         L.append((ind, f"{A} = st.answers", sp))
         once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
         if once:
@@ -632,20 +630,33 @@ IN_ONLY = ("players_in", "others_in")
 SEATS = ("players", "others", "players_in", "others_in", "players_from")  # ranges of seats only
 
 MAPPED_ANSWERS = True
-"""Whether the answers given per value of one binding, each a table's entry for the value, are listed as
-``out += map(TABLE.__getitem__, VALUES)`` (see ``_answers_mapped``); the equivalence tests turn it off."""
+"""Whether the answers given per value of one binding, each a table's entry for the value (a label that is fixed
+text around the value's kind, the kinds being the components' ids), are listed as
+``out += map(TABLE.__getitem__, VALUES)`` (``_mapped``); the equivalence tests turn it off."""
+
+LISTED_AT_ONCE = True
+"""Whether an ask's answers that are all answers without a condition, each a label or the labels mapped from the
+values of one binding (``MAPPED_ANSWERS``), are listed as one list, ``[A, *map(TABLE.__getitem__, VALUES), B]``,
+instead of appended one by one: the same texts in the same order."""
 
 
-def _answers_mapped(gen: Any, lines: list, v: str) -> None:
-    """The last three lines of ``lines`` (``for v in VALUES:``, ``loc[n] = v``, ``out.append((TABLE[v]))``,
-    TABLE a constant table) as ``out += map(TABLE.__getitem__, VALUES)``: the same texts in the same order,
-    each the table's entry for a value (no value stored in ``loc``: nothing here reads it there)."""
-    (i, head, sp), _store, (_j, add, _sp2) = lines[-3:]
-    table = re.fullmatch(rf"out\.append\(\(([A-Za-z_][A-Za-z_0-9]*)\[{v}\]\)\)", add)
-    if table is None or table.group(1) not in gen.consts or not head.startswith(f"for {v} in ") \
-            or not head.endswith(":"):
-        return
-    lines[-3:] = [(i, f"out += map({table.group(1)}.__getitem__, {head[len(f'for {v} in '):-1]})", sp)]
+def _mapped(gen: Any, template: m.TemplateIR, bindings: Any, cond: Any) -> str | None:
+    """Where answers given per value of one binding without a condition are each a table's entry for the value
+    (the label's text per kind, read at the value itself: a kind, or a component where the kinds are the
+    components' ids), the source of
+    their list, ``map(TABLE.__getitem__, VALUES)`` (no value stored in ``loc``: nothing here reads it there);
+    else None."""
+    if not MAPPED_ANSWERS or len(bindings) != 1 or cond is not None:
+        return None
+    by_kind = gen.kind_texts(template)
+    slot, it = bindings[0]
+    if by_kind is None:
+        return None
+    hole = by_kind[1]
+    if hole != m.Local(slot, m.KIND) and not (gen.kinds_are_ids and type(hole) is m.CompKind
+                                              and hole.comp == m.Local(slot, m.COMPONENT)):
+        return None
+    return f"map({by_kind[0]}.__getitem__, {gen.iterable(it, copy=False)})"
 
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
@@ -654,17 +665,28 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
     name = f"a{next(gen.names)}"
     gen.consts["same_answers"] = same_answers
     lines: list = [(1, "out = []", s.span)]
+    shown: list[str] | None = [] if LISTED_AT_ONCE and not counted else None  # the items of one list
     for n, (label, cond, span) in enumerate(s.options):
         dyn = s.dynamic[n] if s.dynamic else None
         tag = f", {gen.construct_of[('answer', id(s), n)]}" if counted else ""
         if dyn is None:
             if cond is None:
                 lines.append((1, f"out.append(({gen.const(label)}{tag}))", span))
+                if shown is not None:
+                    shown.append(gen.const(label))
             else:
                 lines.append((1, f"if {gen.ex(cond)}:", span))
                 lines.append((2, f"out.append(({gen.const(label)}{tag}))", span))
+                shown = None
             continue
         template, bindings = dyn
+        mapped = _mapped(gen, template, bindings, cond) if not counted else None
+        if mapped is not None:
+            lines.append((1, f"out += {mapped}", span))
+            if shown is not None:
+                shown.append(f"*{mapped}")
+            continue
+        shown = None
         ind = 1
         bound = []
         try:
@@ -681,15 +703,17 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
                 lines.append((ind, f"if {gen.ex(cond)}:", span))
                 ind += 1
             lines.append((ind, f"out.append(({gen.template(template)}{tag}))", span))
-            if MAPPED_ANSWERS and len(bindings) == 1 and cond is None and not tag:
-                _answers_mapped(gen, lines, v)
         finally:
             for slot in bound:
                 del gen.loop_vars[slot]
+    if shown is not None:
+        lines = [(1, f"out = [{', '.join(shown)}]", s.span)]
     if not counted and not _distinct_answers(gen, s):
         lines.append((1, "if len(set(out)) != len(out):", s.span))
         lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
     lines.append((1, "return out", s.span))
+    if shown is not None and len(lines) == 2:  # nothing between: returned as it is made
+        lines = [(1, f"return [{', '.join(shown)}]", s.span)]
     gen.helper(name, "st, loc", lines)
     return name
 

@@ -32,7 +32,7 @@ def answers_counted(gen: Any, L: list, at: int, pc: int, sp: Any, names: tuple[s
     step counted for each answer; then the next block, as the loop goes on."""
     P, A, who, ok, _i, _j, asked = names
     pks, x = gen.var("pks"), gen.var("x")
-    L.append((at, f"if {P}.ones and {P}.record is None and st.step + len({asked}) <= {P}.limit:", sp))
+    L.append((at, f"if st.step + len({asked}) <= {P}.limit and {P}.record is None and {P}.ones:", sp))
     b = at + 1
     L.append((b, f"{pks} = {P}.picks", sp))
     if lists is None:

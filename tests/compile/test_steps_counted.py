@@ -1,4 +1,4 @@
-"""Three rewrites of how steps and the loop budget are counted (``rulelang/compile/steps.py``), against the code
+"""Four rewrites of how steps and the loop budget are counted (``rulelang/compile/steps.py``), against the code
 written without them (same games, same traces with digests, same standings, same MCTS choices, the same stops
 at the step limit in the middle of a block, the same runaway errors at every loop budget):
 
@@ -7,7 +7,9 @@ at the step limit in the middle of a block, the same runaway errors at every loo
 - ``NESTED_BUDGETS``: a loop holding loops counted once (``budget_once``) tests neither its own count nor theirs
   where the budget left covers the most it can spend;
 - ``LEAN_DRIVER``: the driver's block between turns tests no turn given where no rule gives one, and sets its
-  frame's entry point back only on its ways out.
+  frame's entry point back only on its ways out;
+- ``decisions.LISTED_AT_ONCE``: an ask's answers without conditions, fixed or mapped from one binding's values,
+  listed as one list.
 
 Each is also shown to matter: a deliberately broken variant of either plays other games or fails otherwise.
 """
@@ -24,7 +26,7 @@ from step_support import played
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import steps
+from rulelang.compile import decisions, steps
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
@@ -39,6 +41,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(steps, "ANSWERS_COUNTED", on)
         patch.setattr(steps, "NESTED_BUDGETS", on)
         patch.setattr(steps, "LEAN_DRIVER", on)
+        patch.setattr(decisions, "LISTED_AT_ONCE", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -58,6 +61,9 @@ def _stops(engine: Engine, players: int, seed: int, limit: int) -> tuple[Any, ..
 
 
 def test_the_rewrites_apply_to_the_games_they_are_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    new, old = _pair(REPO / "games" / "rooster-rush.rules", monkeypatch)
+    assert "    return [*map(tk" in new.program.generated.source
+    assert "    return [*map(tk" not in old.program.generated.source
     for game in ("rooster-rush", "barnyard"):
         new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
         source, before = new.program.generated.source, old.program.generated.source
