@@ -347,13 +347,13 @@ class StatementEmitter:
                         del L[store]
                     self.budget_once(L, start, s, ind)
                     if steps.NESTED_BUDGETS:
-                        steps.budget_nested(L, start, self.range_bound(s.iterable), ind)
+                        steps.budget_nested(L, start, self.range_bound(s.iterable), ind, self.var("q"))
                     return
                 self.budget(L, ind + 1, sp)
                 self.emit_seq(L, s.body, 0, end, False, ind + 1)
                 self.budget_once(L, start, s, ind)
                 if steps.NESTED_BUDGETS:
-                    steps.budget_nested(L, start, self.range_bound(s.iterable), ind)
+                    steps.budget_nested(L, start, self.range_bound(s.iterable), ind, self.var("q"))
                 return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
@@ -380,7 +380,7 @@ class StatementEmitter:
         self.body_from_var(L, s, v, end, ind, sp)
         spills.spill(L, start, ind + 1, stores, {int(x[4:-1]) for x in (lst, idx, var)})
         if steps.NESTED_BUDGETS:
-            steps.budget_nested(L, start - 1 - (not init), self.range_bound(s.iterable), ind)
+            steps.budget_nested(L, start - 1 - (not init), self.range_bound(s.iterable), ind, self.var("q"))
 
     def budget_once(self, L: list, start: int, s: m.ForS, ind: int) -> None:
         """The loop written from ``L[start]`` (at ``ind``), whose body counts each pass in the step budget and

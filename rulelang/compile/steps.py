@@ -68,16 +68,25 @@ _INNER = re.compile(r"if left < (\d+):")
 _COUNTED = re.compile(r"left -= len\(\w+\)")
 _LEAVES = re.compile(r"return (left|[\w.]+\(st, loc, fr, left\))")
 _BUDGET = re.compile(r"\bleft\b|\brunaway\b")
+_BREAK = re.compile(r"\bbreak\b")
+_RETURN = re.compile(r"\breturn\b")
+_ENUMERATED = re.compile(r"for (\w+), \w+ in enumerate\((\w+), 1\):")
+
+PASSES_ONCE = True
+"""In the loop ``budget_nested`` writes without tests, its own passes counted once, after it (see there)."""
 
 
-def budget_nested(L: list, head: int, most: int, ind: int) -> None:
+def budget_nested(L: list, head: int, most: int, ind: int, seq: str | None = None) -> None:
     """The loop written from ``L[head]`` (at ``ind``, at most ``most`` passes), whose body starts counting its pass
     (``left -= 1``, a runaway below 0) and otherwise reads the budget only in loops counted once, outside any loop
     of the body, and where it leaves the block: written as it is where the budget left is below the most the loop
     spends (``most`` passes, each its own and the most passes of every inner loop), else as it is without the
     test of its own count and with the inner loops counted once only (no pass can run out of the budget there, so
     they take that way in the loop as written too). Nothing is changed where the body does anything else with the
-    budget; the budget is the same wherever the block is left."""
+    budget; the budget is the same wherever the block is left. With ``PASSES_ONCE``, where nothing breaks out of
+    the loop, its passes are counted once, after it (as ``len`` of its list: of ``seq``, a name for it, where no
+    pass leaves the block; of an ``enumerate(list, 1)``'s list, the passes made so far taken from the budget
+    returned where one does)."""
     if type(L[head][1]) is not str or not L[head][1].startswith("for ") or most > MAX_RANGE:
         return
     body = L[head + 1:]
@@ -127,8 +136,19 @@ def budget_nested(L: list, head: int, most: int, ind: int) -> None:
     if len(body) > MAX_BODY:  # (written twice: not a long one)
         return
     sp = L[head][2]
+    loop, after = L[head][1], []
+    if PASSES_ONCE and not any(_BREAK.search(t) for _i, t, _s in fast):  # every pass counted once, after
+        passes = _ENUMERATED.fullmatch(loop)
+        if passes is not None:  # where the block is left in the loop, i passes counted so far
+            fast = [*fast[:own], *[(i, _counted_so_far(t, passes.group(1)), s) for i, t, s in fast[own + 1:]]]
+            after = [(ind + 1, f"left -= len({passes.group(2)})", sp)]
+        elif seq is not None and not any(_RETURN.search(t) for _i, t, _s in fast) and " in " in loop:
+            head_var, iterable = loop[:-1].split(" in ", 1)
+            loop = f"{head_var} in ({seq} := {iterable}):"
+            fast = [*fast[:own], *fast[own + 1:]]
+            after = [(ind + 1, f"left -= len({seq})", sp)]
     L[head:] = [(ind, f"if left < {most * spent}:", sp), *[(i + 1, t, s) for i, t, s in L[head:]],
-                (ind, "else:", sp), (ind + 1, L[head][1], L[head][2]), *[(i + 1, t, s) for i, t, s in fast]]
+                (ind, "else:", sp), (ind + 1, loop, sp), *[(i + 1, t, s) for i, t, s in fast], *after]
 
 
 LEAN_DRIVER = True
@@ -176,3 +196,11 @@ def _turns_given(node: Any) -> bool:
     if not attrs.has(type(node)):
         return False
     return any(_turns_given(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _counted_so_far(text: str, passes: str) -> str:
+    """A line of a loop's body, where it leaves the block with the budget (``return left``, or the budget handed
+    to the next block), leaving it with ``passes`` (the passes made so far) taken from it; any other as it is."""
+    if not _LEAVES.fullmatch(text):
+        return text
+    return f"{text} - {passes}" if text == "return left" else f"{text[:-1]} - {passes})"

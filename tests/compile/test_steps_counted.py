@@ -5,7 +5,7 @@ at the step limit in the middle of a block, the same runaway errors at every loo
 - ``ANSWERS_COUNTED``: an ask's run of answers taken in a block is taken in one loop that only picks and gives
   (the limit tested once, the step counted once) where the pickers are ``Rng.pick`` and nothing records;
 - ``NESTED_BUDGETS``: a loop holding loops counted once (``budget_once``) tests neither its own count nor theirs
-  where the budget left covers the most it can spend;
+  where the budget left covers the most it can spend, and counts its passes once, after (``PASSES_ONCE``);
 - ``LEAN_DRIVER``: the driver's block between turns tests no turn given where no rule gives one, and sets its
   frame's entry point back only on its ways out;
 - ``decisions.LISTED_AT_ONCE``: an ask's answers without conditions, fixed or mapped from one binding's values,
@@ -40,6 +40,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(steps, "ANSWERS_COUNTED", on)
         patch.setattr(steps, "NESTED_BUDGETS", on)
+        patch.setattr(steps, "PASSES_ONCE", on)
         patch.setattr(steps, "LEAN_DRIVER", on)
         patch.setattr(decisions, "LISTED_AT_ONCE", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
@@ -195,8 +196,8 @@ def test_a_nested_budget_that_spends_more_than_it_tests_is_noticed(monkeypatch: 
     path = REPO / "games" / "rooster-rush.rules"
     nested = steps.budget_nested
 
-    def short(L: list, head: int, most: int, ind: int) -> None:
-        nested(L, head, 0, ind)
+    def short(L: list, head: int, most: int, ind: int, seq: str | None = None) -> None:
+        nested(L, head, 0, ind, seq)
 
     with monkeypatch.context() as patch:
         patch.setattr(steps, "budget_nested", short)
@@ -221,3 +222,71 @@ def test_a_driver_that_leaves_its_entry_point_unset_is_noticed(tmp_path: Path, m
         wrong = _load(path, monkeypatch, True, 10)
     assert wrong.program.generated.source != right.program.generated.source
     assert _run_out(wrong, 2, 0) != _run_out(right, 2, 0)
+
+
+CHIMES = """game "Chimes"
+players 2
+
+section "Components"
+
+4 Bell tokens "bell"
+
+section "Setup"
+
+zone pile "the pile"
+zone rung "the rung bells"
+counter n = 0
+
+setup:
+  move all from box to pile
+
+when not any(all in pile) "the pile is empty":
+  for k in 1 to 4:
+    set n to n + 1
+  move all from rung to pile
+
+turn:
+  choose:
+    "ring":
+      for p in players:
+        for k in 1 to 3:
+          set n to n + 1
+        move 1 from pile to rung
+        for k in 1 to 3:
+          set n to n + 1
+    "rest":
+      set n to n + 1
+  if n > 200:
+    end game
+
+rank p by highest n
+"""
+
+
+def _chimes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int) -> Engine:
+    path = tmp_path / "chimes.rules"
+    path.write_text(CHIMES, encoding="utf-8")
+    return _load(path, monkeypatch, on, budget)
+
+
+def test_a_trigger_in_a_loop_leaves_it_with_the_budget_it_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trigger fired in a loop counted once hands the engine's loop the budget left, its passes so far taken:
+    every budget runs out where it did (a runaway in the trigger's rule, or after it, in the loop's next pass)."""
+    errors = 0
+    for budget in range(2, 40):
+        new, old = _chimes(tmp_path, monkeypatch, True, budget), _chimes(tmp_path, monkeypatch, False, budget)
+        assert "return left - _i" in new.program.generated.source
+        for seed in range(3):
+            got = _run_out(new, 2, seed)
+            assert got == _run_out(old, 2, seed), (budget, seed)
+            errors += bool(got[1])
+    assert errors
+
+
+def test_a_loop_left_without_its_passes_counted_is_noticed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budgets above would notice a loop left by a trigger with the budget as if no pass had been made."""
+    with monkeypatch.context() as patch:
+        patch.setattr(steps, "_counted_so_far", lambda text, passes: text)
+        wrong = [_chimes(tmp_path, monkeypatch, True, budget) for budget in range(14, 22)]
+    right = [_chimes(tmp_path, monkeypatch, True, budget) for budget in range(14, 22)]
+    assert any(_run_out(w, 2, 0) != _run_out(r, 2, 0) for w, r in zip(wrong, right))
