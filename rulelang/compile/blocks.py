@@ -95,6 +95,8 @@ class BlockEmitter:
         """Write what comes after (a continuation): always ends in a return."""
         if ctx[0] == "ret":
             L.append((ind, "st.stack.pop()", None))
+            if steps.TURN_CHAINED and self.frame == self.model.turn_rule:
+                steps.turn_chained(self.model, L, ind)
             L.append((ind, "return left", None))
             return True
         saved = (self.off, self.ikey)

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile.emit import STOP
+from rulelang.compile.emit import CHAIN, STOP
 from rulelang.compile.runtime import MAX_RANGE
 
 ANSWERS_COUNTED = True
@@ -83,7 +83,8 @@ def budget_nested(L: list, head: int, most: int, ind: int, seq: str | None = Non
     spends (``most`` passes, each its own and the most passes of every inner loop), else as it is without the
     test of its own count and with the inner loops counted once only (no pass can run out of the budget there, so
     they take that way in the loop as written too). Nothing is changed where the body does anything else with the
-    budget; the budget is the same wherever the block is left. With ``PASSES_ONCE``, where nothing breaks out of
+    budget, or nothing of the above (no inner loop counted once, no trigger, no way out: ``budget_once``'s); the
+    budget is the same wherever the block is left. With ``PASSES_ONCE``, where nothing breaks out of
     the loop, its passes are counted once, after it (as ``len`` of its list: of ``seq``, a name for it, where no
     pass leaves the block; of an ``enumerate(list, 1)``'s list, the passes made so far taken from the budget
     returned where one does)."""
@@ -134,6 +135,8 @@ def budget_nested(L: list, head: int, most: int, ind: int, seq: str | None = Non
         fast.append((i, text, sp))
         j += 1
     if len(body) > MAX_BODY:  # (written twice: not a long one)
+        return
+    if spent == 1 and not any(_RETURN.search(t) for _i, t, _s in fast):  # (budget_once's, where it can be)
         return
     sp = L[head][2]
     loop, after = L[head][1], []
@@ -204,3 +207,21 @@ def _counted_so_far(text: str, passes: str) -> str:
     if not _LEAVES.fullmatch(text):
         return text
     return f"{text} - {passes}" if text == "return left" else f"{text[:-1]} - {passes})"
+
+
+TURN_CHAINED = True
+"""The end of the turn rule's frame (``BlockEmitter.emit_ctx``) runs the driver's block between turns at once, as the
+engine's loop would run it next (the frame below is the driver's, at its entry point 2); but every ``CHAIN``-th turn
+returns to that loop instead, so that turns run one after the other never nest deeper."""
+
+
+def turn_chained(model: m.Model, L: list, ind: int) -> None:
+    """Where the turn rule's frame has just been taken off the stack (``L``, at ``ind``): the driver's block between
+    turns called at once, with the budget left, except every ``CHAIN``-th turn (see ``TURN_CHAINED``); nothing where
+    the turn rule may run as another frame (a trigger's rule, setup's)."""
+    turn = model.turn_rule
+    if turn == model.setup_rule or any(t.rule == turn for t in model.triggers):
+        return
+    L.append((ind, f"if st.turn % {CHAIN}:", None))
+    L.append((ind + 1, "fr = st.stack[-1]", None))
+    L.append((ind + 1, f"return r{len(model.rules)}_2(st, fr[2], fr, left)", None))

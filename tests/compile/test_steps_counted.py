@@ -7,7 +7,7 @@ at the step limit in the middle of a block, the same runaway errors at every loo
 - ``NESTED_BUDGETS``: a loop holding loops counted once (``budget_once``) tests neither its own count nor theirs
   where the budget left covers the most it can spend, and counts its passes once, after (``PASSES_ONCE``);
 - ``LEAN_DRIVER``: the driver's block between turns tests no turn given where no rule gives one, and sets its
-  frame's entry point back only on its ways out;
+  frame's entry point back only on its ways out; the turn rule's end runs it at once (``TURN_CHAINED``);
 - ``decisions.LISTED_AT_ONCE``: an ask's answers without conditions, fixed or mapped from one binding's values,
   listed as one list.
 
@@ -17,6 +17,7 @@ Each is also shown to matter: a deliberately broken variant of either plays othe
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(steps, "NESTED_BUDGETS", on)
         patch.setattr(steps, "PASSES_ONCE", on)
         patch.setattr(steps, "LEAN_DRIVER", on)
+        patch.setattr(steps, "TURN_CHAINED", on)
         patch.setattr(decisions, "LISTED_AT_ONCE", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
@@ -290,3 +292,14 @@ def test_a_loop_left_without_its_passes_counted_is_noticed(tmp_path: Path, monke
         wrong = [_chimes(tmp_path, monkeypatch, True, budget) for budget in range(14, 22)]
     right = [_chimes(tmp_path, monkeypatch, True, budget) for budget in range(14, 22)]
     assert any(_run_out(w, 2, 0) != _run_out(r, 2, 0) for w, r in zip(wrong, right))
+
+
+def test_turns_without_decisions_do_not_nest_deeper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of turns without a decision, each run at once from the last: the game ends as it did, the
+    engine's loop taking over every ``CHAIN``-th turn (no Python recursion grows with the turns)."""
+    path = tmp_path / "long.rules"
+    path.write_text(IDLE.replace("1000000", "5000"), encoding="utf-8")
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    assert re.search(r"return r\d+_2\(st, fr\[2\], fr, left\)", new.program.generated.source)
+    got = _run_out(new, 2, 0)
+    assert got == _run_out(old, 2, 0) and not got[1] and '"turn":5' in got[0]
