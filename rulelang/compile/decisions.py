@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime
+from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime, steps
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -37,6 +37,7 @@ class DecisionEmitter:
         if not s.dynamic and not self.after_step_triggers and not _reads_answers(s.options):
             self.ask_listed_once(L, s, var, slot, asked, ind)
         # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
+        head = len(L)
         L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
         if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
@@ -65,6 +66,8 @@ class DecisionEmitter:
             test = cond if test == "True" else f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
+        if steps.ASKED_LOCAL:
+            steps.asked_local(self, L, head, ind, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var, sp)
         L.append((ind, f"loc[{slot}] = {asked}", sp))
         if pc not in self.entries:
             options = [(label, self.expr_fn(c) if c is not None else None) for label, c, _span in s.options]
@@ -147,6 +150,7 @@ class DecisionEmitter:
         L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
+        head = len(L)
         L.append((at, f"for {p} in {asking}:", sp))
         if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
@@ -174,6 +178,8 @@ class DecisionEmitter:
             L.append((at + 1, f"if {ok}:", sp))
         L.append((at + 2 - some, f"{asked}.append({p})", sp))
         L.append((at + 2 - some, f"{lists}.append({ok})", sp))
+        if steps.ASKED_LOCAL:
+            steps.asked_local(self, L, head, at, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var, sp)
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
         self.nobody_asked(L, pc, at + 1, sp)

@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
+from rulelang.compile import membership
 from rulelang.compile.emit import CHAIN, STOP
 from rulelang.compile.runtime import MAX_RANGE
 
@@ -225,3 +226,27 @@ def turn_chained(model: m.Model, L: list, ind: int) -> None:
     L.append((ind, f"if st.turn % {CHAIN}:", None))
     L.append((ind + 1, "fr = st.stack[-1]", None))
     L.append((ind + 1, f"return r{len(model.rules)}_2(st, fr[2], fr, left)", None))
+
+
+ASKED_LOCAL = True
+"""The loop that finds who an ``ask`` asks (``DecisionEmitter.emit_ask``, ``ask_listed_once``) keeps the player in
+its Python variable and stores it into the ask's local once, after the loop, where nothing in the loop reads the
+local and nothing there can fail (``asked_local``)."""
+
+_LOC = re.compile(r"\bloc\b")
+
+
+def asked_local(gen: Any, L: list, head: int, ind: int, var: int, p: str, exprs: list, seat: int, sp: Any) -> None:
+    """The loop from ``L[head]`` (at ``ind``, over the players ``p``), whose body starts storing each into the ask's
+    local (``loc[var]``): the store made once, after the loop, from ``p`` (which holds what the local held before
+    the loop where it makes no pass), where no other line of the loop reads ``loc`` (no helper is handed it) and
+    no test of the ask (``exprs``, None for none, reading the player as the slot ``seat``) can fail; the local is
+    then what it was after the last pass, the same as the loop leaves it."""
+    store = f"loc[{var}] = {p}"
+    body = L[head + 1:]
+    if L[head][:2] != (ind, L[head][1]) or not body or body[0][:2] != (ind + 1, store) \
+            or any(type(t) is not str or _LOC.search(t) for _i, t, _s in body[1:]) \
+            or any(i <= ind for i, _t, _s in body) \
+            or not membership.never_fails(gen, [e for e in exprs if e is not None], {seat}):
+        return
+    L[head:] = [(ind, f"{p} = loc[{var}]", sp), L[head], *body[1:], (ind, store, sp)]

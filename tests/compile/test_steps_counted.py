@@ -9,7 +9,7 @@ at the step limit in the middle of a block, the same runaway errors at every loo
 - ``LEAN_DRIVER``: the driver's block between turns tests no turn given where no rule gives one, and sets its
   frame's entry point back only on its ways out; the turn rule's end runs it at once (``TURN_CHAINED``);
 - ``decisions.LISTED_AT_ONCE``: an ask's answers without conditions, fixed or mapped from one binding's values,
-  listed as one list.
+  listed as one list; who is asked found with the player stored into the ask's local once (``ASKED_LOCAL``).
 
 Each is also shown to matter: a deliberately broken variant of either plays other games or fails otherwise.
 """
@@ -44,6 +44,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(steps, "PASSES_ONCE", on)
         patch.setattr(steps, "LEAN_DRIVER", on)
         patch.setattr(steps, "TURN_CHAINED", on)
+        patch.setattr(steps, "ASKED_LOCAL", on)
         patch.setattr(decisions, "LISTED_AT_ONCE", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
@@ -303,3 +304,25 @@ def test_turns_without_decisions_do_not_nest_deeper(tmp_path: Path, monkeypatch:
     assert re.search(r"return r\d+_2\(st, fr\[2\], fr, left\)", new.program.generated.source)
     got = _run_out(new, 2, 0)
     assert got == _run_out(old, 2, 0) and not got[1] and '"turn":5' in got[0]
+
+
+def test_an_asked_local_left_unstored_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stops at the step limit above would notice the ask's local not stored after the loop that finds who
+    is asked (a stop before the first answer shows it)."""
+    real = steps.asked_local
+
+    def unstored(gen: Any, L: list, *args: Any) -> None:
+        start = len(L)
+        real(gen, L, *args)
+        if len(L) > start and L[-1][1].startswith("loc["):
+            del L[-1]
+
+    for game in ("barnyard", "rooster-rush"):
+        path = REPO / "games" / f"{game}.rules"
+        right = _load(path, monkeypatch, True)
+        with monkeypatch.context() as patch:
+            patch.setattr(steps, "asked_local", unstored)
+            wrong = _load(path, monkeypatch, True)
+        players = right.model.default_players
+        assert any(_stops(wrong, players, seed, limit) != _stops(right, players, seed, limit)
+                   for seed, limit in itertools.product((1, 2), range(1, 70))), game
