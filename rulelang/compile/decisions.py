@@ -67,7 +67,8 @@ class DecisionEmitter:
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
         if steps.ASKED_LOCAL:
-            steps.asked_local(self, L, head, ind, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var, sp)
+            steps.asked_local(self, L, head, ind, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var,
+                              s.iterable, sp)
         L.append((ind, f"loc[{slot}] = {asked}", sp))
         if pc not in self.entries:
             options = [(label, self.expr_fn(c) if c is not None else None) for label, c, _span in s.options]
@@ -179,7 +180,8 @@ class DecisionEmitter:
         L.append((at + 2 - some, f"{asked}.append({p})", sp))
         L.append((at + 2 - some, f"{lists}.append({ok})", sp))
         if steps.ASKED_LOCAL:
-            steps.asked_local(self, L, head, at, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var, sp)
+            steps.asked_local(self, L, head, at, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var,
+                              s.iterable, sp)
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
         self.nobody_asked(L, pc, at + 1, sp)

@@ -236,12 +236,14 @@ local and nothing there can fail (``asked_local``)."""
 _LOC = re.compile(r"\bloc\b")
 
 
-def asked_local(gen: Any, L: list, head: int, ind: int, var: int, p: str, exprs: list, seat: int, sp: Any) -> None:
-    """The loop from ``L[head]`` (at ``ind``, over the players ``p``), whose body starts storing each into the ask's
-    local (``loc[var]``): the store made once, after the loop, from ``p`` (which holds what the local held before
-    the loop where it makes no pass), where no other line of the loop reads ``loc`` (no helper is handed it) and
-    no test of the ask (``exprs``, None for none, reading the player as the slot ``seat``) can fail; the local is
-    then what it was after the last pass, the same as the loop leaves it."""
+def asked_local(gen: Any, L: list, head: int, ind: int, var: int, p: str, exprs: list, seat: int, it: m.IterIR,
+                sp: Any) -> None:
+    """The loop from ``L[head]`` (at ``ind``, over the players ``p`` of the range ``it``), whose body starts storing
+    each into the ask's local (``loc[var]``): the store made once, after the loop, from ``p`` (which holds what the
+    local held before the loop where the range may be empty and it makes no pass), where no other line of the loop
+    reads ``loc`` (no helper is handed it) and no test of the ask (``exprs``, None for none, reading the player as
+    the slot ``seat``) can fail; the local is then what it was after the last pass, the same as the loop leaves
+    it."""
     store = f"loc[{var}] = {p}"
     body = L[head + 1:]
     if L[head][:2] != (ind, L[head][1]) or not body or body[0][:2] != (ind + 1, store) \
@@ -249,4 +251,7 @@ def asked_local(gen: Any, L: list, head: int, ind: int, var: int, p: str, exprs:
             or any(i <= ind for i, _t, _s in body) \
             or not membership.never_fails(gen, [e for e in exprs if e is not None], {seat}):
         return
-    L[head:] = [(ind, f"{p} = loc[{var}]", sp), L[head], *body[1:], (ind, store, sp)]
+    # (a range never empty makes a pass: the player is bound after it, nothing to hold before)
+    before = [] if it.kind == "players" or (it.kind == "others" and gen.model.min_players >= 2) \
+        else [(ind, f"{p} = loc[{var}]", sp)]
+    L[head:] = [*before, L[head], *body[1:], (ind, store, sp)]
