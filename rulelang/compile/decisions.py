@@ -651,9 +651,8 @@ instead of appended one by one: the same texts in the same order."""
 def _mapped(gen: Any, template: m.TemplateIR, bindings: Any, cond: Any) -> str | None:
     """Where answers given per value of one binding without a condition are each a table's entry for the value
     (the label's text per kind, read at the value itself: a kind, or a component where the kinds are the
-    components' ids), the source of
-    their list, ``map(TABLE.__getitem__, VALUES)`` (no value stored in ``loc``: nothing here reads it there);
-    else None."""
+    components' ids), the source of their list, ``map(TABLE.__getitem__, VALUES)`` (no value stored in ``loc``:
+    nothing here reads it there); else None."""
     if not MAPPED_ANSWERS or len(bindings) != 1 or cond is not None:
         return None
     by_kind = gen.kind_texts(template)
