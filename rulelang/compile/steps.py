@@ -1,6 +1,9 @@
-"""Generated code that counts the steps of a run of decisions once (a part of the generator): where the number
+"""Generated code that counts steps and the loop budget less often (a part of the generator): where the number
 of decisions a block takes one after the other is known before the first, and nothing can change the step
-limit or read the step meanwhile, the limit is tested once for all of them and the step counted once after.
+limit or read the step meanwhile, the limit is tested once for all of them and the step counted once after
+(``ANSWERS_COUNTED``); a loop whose budget cannot run out is written without its tests (``NESTED_BUDGETS``,
+``PASSES_ONCE``); the driver's block between turns (``LEAN_DRIVER``, ``TURN_CHAINED``) and the loop finding who an
+ask asks (``ASKED_LOCAL``) leaner. Each is a module flag: the equivalence tests compile with it off to compare.
 """
 
 from __future__ import annotations
