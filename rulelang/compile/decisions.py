@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import answers, counted, label_proof, membership, rounds, runtime, steps
+from rulelang.compile import answers, ask_lists, counted, label_proof, membership, rounds, runtime, steps
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -638,33 +638,8 @@ IN_ONLY = ("players_in", "others_in")
 SEATS = ("players", "others", "players_in", "others_in", "players_from")  # ranges of seats only
 
 MAPPED_ANSWERS = True
-"""Whether the answers given per value of one binding, each a table's entry for the value (a label that is fixed
-text around the value's kind, the kinds being the components' ids), are listed as
-``out += map(TABLE.__getitem__, VALUES)`` (``_mapped``); the equivalence tests turn it off."""
-
-LISTED_AT_ONCE = True
-"""Whether an ask's answers that are all answers without a condition, each a label or the labels mapped from the
-values of one binding (``MAPPED_ANSWERS``), are listed as one list, ``[A, *map(TABLE.__getitem__, VALUES), B]``,
-instead of appended one by one: the same texts in the same order."""
-
-
-def _mapped(gen: Any, template: m.TemplateIR, bindings: Any, cond: Any) -> str | None:
-    """Where answers given per value of one binding without a condition are each a table's entry for the value
-    (the label's text per kind, read at the value itself: a kind, or a component where the kinds are the
-    components' ids), the source of their list, ``map(TABLE.__getitem__, VALUES)`` (no value stored in ``loc``:
-    nothing here reads it there); else None."""
-    if not MAPPED_ANSWERS or len(bindings) != 1 or cond is not None:
-        return None
-    by_kind = gen.kind_texts(template)
-    slot, it = bindings[0]
-    if by_kind is None:
-        return None
-    hole = by_kind[1]
-    if hole != m.Local(slot, m.KIND) and not (gen.kinds_are_ids and type(hole) is m.CompKind
-                                              and hole.comp == m.Local(slot, m.COMPONENT)):
-        return None
-    return f"map({by_kind[0]}.__getitem__, {gen.iterable(it, copy=False)})"
-
+"""Whether the answers given per value of one binding, each a table's entry for the value, are listed as
+``out += map(TABLE.__getitem__, VALUES)`` (``ask_lists.mapped``); the equivalence tests turn it off."""
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
     """A function listing the answers allowed to the player in the ask's variable, some given per value
@@ -672,7 +647,7 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
     name = f"a{next(gen.names)}"
     gen.consts["same_answers"] = same_answers
     lines: list = [(1, "out = []", s.span)]
-    shown: list[str] | None = [] if LISTED_AT_ONCE and not counted else None  # the items of one list
+    shown: list[str] | None = [] if ask_lists.LISTED_AT_ONCE and not counted else None  # the items of one list
     for n, (label, cond, span) in enumerate(s.options):
         dyn = s.dynamic[n] if s.dynamic else None
         tag = f", {gen.construct_of[('answer', id(s), n)]}" if counted else ""
@@ -687,7 +662,7 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
                 shown = None
             continue
         template, bindings = dyn
-        mapped = _mapped(gen, template, bindings, cond) if not counted else None
+        mapped = ask_lists.mapped(gen, template, bindings, cond) if MAPPED_ANSWERS and not counted else None
         if mapped is not None:
             lines.append((1, f"out += {mapped}", span))
             if shown is not None:

@@ -8,7 +8,7 @@ at the step limit in the middle of a block, the same runaway errors at every loo
   where the budget left covers the most it can spend, and counts its passes once, after (``PASSES_ONCE``);
 - ``LEAN_DRIVER``: the driver's block between turns tests no turn given where no rule gives one, and sets its
   frame's entry point back only on its ways out; the turn rule's end runs it at once (``TURN_CHAINED``);
-- ``decisions.LISTED_AT_ONCE``: an ask's answers without conditions, fixed or mapped from one binding's values,
+- ``ask_lists.LISTED_AT_ONCE``: an ask's answers without conditions, fixed or mapped from one binding's values,
   listed as one list; who is asked found with the player stored into the ask's local once (``ASKED_LOCAL``).
 
 Each is also shown to matter: a deliberately broken variant of either plays other games or fails otherwise.
@@ -27,7 +27,7 @@ from step_support import played
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import decisions, steps
+from rulelang.compile import ask_lists, steps
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
@@ -45,7 +45,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setattr(steps, "LEAN_DRIVER", on)
         patch.setattr(steps, "TURN_CHAINED", on)
         patch.setattr(steps, "ASKED_LOCAL", on)
-        patch.setattr(decisions, "LISTED_AT_ONCE", on)
+        patch.setattr(ask_lists, "LISTED_AT_ONCE", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 

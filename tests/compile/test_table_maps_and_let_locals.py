@@ -34,7 +34,7 @@ from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import decisions, exprs, queries, source_text, statements
+from rulelang.compile import ask_lists, decisions, exprs, queries, source_text, statements
 from rulelang.engine.engine import Engine
 from rulelang.play import play
 
@@ -280,14 +280,14 @@ def test_answers_listed_in_another_order_play_other_games(monkeypatch: pytest.Mo
     """The games above would notice answers per value listed in another order (here: the values reversed)."""
     path = REPO / "games" / "rooster-rush.rules"
     right = _load(path, monkeypatch, True)
-    real = decisions._mapped
+    real = ask_lists.mapped
 
     def reversed_values(gen: Any, *args: Any) -> str | None:
         text = real(gen, *args)
         return None if text is None else f"{text[:-1]}[::-1])"
 
     with monkeypatch.context() as patch:
-        patch.setattr(decisions, "_mapped", reversed_values)
+        patch.setattr(ask_lists, "mapped", reversed_values)
         wrong = _load(path, monkeypatch, True)
     assert "[::-1])" in wrong.program.generated.source
     assert noticed(wrong, right)
