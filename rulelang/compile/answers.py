@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile import steps
 from rulelang.compile.analysis import never_negative
 
 # The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
@@ -32,15 +33,21 @@ class AnswerEmitter:
         n = self.var("n")
         each = [f"{ok} = {lists}[{j}]", f"{n} = len({ok})"]
         self.answer_loop(L, at, pc, sp, (P, A, who, ok, i, j, asked), var, slot, each, n, f"{n} == 1 and {P}.ones",
-                         "st.pending_cache = st.choice_cache = None")
+                         "st.pending_cache = st.choice_cache = None", lists)
 
     def answer_loop(self, L: list, at: int, pc: int, sp: Any, names: tuple[str, ...], var: int, slot: int,
-                    each: list[str], n: str, one: str, on_error: str) -> None:
+                    each: list[str], n: str, one: str, on_error: str, lists: str | None = None,
+                    slow: list[str] | tuple = ()) -> None:
         """The players ``asked`` answering in turn (index ``j``, seat ``who``), ``each`` written before each
         answer (``answer``, with ``n`` and ``one``); left at the step limit with who still waits
         (``loc[slot]``) and the caches cleared, on an error with who still waits and ``on_error``, and when
-        done with nobody waiting, to the next entry point."""
+        done with nobody waiting, to the next entry point. (``steps.ANSWERS_COUNTED``: taken at once before,
+        where they can be, each from ``lists`` if given, else from ``ok``; the lines ``slow`` written after,
+        before the loop.)"""
         P, A, who, ok, i, j, asked = names
+        if steps.ANSWERS_COUNTED:
+            steps.answers_counted(self, L, at, pc, sp, names, var, slot, lists, n)
+        L.extend((at, line, sp) for line in slow)
         waiting = f"loc[{slot}] = {asked}[{j}:]"
         L.append((at, "try:", sp))
         b = at + 1
@@ -128,9 +135,12 @@ class AnswerEmitter:
         L.append((ind, f"loc[{var}] = {asked}[0]", sp))
         L.append((ind, f"{ok} = {enum}(st, loc)", sp))
         L.append((ind, f"{n} = len({ok})", sp))
-        L.append((ind, f"{one} = {n} == 1 and {P}.ones", sp))
-        L.append((ind, f"{j} = 0", sp))
-        self.answer_loop(L, ind, pc, sp, (P, A, who, ok, i, j, asked), var, slot, [], n, one, "st.pending_cache = None")
+        slow = [f"{one} = {n} == 1 and {P}.ones", f"{j} = 0"]  # (for the loop only: after steps.answers_counted's)
+        if not steps.ANSWERS_COUNTED:
+            L.extend((ind, line, sp) for line in slow)
+            slow = []
+        self.answer_loop(L, ind, pc, sp, (P, A, who, ok, i, j, asked), var, slot, [], n, one, "st.pending_cache = None",
+                         slow=slow)
 
     def answers_at_once(self, L: list, s: m.AskS, var: int, slot: int, it: str, size: str, names: tuple[str, ...],
                         pc: int, ind: int) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, expansion, queries, rounds, spills, standings
+from rulelang.compile import control, expansion, queries, rounds, spills, standings, steps
 from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
@@ -95,6 +95,8 @@ class BlockEmitter:
         """Write what comes after (a continuation): always ends in a return."""
         if ctx[0] == "ret":
             L.append((ind, "st.stack.pop()", None))
+            if steps.TURN_CHAINED and self.frame == self.model.turn_rule:
+                steps.turn_chained(self.model, L, ind)
             L.append((ind, "return left", None))
             return True
         saved = (self.off, self.ikey)
@@ -248,6 +250,8 @@ class BlockEmitter:
             lines.append((2, "left -= 1", None))
             lines.append((2, "return left", None))  # the trigger's rule runs first
         lines += start  # no pause between one turn's end and the next one's start: one block
+        if steps.LEAN_DRIVER:
+            lines = steps.lean_driver(model, lines)
         self.function(f"r{d}_2", "st, loc, fr, left", lines)
         alltrig = tuple(range(len(model.triggers)))
         each = self.const(tuple(t.each for t in model.triggers))
@@ -266,7 +270,7 @@ class BlockEmitter:
             (1, "if st.log is not None:", None),
             (2, "st.log.append({'type': 'round', 'round': st.turn})" if model.rounds else
              "st.log.append({'type': 'turn', 'turn': st.turn, 'player': PL(st.current)})", None),
-            (1, f"_turn0 = [{t}, 0, [None] * NL[{t}]]", None),
+            (1, f"_turn0 = [{t}, 0, [None] * {self.nlocals[t] if steps.LEAN_DRIVER else f'NL[{t}]'}]", None),
             (1, "st.stack.append(_turn0)", None),
             (1, "if st.armed is None and arm(st):", None), (2, "left -= 1", None), (2, "return left", None)]
         if entry is not None and entry[0] == BLOCK:  # left >= 0 here: the engine's loop would run it next

@@ -5,13 +5,12 @@ replayed picks, counted picks) and the listing of an ask's answers (a part of th
 from __future__ import annotations
 
 import bisect
-import re
 from typing import Any
 
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import answers, counted, kept, label_proof, membership, rounds, runtime
+from rulelang.compile import answers, ask_lists, counted, kept, label_proof, membership, rounds, runtime, steps
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
 from rulelang.compile.labels import label_parser
@@ -38,6 +37,7 @@ class DecisionEmitter:
         if not s.dynamic and not self.after_step_triggers and not _reads_answers(s.options):
             self.ask_listed_once(L, s, var, slot, asked, ind)
         # Only gone through, and nothing in the loop changes who plays or the zones: no copy needed.
+        head = len(L)
         L.append((ind, f"for {p} in {self.iterable(s.iterable, copy=False)}:", sp))
         if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((ind + 1, f"if st.out[{p}]:", sp))
@@ -66,6 +66,9 @@ class DecisionEmitter:
             test = cond if test == "True" else f"{cond} and {test}"
         L.append((ind + 1, f"if {test}:", sp))
         L.append((ind + 2, f"{asked}.append({p})", sp))
+        if steps.ASKED_LOCAL:
+            steps.asked_local(self, L, head, ind, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var,
+                              s.iterable, sp)
         L.append((ind, f"loc[{slot}] = {asked}", sp))
         if pc not in self.entries:
             options = [(label, self.expr_fn(c) if c is not None else None) for label, c, _span in s.options]
@@ -148,6 +151,7 @@ class DecisionEmitter:
         L.append((ind, f"if {P} is not None:", sp))  # (replay too: see pause_answers)
         at = ind + 1
         L.append((at, f"{lists} = []", sp))
+        head = len(L)
         L.append((at, f"for {p} in {asking}:", sp))
         if self.model.eliminates and s.iterable.kind not in IN_ONLY:  # a player who is out is not asked
             L.append((at + 1, f"if st.out[{p}]:", sp))
@@ -175,6 +179,9 @@ class DecisionEmitter:
             L.append((at + 1, f"if {ok}:", sp))
         L.append((at + 2 - some, f"{asked}.append({p})", sp))
         L.append((at + 2 - some, f"{lists}.append({ok})", sp))
+        if steps.ASKED_LOCAL:
+            steps.asked_local(self, L, head, at, var, p, [s.cond, *(c for _l, c, _sp in s.options)], s.var,
+                              s.iterable, sp)
         L.append((at, f"loc[{slot}] = {asked}", sp))
         L.append((at, f"if not {asked}:", sp))  # no one is asked
         self.nobody_asked(L, pc, at + 1, sp)
@@ -204,7 +211,6 @@ class DecisionEmitter:
         L.append((ind, f"{P} = st.picking", sp))
         L.append((ind, f"if {P} is None:", sp))
         L.append((ind + 1, "return left", sp))
-        L.append((ind, f"{W} = {asked}", sp))
         L.append((ind, f"{A} = st.answers", sp))
         once = pc in self.same_answers_at  # listed when the first player answers, the same for the others
         if once:
@@ -638,20 +644,7 @@ SEATS = ("players", "others", "players_in", "others_in", "players_from")  # rang
 
 MAPPED_ANSWERS = True
 """Whether the answers given per value of one binding, each a table's entry for the value, are listed as
-``out += map(TABLE.__getitem__, VALUES)`` (see ``_answers_mapped``); the equivalence tests turn it off."""
-
-
-def _answers_mapped(gen: Any, lines: list, v: str) -> None:
-    """The last three lines of ``lines`` (``for v in VALUES:``, ``loc[n] = v``, ``out.append((TABLE[v]))``,
-    TABLE a constant table) as ``out += map(TABLE.__getitem__, VALUES)``: the same texts in the same order,
-    each the table's entry for a value (no value stored in ``loc``: nothing here reads it there)."""
-    (i, head, sp), _store, (_j, add, _sp2) = lines[-3:]
-    table = re.fullmatch(rf"out\.append\(\(([A-Za-z_][A-Za-z_0-9]*)\[{v}\]\)\)", add)
-    if table is None or table.group(1) not in gen.consts or not head.startswith(f"for {v} in ") \
-            or not head.endswith(":"):
-        return
-    lines[-3:] = [(i, f"out += map({table.group(1)}.__getitem__, {head[len(f'for {v} in '):-1]})", sp)]
-
+``out += map(TABLE.__getitem__, VALUES)`` (``ask_lists.mapped``); the equivalence tests turn it off."""
 
 def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
     """A function listing the answers allowed to the player in the ask's variable, some given per value
@@ -659,17 +652,28 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
     name = f"a{next(gen.names)}"
     gen.consts["same_answers"] = same_answers
     lines: list = [(1, "out = []", s.span)]
+    shown: list[str] | None = [] if ask_lists.LISTED_AT_ONCE and not counted else None  # the items of one list
     for n, (label, cond, span) in enumerate(s.options):
         dyn = s.dynamic[n] if s.dynamic else None
         tag = f", {gen.construct_of[('answer', id(s), n)]}" if counted else ""
         if dyn is None:
             if cond is None:
                 lines.append((1, f"out.append(({gen.const(label)}{tag}))", span))
+                if shown is not None:
+                    shown.append(gen.const(label))
             else:
                 lines.append((1, f"if {gen.ex(cond)}:", span))
                 lines.append((2, f"out.append(({gen.const(label)}{tag}))", span))
+                shown = None
             continue
         template, bindings = dyn
+        mapped = ask_lists.mapped(gen, template, bindings, cond) if MAPPED_ANSWERS and not counted else None
+        if mapped is not None:
+            lines.append((1, f"out += {mapped}", span))
+            if shown is not None:
+                shown.append(f"*{mapped}")
+            continue
+        shown = None
         ind = 1
         bound = []
         try:
@@ -686,15 +690,17 @@ def ask_enumerator(gen: Any, s: m.AskS, counted: bool = False) -> str:
                 lines.append((ind, f"if {gen.ex(cond)}:", span))
                 ind += 1
             lines.append((ind, f"out.append(({gen.template(template)}{tag}))", span))
-            if MAPPED_ANSWERS and len(bindings) == 1 and cond is None and not tag:
-                _answers_mapped(gen, lines, v)
         finally:
             for slot in bound:
                 del gen.loop_vars[slot]
+    if shown is not None:
+        lines = [(1, f"out = [{', '.join(shown)}]", s.span)]
     if not counted and not _distinct_answers(gen, s):
         lines.append((1, "if len(set(out)) != len(out):", s.span))
         lines.append((2, f"same_answers(out, {gen.const(s.span)})", s.span))
     lines.append((1, "return out", s.span))
+    if shown is not None and len(lines) == 2:  # nothing between: returned as it is made
+        lines = [(1, f"return [{', '.join(shown)}]", s.span)]
     gen.helper(name, "st, loc", lines)
     return name
 

@@ -82,16 +82,23 @@ class LabelWriter:
             return f"format_number({x})"
         return f"str({x})"
 
-    def template(self, t: m.TemplateIR, c: str | None = None) -> str:
-        """Source of the text of a label or narration."""
+    def kind_texts(self, t: m.TemplateIR) -> tuple[str, Any] | None:
+        """Where a label or narration is fixed text around one kind: the table of its text per kind (the name of
+        a constant) and the kind's expression; else None."""
         exprs = [part.expr if isinstance(part, m.SecretPart) else part for part in t.parts]
         holes = [part for part in exprs if not isinstance(part, str)]
-        if len(holes) == 1 and holes[0].type == m.KIND:  # fixed text around one kind: a string per kind
-            texts = ["".join(kind.display if part is holes[0] else part for part in exprs)
-                     for kind in self.model.kinds]
-            if getattr(self, "no_kind", False):  # index -1: no kind
-                texts.append("".join("no kind" if part is holes[0] else part for part in exprs))
-            return f"{self.table(texts, 'tk')}[{self.ex(holes[0], c)}]"
+        if len(holes) != 1 or holes[0].type != m.KIND:
+            return None
+        texts = ["".join(kind.display if part is holes[0] else part for part in exprs) for kind in self.model.kinds]
+        if getattr(self, "no_kind", False):  # index -1: no kind
+            texts.append("".join("no kind" if part is holes[0] else part for part in exprs))
+        return self.table(texts, "tk"), holes[0]
+
+    def template(self, t: m.TemplateIR, c: str | None = None) -> str:
+        """Source of the text of a label or narration."""
+        by_kind = self.kind_texts(t)
+        if by_kind is not None:  # fixed text around one kind: a string per kind
+            return f"{by_kind[0]}[{self.ex(by_kind[1], c)}]"
         parts = []
         for part in t.parts:
             if isinstance(part, m.SecretPart):

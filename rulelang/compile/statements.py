@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import chance, control, emit, piles, rounds, runtime, spills, triggers
+from rulelang.compile import chance, control, emit, piles, rounds, runtime, spills, steps, triggers
 from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
@@ -354,10 +354,14 @@ class StatementEmitter:
                     if emit.slot_unread(L[store + 1:], slot):  # nothing reads the value from loc: not stored there
                         del L[store]
                     self.budget_once(L, start, s, ind)
+                    if steps.NESTED_BUDGETS:
+                        steps.budget_nested(L, start, self.range_bound(s.iterable), ind, self.var("q"))
                     return
                 self.budget(L, ind + 1, sp)
                 self.emit_seq(L, s.body, 0, end, False, ind + 1)
                 self.budget_once(L, start, s, ind)
+                if steps.NESTED_BUDGETS:
+                    steps.budget_nested(L, start, self.range_bound(s.iterable), ind, self.var("q"))
                 return
         self.budget(L, ind + 1, sp)
         self.emit_seq(L, s.body, 0, end, False, ind + 1)
@@ -383,6 +387,8 @@ class StatementEmitter:
         start = len(L)
         self.body_from_var(L, s, v, end, ind, sp)
         spills.spill(L, start, ind + 1, stores, {int(x[4:-1]) for x in (lst, idx, var)})
+        if steps.NESTED_BUDGETS:
+            steps.budget_nested(L, start - 1 - (not init), self.range_bound(s.iterable), ind, self.var("q"))
 
     def budget_once(self, L: list, start: int, s: m.ForS, ind: int) -> None:
         """The loop written from ``L[start]`` (at ``ind``), whose body counts each pass in the step budget and
