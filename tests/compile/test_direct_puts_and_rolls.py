@@ -179,7 +179,7 @@ def test_draws_of_one_and_repeats_play_as_without_the_rewrites(tmp_path: Path, m
     path.write_text(DRAWS, encoding="utf-8")
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
     source, before = new.program.generated.source, old.program.generated.source
-    assert "in range(" in source and "in range(" not in before
+    assert source.count("in range(") > before.count("in range(")  # (the standings loop over seats in both)
     assert source.count("while loc[") < before.count("while loc[")
     for n, seed in itertools.product((2, 3), range(8)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
