@@ -217,8 +217,8 @@ TURN_CHAINED = False
 """The end of the turn rule's frame (``BlockEmitter.emit_ctx``) runs the driver's block between turns at once, as the
 engine's loop would run it next (the frame below is the driver's, at its entry point 2); but every ``CHAIN``-th turn
 returns to that loop instead, so that turns run one after the other never nest deeper. Off: it saves ~18 opcodes a
-turn, but the deeper Python stack made whole games slower in wall time (Rooster Rush and Rule the Roost compiled
-with it on against off in one process, interleaved: 1.19 to 1.27 times the time, stepfast's benchmarks section)."""
+turn, but the deeper Python stack made whole games slower in wall time (two shipped games compiled with it on
+against off in one process, interleaved: 1.19 to 1.27 times the time, stepfast's section of benchmarks/README.md)."""
 
 
 def turn_chained(model: m.Model, L: list, ind: int) -> None:
