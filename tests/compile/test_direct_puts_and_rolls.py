@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, trace
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, player_counts, same_games, trace
 from step_support import recorded, same_stops, take_step
 
 from rulelang import load_game
@@ -55,10 +55,8 @@ def _pair(game: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engine]:
 def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     new, old = _pair(game, monkeypatch)
     assert new.program.generated.source != old.program.generated.source  # (every game moves everything once)
-    players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
-    for n, seed in itertools.product(players, range(6)):
-        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
-        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+    players = player_counts(new)
+    same_games(new, old, players, range(6))
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
@@ -66,9 +64,7 @@ def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: 
     path = REPO / example
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
     players = new.model.default_players
-    for seed in range(6):
-        assert plain(new, players, seed) == plain(old, players, seed), seed
-        assert trace(new, players, seed) == trace(old, players, seed), seed
+    same_games(new, old, [players], range(6))
 
 
 def test_chicken_takes_both_rewrites(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, trace
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, player_counts, same_games
 from step_support import played
 
 from rulelang import load_game
@@ -78,10 +78,8 @@ def test_the_rewrites_apply_to_the_games_they_are_for(monkeypatch: pytest.Monkey
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
-    players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
-    for n, seed in itertools.product(players, range(6)):
-        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
-        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+    players = player_counts(new)
+    same_games(new, old, players, range(6))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -96,9 +94,7 @@ def test_every_game_stops_at_the_step_limit_where_it_did(game: str, monkeypatch:
 def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
     new, old = _pair(REPO / example, monkeypatch)
     players = new.model.default_players
-    for seed in range(4):
-        assert plain(new, players, seed) == plain(old, players, seed), seed
-        assert trace(new, players, seed) == trace(old, players, seed), seed
+    same_games(new, old, [players], range(4))
     for limit in (1, 3, 7, 20):
         assert _stops(new, players, 1, limit) == _stops(old, players, 1, limit), limit
 

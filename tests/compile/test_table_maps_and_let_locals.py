@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, trace
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, player_counts, same_games, trace
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
@@ -75,7 +75,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         assert re.search(r"^    (    )?for _i\d+, _v\d+ in enumerate\(_s\d+, 1\):$", source, re.M)
         assert re.search(r"^( {4,8})for (_v\d+) in range\(st.players\):\n\1    for _v\d+ in Z_\d+\[\2\]:$",
                          source, re.M)
-    players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
+    players = player_counts(new)
     for n, seed in itertools.product(players, range(6)):
         assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
         assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
@@ -271,9 +271,7 @@ def test_totals_of_fractions_add_up_as_without_the_rewrites(tmp_path: Path, monk
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
     assert re.search(r"^    for (_v\d+) in range\(st.players\):\n        for _v\d+ in Z_\d+\[\1\]:$",
                      new.program.generated.source, re.M)
-    for n, seed in itertools.product((2, 3, 4), range(6)):
-        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
-        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+    same_games(new, old, (2, 3, 4), range(6))
 
 
 def test_answers_listed_in_another_order_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:

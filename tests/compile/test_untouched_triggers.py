@@ -6,11 +6,10 @@ broken proof (one that says a move moves no kind at all) is noticed."""
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
-from lever_support import EXAMPLES, mcts_choices, noticed, plain, trace
+from lever_support import EXAMPLES, mcts_choices, noticed, player_counts, same_games, trace
 
 from rulelang import load_game
 from rulelang.check import model as m
@@ -35,10 +34,8 @@ def test_every_game_plays_and_records_as_without_the_proof(game: str, monkeypatc
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
     if game.startswith("barnyard"):  # (the Robbers and Excuse Mes moved, and the flip without Crows)
         assert new.program.generated.source.count("chk") < old.program.generated.source.count("chk")
-    players = sorted({new.model.min_players, new.model.default_players, new.model.max_players})
-    for n, seed in itertools.product(players, range(10)):
-        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
-        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
+    players = player_counts(new)
+    same_games(new, old, players, range(10))
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
@@ -46,9 +43,7 @@ def test_every_example_plays_as_without_the_proof(example: str, monkeypatch: pyt
     path = REPO / example
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
     players = new.model.default_players
-    for seed in range(6):
-        assert plain(new, players, seed) == plain(old, players, seed), seed
-        assert trace(new, players, seed) == trace(old, players, seed), seed
+    same_games(new, old, [players], range(6))
 
 
 @pytest.mark.parametrize("game", ["barnyard", "barnyard-2p"])

@@ -4,7 +4,8 @@ agent's choices; where a step budget runs out; whether a deliberately broken bui
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,20 @@ def trace(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]]
     play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=True,
          on_event=lambda event, _told: events.append(event))
     return events, table(engine, st)
+
+
+def player_counts(engine: Engine) -> list[int]:
+    """The game's fewest, default and most players, each once, in order."""
+    model = engine.model
+    return sorted({model.min_players, model.default_players, model.max_players})
+
+
+def same_games(new: Engine, old: Engine, players: Iterable[int], seeds: Iterable[int]) -> None:
+    """Assert that both builds play (``plain``) and record (``trace``) the same game at every count of
+    ``players`` and every seed of ``seeds``."""
+    for n, seed in itertools.product(list(players), list(seeds)):
+        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
+        assert trace(new, n, seed) == trace(old, n, seed), (n, seed)
 
 
 def mcts_choices(engine: Engine, players: int) -> list[Any]:
