@@ -91,7 +91,7 @@ def read_trace(path: str | Path) -> Trace:
     fmt = header.get("format")
     if not isinstance(fmt, str) or fmt not in TRACE_FORMATS:
         raise TraceError(f"unknown trace format {fmt!r}", Span(shown, header["_line"], 1, header["_line"], 2),
-                         hint=f"this rulelang reads {' and '.join(TRACE_FORMATS)}")
+                         hint=f"this rulelang reads {', '.join(list(TRACE_FORMATS)[:-1])} and {list(TRACE_FORMATS)[-1]}")
     return Trace(shown, header, events)
 
 
