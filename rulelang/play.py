@@ -9,10 +9,10 @@ from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State, faces_kept, faces_kept_digest, ones_free
+from rulelang.engine.state import Picking, State, faces_kept, faces_kept_digest, faces_kept_digest3, ones_free
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
-from rulelang.trace.format import digest_line
+from rulelang.trace.format import digest_line, written_scheme
 
 EventSink = Callable[[dict[str, Any], list[dict[str, Any]]], None]
 
@@ -126,7 +126,7 @@ class Recorder:
     the private looks the rules gave meanwhile, and a digest of the table when a new turn began.
     """
 
-    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels", "faces")
+    __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels", "faces", "scheme")
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
@@ -139,6 +139,7 @@ class Recorder:
         self.labels = [player_label(p) for p in range(st.players)]
         # the faces' bytes kept for the digests (faces_kept_digest), where the faces hold ints and nothing else
         self.faces = [None, None] if FACES_KEPT and digests and faces_kept(st) is not None else None
+        self.scheme = written_scheme()  # (the digests' scheme: that of the trace's header, written as play begins)
 
     def begin(self, st: State) -> None:
         """A chance step begins at the pending decision of ``st``: its events are the chance events
@@ -201,6 +202,10 @@ class Recorder:
             if self.digests and not st.over:
                 if not RECORDER_LEAN:
                     events.append(digest_line(st))
+                elif self.scheme == 3:
+                    kept = self.faces
+                    digest = st.table_digest(3) if kept is None else faces_kept_digest3(st, kept)
+                    events.append({"type": "digest", "turn": st.turn, "digest": digest})
                 else:
                     kept = self.faces
                     if kept is None:

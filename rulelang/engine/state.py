@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from rulelang.engine.tablebytes import NATIVE, table_bytes
+from rulelang.engine.tablebytes import NATIVE, table_bytes, table_bytes3
 from rulelang.numbers import ascii_fraction
 from rulelang.rng import Rng
 
@@ -264,8 +264,17 @@ class State:
         (or round), the step and who is out; not where in the rules play is paused (the frames'
         locals may differ between ways of reaching one position), nor answers and private looks.
 
-        ``scheme`` 2 (traces of format ``rulelang-trace/2``) hashes the table's numbers as bytes
-        (``rulelang.engine.tablebytes``); scheme 1 (``rulelang-trace/1``) its compact JSON text."""
+        ``scheme`` 3 (traces of format ``rulelang-trace/3``, the format new recordings write) hashes the
+        table's numbers as bytes written in one pass (``tablebytes.table_bytes3``: the counters among
+        them, the faces last); scheme 2 (``rulelang-trace/2``) the same numbers as bytes but the counters
+        as JSON text (``tablebytes.table_bytes``); scheme 1 (``rulelang-trace/1``) its compact JSON text.
+
+        What a digest guarantees: its 16 hex digits are the first 64 bits of the sha256 of a writing of
+        the table that is one-to-one (schemes 2 and 3: lengths, types and widths written; scheme 1: JSON),
+        so it changes whenever the table differs (zones, faces, counters, current, turn, step, out), but
+        for a sha256 collision on 64 bits (about 2**-64 for a given pair of tables)."""
+        if scheme == 3:  # (the first 8 bytes as hex: the first 16 hex digits, made without the other 48)
+            return hashlib.sha256(table_bytes3(self)).digest()[:8].hex()
         if scheme == 2:
             if DIGEST_ONE_PASS and NATIVE:  # (the same bytes hashed: see table_bytes and _counters_text)
                 counters = self.counters
@@ -345,6 +354,30 @@ def faces_kept_digest(st: State, kept: list) -> str:
         tail = _COUNTERS_TAIL[key] = b";" + _whole_text(counters).encode()
     # (marshal version 2 writes a list as "[", its length and its items, each as it writes it alone)
     return hashlib.sha256(b"".join((b"[\x07\x00\x00\x00", head[5:], data, out, tail))).hexdigest()[:16]
+
+
+def faces_kept_digest3(st: State, kept: list) -> str:
+    """``st.table_digest(3)`` for a recorder that keeps the faces and the sha256 of their bytes (hashed
+    first) in ``kept`` (``[faces, hash]``, at first ``[None, None]``) for as long as they hold the same
+    numbers (a game without dice never changes them): the hash copied, then the rest of the table
+    written in one ``marshal`` call and hashed on. Only for play whose faces held ints and nothing else
+    when it began (``play.Recorder`` checks it) and where only play writes them (face numbers); faces
+    kept are checked as ``faces_kept`` checks them, and faces that are not (a bool, a number past 32
+    bits) are digested by ``table_digest(3)``."""
+    faces = st.faces
+    if faces != kept[0]:  # (changed since the last digest, a die rolled say: their hash made and kept)
+        now = faces_kept(st)
+        if now is None:
+            kept[0] = kept[1] = None
+            return st.table_digest(3)
+        kept[0], kept[1] = now[0], hashlib.sha256(now[1])
+    try:
+        head = marshal.dumps([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+    except ValueError:  # (a fraction: written the careful way)
+        return st.table_digest(3)
+    h = kept[1].copy()
+    h.update(head)
+    return h.digest()[:8].hex()
 
 
 def _plain(value: Any) -> Any:

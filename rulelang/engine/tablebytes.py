@@ -1,4 +1,4 @@
-"""The bytes a turn's digest hashes in trace format 2 (``State.table_digest``), defined in
+"""The bytes a turn's digest hashes in trace formats 2 and 3 (``State.table_digest``), defined in
 docs/traces.md: the table's numbers in Python's ``marshal`` format, version 2, which writes lists
 and whole numbers in one call, several times faster than their JSON text.
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import marshal
 import struct
+from fractions import Fraction
 from typing import Any
 
 _MAX_INT = 2**31 - 1
@@ -28,7 +29,16 @@ def marshal2(value: Any) -> bytes:
     return bytes(out)
 
 
-def _write(value: Any, out: bytearray) -> None:
+def marshal3(value: Any) -> bytes:
+    """``value`` as :func:`marshal2` writes it, where a fraction (never in play; a hand-written position)
+    is ``/``, the length of its text (4 bytes, little-endian) and its text, ``7/3`` (ASCII), instead of
+    an error: the writing of a format-3 digest's bytes (``table_bytes3``)."""
+    out = bytearray()
+    _write(value, out, True)
+    return bytes(out)
+
+
+def _write(value: Any, out: bytearray, fractions: bool = False) -> None:
     if value is True or value is False or value is None:
         out += b"T" if value is True else b"F" if value is False else b"N"
     elif type(value) is int:
@@ -49,7 +59,10 @@ def _write(value: Any, out: bytearray) -> None:
     elif type(value) is list:
         out += b"[" + len(value).to_bytes(4, "little")
         for item in value:
-            _write(item, out)
+            _write(item, out, fractions)
+    elif fractions and type(value) is Fraction:
+        text = str(value).encode("ascii")
+        out += b"/" + len(text).to_bytes(4, "little") + text
     else:
         raise ValueError(f"not part of a table: {value!r}")
 
@@ -72,3 +85,22 @@ def table_bytes(st: Any, counters_json: str) -> bytes:
         text = json.dumps([st.zones, st.faces], separators=(",", ":"), default=str)
         table[4] = table[5] = None
         return marshal2(table) + tail + b";" + text.encode()
+
+
+def table_bytes3(st: Any) -> bytes:
+    """The bytes of ``st``'s table that a format-3 turn digest hashes: ``marshal3`` of the faces, then
+    ``marshal3`` of the list ``[players, current, turn, step, zones, out, counters]`` (the faces first: a
+    recorder keeps the hash of their bytes while they stay the same, ``state.faces_kept_digest3``).
+
+    The writing is one-to-one (each list carries its length, each number its type and width, a bool
+    is not a number): two tables that differ anywhere in these (a zone's ids or their order, a face,
+    a counter, whose turn, the turn, the step, who is out) give different bytes. Written by
+    ``marshal`` in C where it writes these bytes (``NATIVE``; a fraction makes it refuse), else by
+    :func:`marshal3`."""
+    head = [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]
+    if NATIVE:
+        try:
+            return marshal.dumps(st.faces, 2) + marshal.dumps(head, 2)
+        except ValueError:  # (a fraction, say, in a position written by hand)
+            pass
+    return marshal3(st.faces) + marshal3(head)

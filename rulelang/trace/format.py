@@ -11,11 +11,13 @@ from typing import Any
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 
-TRACE_FORMAT = "rulelang-trace/2"
-TRACE_FORMATS = {"rulelang-trace/1": 1, "rulelang-trace/2": 2}
+TRACE_FORMAT = "rulelang-trace/3"
+TRACE_FORMATS = {"rulelang-trace/1": 1, "rulelang-trace/2": 2, "rulelang-trace/3": 3}
 """The trace formats this rulelang reads, each with the scheme of its tables' digests
-(``State.table_digest``): format 1 hashed the table's JSON text, format 2 its numbers as bytes; the
-lines are the same."""
+(``State.table_digest``): format 1 hashed the table's JSON text, format 2 its numbers as bytes and its
+counters as JSON text, format 3 all of them as bytes written in one pass; the lines are the same."""
+# New recordings write format 3 (turn digests of scheme 3); off: format 2, as before (``written_format``).
+DIGEST3 = True
 CHANCE_FROM_SEED = "seed"
 """The header's ``"chance"`` when every chance outcome was drawn from the seed's chance stream
 (PCG32 stream 0 of ``seed``, see docs/traces.md): replay then checks each outcome against it."""
@@ -29,7 +31,7 @@ def header(engine: Engine, game_file: str, players: int, seed: int | None, agent
     files = model.files
     head: dict[str, Any] = {
         "type": "header",
-        "format": TRACE_FORMAT,
+        "format": written_format(),
         "game": model.title,
         "file": game_file,
         "sha256": files[-1][1],
@@ -45,10 +47,21 @@ def header(engine: Engine, game_file: str, players: int, seed: int | None, agent
     return head
 
 
+def written_format() -> str:
+    """The format new recordings write: ``TRACE_FORMAT`` (format 3), or format 2 with ``DIGEST3`` off."""
+    return TRACE_FORMAT if DIGEST3 else "rulelang-trace/2"
+
+
+def written_scheme() -> int:
+    """The scheme of the turn digests new recordings write (``State.table_digest``): that of
+    ``written_format()``."""
+    return TRACE_FORMATS[written_format()]
+
+
 def digest_line(state: State) -> dict[str, Any]:
     """A turn's checkpoint: the turn (or round) that has begun and the digest of the table then
-    (``State.table_digest``), written at its first decision."""
-    return {"type": "digest", "turn": state.turn, "digest": state.table_digest()}
+    (``State.table_digest`` of the scheme new recordings write), written at its first decision."""
+    return {"type": "digest", "turn": state.turn, "digest": state.table_digest(written_scheme())}
 
 
 def result_line(state: State) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from rulelang.syntax.span import Span, register_source
 from rulelang.trace.format import TRACE_FORMAT, TRACE_FORMATS
 
 CHANCE_KEYS = ("roll", "draw", "shuffle", "first_player", "pick")
+_FORMATS = list(TRACE_FORMATS)  # (for the hint: "1, 2 and 3")
 EVENT_TYPES = ("chance", "action", "private", "digest", "result", "comment")
 
 
@@ -91,7 +92,7 @@ def read_trace(path: str | Path) -> Trace:
     fmt = header.get("format")
     if not isinstance(fmt, str) or fmt not in TRACE_FORMATS:
         raise TraceError(f"unknown trace format {fmt!r}", Span(shown, header["_line"], 1, header["_line"], 2),
-                         hint=f"this rulelang reads {' and '.join(TRACE_FORMATS)}")
+                         hint=f"this rulelang reads {', '.join(_FORMATS[:-1])} and {_FORMATS[-1]}")
     return Trace(shown, header, events)
 
 

@@ -186,7 +186,7 @@ def test_trace_header_and_result(tmp_path: Path) -> None:
     events = _read_trace(trace)
     head, last = events[0], events[-1]
     assert head["type"] == "header"
-    assert head["format"] == "rulelang-trace/2"
+    assert head["format"] == "rulelang-trace/3"
     assert head["file"] == CHICKEN
     assert head["sha256"] == hashlib.sha256((REPO / CHICKEN).read_bytes()).hexdigest()
     assert head["players"] == 3

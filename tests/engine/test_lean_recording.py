@@ -9,7 +9,8 @@ example, kept in a list or handed on):
   (``play.RECORDER_LEAN``), the faces' bytes kept while they hold the same numbers (``play.FACES_KEPT``,
   ``state.faces_kept_digest``).
 
-A broken variant of each of the digests and of the list recorder is noticed here.
+A broken variant of each of the digests and of the list recorder is noticed here. These are the writers of
+format 2 (``trace.format.DIGEST3`` off here); format 3's are tested in ``test_digest3_recording.py``.
 """
 
 from __future__ import annotations
@@ -34,11 +35,18 @@ from rulelang.engine.state import State, _whole_text, faces_kept_digest
 from rulelang.engine.tablebytes import table_bytes
 from rulelang.play import ListRecorder, play
 from rulelang.rng import Rng
+from rulelang.trace import format as trace_format
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 FLAGS = [(acting, "CHANCE_RECORDED"), (state_module, "DIGEST_ONE_PASS"), (play_module, "RECORDER_LEAN"),
          (play_module, "FACES_KEPT")]
+
+
+@pytest.fixture(autouse=True)
+def _format_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(The recorders of format 2: turn digests of scheme 2.)"""
+    monkeypatch.setattr(trace_format, "DIGEST3", False)
 
 
 def recordings(engine: Engine, players: int, seed: int) -> list[Any]:

@@ -1,5 +1,6 @@
-"""The table digest, however it is computed: scheme 2 (traces of format 2) the sha256 of the table's
-numbers as bytes, scheme 1 (format 1) the sha256 of its compact JSON."""
+"""The table digest, however it is computed: scheme 3 (traces of format 3) the sha256 of the table's
+numbers, counters among them, as bytes; scheme 2 (format 2) the sha256 of the table's numbers as bytes
+and its counters as JSON; scheme 1 (format 1) the sha256 of its compact JSON."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rulelang import State, load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.engine import tablebytes
 from rulelang.play import play
+from rulelang.trace import format as trace_format
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
@@ -32,8 +34,12 @@ def _json(value) -> str:
     return json.dumps(value, separators=(",", ":"), default=lambda v: str(v) if isinstance(v, Fraction) else None)
 
 
-def _marshal(value) -> bytes:
-    """Version 2 of Python's marshal format for lists, whole numbers, True, False and None."""
+def _marshal(value, fractions: bool = False) -> bytes:
+    """Version 2 of Python's marshal format for lists, whole numbers, True, False and None; with
+    ``fractions``, a fraction as scheme 3 writes it: ``/``, the length of its text and its text."""
+    if fractions and isinstance(value, Fraction):
+        text = str(value).encode()
+        return b"/" + struct.pack("<I", len(text)) + text
     if value is None or isinstance(value, bool):
         return {None: b"N", True: b"T", False: b"F"}[value]
     if isinstance(value, int):
@@ -45,8 +51,10 @@ def _marshal(value) -> bytes:
             rest //= 2**15
         return b"l" + struct.pack("<i", len(digits) * (1 if value > 0 else -1)) + b"".join(
             struct.pack("<H", d) for d in digits)
+    if isinstance(value, float):
+        return b"g" + struct.pack("<d", value)
     assert isinstance(value, list)
-    return b"[" + struct.pack("<I", len(value)) + b"".join(_marshal(v) for v in value)
+    return b"[" + struct.pack("<I", len(value)) + b"".join(_marshal(v, fractions) for v in value)
 
 
 def _reference2(st: State) -> str:
@@ -60,8 +68,19 @@ def _reference2(st: State) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def _reference3(st: State) -> str:
+    """The scheme-3 digest as docs/traces.md defines it, written out the plain way: the faces, then
+    ``[players, current, turn, step, zones, out, counters]``."""
+    head = [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]
+    return hashlib.sha256(_marshal(st.faces, True) + _marshal(head, True)).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("digest3", [True, False])
 @pytest.mark.parametrize("game", GAMES)
-def test_digest_of_every_turn_is_the_reference_one(game):
+def test_digest_of_every_turn_is_the_reference_one(game, digest3, monkeypatch):
+    """Play writes each turn's digest of the scheme of the format it writes: 3, or 2 with ``DIGEST3`` off."""
+    monkeypatch.setattr(trace_format, "DIGEST3", digest3)
+    written = _reference3 if digest3 else _reference2
     engine = load_game(REPO / "games" / f"{game}.rules")
     players = engine.model.default_players
     checked = 0
@@ -71,13 +90,16 @@ def test_digest_of_every_turn_is_the_reference_one(game):
         def on_event(event, narration, st=st):
             nonlocal checked
             if event["type"] == "digest":
-                assert event["digest"] == _reference2(st)
+                assert event["digest"] == written(st)
+                assert st.table_digest(3) == _reference3(st)
+                assert st.table_digest(2) == _reference2(st)
                 assert st.table_digest(1) == _reference(st)
                 checked += 1
 
         play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, on_event=on_event, digests=True)
         assert st.table_digest() == _reference2(st)
         assert st.table_digest(1) == _reference(st)
+        assert st.table_digest(3) == _reference3(st)
     assert checked > 0
 
 
@@ -89,6 +111,7 @@ def test_digest_writes_fractions_and_bools_as_json_does(value):
     st.faces = [-1, 0] + ([value] if not isinstance(value, list) else [])
     assert st.table_digest(1) == _reference(st)
     assert st.table_digest() == _reference2(st)
+    assert st.table_digest(3) == _reference3(st)
 
 
 @pytest.mark.parametrize("big", [255, 256, 10**6])
@@ -98,10 +121,12 @@ def test_digest_of_large_ids_faces_and_lists(big):
     st.zones[0] = [big, 3]
     st.faces = [big % 200 - 1, -1]
     assert st.table_digest() == _reference2(st)
+    assert st.table_digest(3) == _reference3(st)
     st.zones[1] = list(range(300))
     st.faces = [big, -1]
     assert st.table_digest() == _reference2(st)
     assert st.table_digest(1) == _reference(st)
+    assert st.table_digest(3) == _reference3(st)
 
 
 @pytest.mark.parametrize("value", [[], [0, -1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 2**90, -(2**90)],
@@ -109,15 +134,25 @@ def test_digest_of_large_ids_faces_and_lists(big):
 def test_the_plain_writer_writes_what_marshal_writes(value):
     assert tablebytes.NATIVE
     assert tablebytes.marshal2(value) == marshal.dumps(value, 2) == _marshal(value)
+    assert tablebytes.marshal3(value) == _marshal(value, True)
+
+
+def test_the_format_3_writer_writes_fractions_and_tells_them_from_numbers():
+    value = [Fraction(7, 3), 2, Fraction(2, 1), [Fraction(-1, 2)]]
+    assert tablebytes.marshal3(value) == _marshal(value, True)
+    assert tablebytes.marshal3([Fraction(2, 1)]) != tablebytes.marshal3([2])
+    with pytest.raises(ValueError):
+        tablebytes.marshal2(value)
 
 
 def test_a_python_whose_marshal_differs_gets_the_same_digests(monkeypatch):
     engine = load_game(REPO / "games" / "barnyard.rules")
     st = engine.new_state(4)
     play(engine, st, [RandomAgent(3, s) for s in range(4)], 3)  # (a table with something everywhere)
-    want = st.table_digest()
+    want, want3 = st.table_digest(), st.table_digest(3)
     monkeypatch.setattr(tablebytes, "NATIVE", False)
     assert st.table_digest() == want == _reference2(st)
+    assert st.table_digest(3) == want3 == _reference3(st)
 
 
 def test_digests_tell_tables_apart_and_an_unknown_scheme_is_an_error():
@@ -129,8 +164,9 @@ def test_digests_tell_tables_apart_and_an_unknown_scheme_is_an_error():
     b = engine.new_state(4)
     b.counters = [[0, 0, 0, 1]] if a.counters == [[0, 0, 0, 0]] else [[9, 9, 9, 9]]
     assert a.table_digest() != b.table_digest()
+    assert a.table_digest(3) != b.table_digest(3)
     with pytest.raises(ValueError):
-        a.table_digest(3)
+        a.table_digest(4)
 
 
 @pytest.mark.parametrize("a, b", [(1, True), (0, False), (2, Fraction(2, 1)), ([1, 2], [True, 2])])
@@ -138,9 +174,11 @@ def test_counters_that_compare_equal_but_write_apart_get_their_own_digests(a, b)
     """(Counters' text is looked up by their bytes: 1 and True, equal in Python, are told apart.)"""
     engine = load_game(REPO / "games" / "chicken.rules")
     st = engine.new_state(4)
-    seen = set()
+    seen, seen3 = set(), set()
     for value in (a, b, a, b):
         st.counters = [value, [value]]
         assert st.table_digest() == _reference2(st)
+        assert st.table_digest(3) == _reference3(st)
         seen.add(st.table_digest())
-    assert len(seen) == 2
+        seen3.add(st.table_digest(3))
+    assert len(seen) == len(seen3) == 2

@@ -130,10 +130,10 @@ def trace_text(game: str, options: dict[str, str], seed: int) -> str:
 def pinned_text(text: str) -> str:
     """A trace as the fixture pins it (``fingerprint``'s "trace"): without the header's "chance" and the
     turn digests, which came after the fixture and say nothing of how the game went, and with the
-    format it was recorded in (format 2 changed only how turn digests are computed)."""
+    format it was recorded in (formats 2 and 3 changed only how turn digests are computed)."""
     lines = [json.loads(line) for line in text.splitlines()]
     lines[0].pop("chance", None)
-    if lines[0].get("format") == "rulelang-trace/2":
+    if lines[0].get("format") in ("rulelang-trace/2", "rulelang-trace/3"):
         lines[0]["format"] = "rulelang-trace/1"
     return "\n".join(dumps_line(e) for e in lines if e["type"] != "digest") + "\n"
 

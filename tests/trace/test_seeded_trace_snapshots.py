@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from rulelang import load_game
 from rulelang.cli import main
+from rulelang.trace.format import TRACE_FORMATS
 
 GAME_FILES = ["games/chicken.rules", "games/chicken-eggspansion.rules"]
 
@@ -56,7 +57,7 @@ def replay(text: str) -> None:
     st = engine.new_state(header["players"])
     for e in events:
         if e["type"] == "digest":  # the table as the turn began: nothing of where the rules are paused
-            assert (st.turn, e["digest"]) == (e["turn"], st.table_digest())
+            assert (st.turn, e["digest"]) == (e["turn"], st.table_digest(TRACE_FORMATS[header["format"]]))
             continue
         d = engine.pending(st)
         assert d is not None, f"the game ended before step {e['step']}"
