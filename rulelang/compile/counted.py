@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile import masked_kinds
 from rulelang.compile.analysis import conjuncts, never_negative, slots_read
 from rulelang.compile.program import ChooseSpec
 
@@ -95,6 +96,10 @@ class CountedEmitter:
             L.append((at, f"{lst} = {source}", opt.span))
             return
         c, k, seen = self.var("c"), self.var("k"), self.var("sk")  # the same list, no call
+        table = masked_kinds.kind_table(self, found.group(2))
+        if table is not None:  # one table read per component (kind where the mask holds, else -1)
+            masked_kinds.kinds_loop(L, at, lst, found.group(1), table, c, k, seen, opt.span)
+            return
         L.append((at, f"{lst} = []", opt.span))
         L.append((at, f"{seen} = -1", opt.span))
         L.append((at, f"for {c} in {found.group(1)}:", opt.span))
