@@ -21,9 +21,11 @@ from lever_support import EXAMPLES, mcts_choices, noticed, player_counts, same_g
 from step_support import recorded, same_stops
 
 from rulelang import load_game
+from rulelang.agents.base import RandomAgent
 from rulelang.compile import masked_kinds, pile_filters
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
+from rulelang.play import play
 from rulelang.trace.replay import Replayer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -68,6 +70,21 @@ def test_mcts_chooses_as_without_the_rewrites(monkeypatch: pytest.MonkeyPatch) -
     new, old = _load(ROOST, monkeypatch, True, True), _load(ROOST, monkeypatch, False, False)
     got = mcts_choices(new, 4)
     assert got and got == mcts_choices(old, 4)
+
+
+def test_narrated_games_read_as_without_the_rewrites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Narrated (the engine's loop takes every decision), the same story and state."""
+    new, old = _load(ROOST, monkeypatch, True, True), _load(ROOST, monkeypatch, False, False)
+    for seed in range(3):
+        told: list[Any] = []
+        for engine in (new, old):
+            st = engine.new_state(4)
+            story: list[Any] = []
+            play(engine, st, [RandomAgent(seed, s) for s in range(4)], seed, narrate=True,
+                 on_event=lambda event, narration, story=story: story.append((event, narration)))
+            assert st.over and any(narration for _event, narration in story)
+            told.append((story, st.dumps()))
+        assert told[0] == told[1], seed
 
 
 @pytest.mark.parametrize("players", [2, 4])
