@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from rulelang.check import model as m
+from rulelang.compile import masked_kinds, pile_filters
 from rulelang.compile.analysis import conjuncts, never_negative, slots_read
 from rulelang.compile.program import ChooseSpec
 
@@ -77,8 +78,7 @@ class CountedEmitter:
         of a sorted zone with a mask (``runtime.kinds_in_order_where``) found in a loop here (KINDS_INLINE)."""
         if filters:
             value, slot = self.var("v"), opt.bindings[-1][0] + self.off
-            L.append((at, f"{lst} = []", opt.span))
-            L.append((at, f"for {value} in {self.iterable(it, copy=False)}:", opt.span))
+            source = self.iterable(it, copy=False)
             self.loop_vars[slot] = value
             if never_negative(it):
                 self.cse_ids.add(value)
@@ -86,6 +86,14 @@ class CountedEmitter:
                 test = " and ".join(self.ex(part) for part in filters)
             finally:
                 del self.loop_vars[slot]
+            piles = pile_filters.idle_piles(test, value, source)
+            if piles is not None:  # no pile holds anything: every value passes
+                L.append((at, f"if not any({piles}):", opt.span))
+                L.append((at + 1, f"{lst} = {source}", opt.span))
+                L.append((at, "else:", opt.span))
+                at += 1
+            L.append((at, f"{lst} = []", opt.span))
+            L.append((at, f"for {value} in {source}:", opt.span))
             L.append((at + 1, f"if {test}:", opt.span))
             L.append((at + 2, f"{lst}.append({value})", opt.span))
             return
@@ -95,6 +103,10 @@ class CountedEmitter:
             L.append((at, f"{lst} = {source}", opt.span))
             return
         c, k, seen = self.var("c"), self.var("k"), self.var("sk")  # the same list, no call
+        table = masked_kinds.kind_table(self, found.group(2))
+        if table is not None:  # one table read per component (kind where the mask holds, else -1)
+            masked_kinds.kinds_loop(L, at, lst, found.group(1), table, c, k, seen, opt.span)
+            return
         L.append((at, f"{lst} = []", opt.span))
         L.append((at, f"{seen} = -1", opt.span))
         L.append((at, f"for {c} in {found.group(1)}:", opt.span))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, piles, runtime, standings
+from rulelang.compile import control, piles, runtime, seat_totals, standings
 from rulelang.compile.analysis import Analysis, canonical, fold, is_count, strict, whole_valued
 from rulelang.compile.labels import LabelWriter
 from rulelang.compile.linetable import SourceWriter
@@ -273,6 +273,9 @@ class ExprWriter(QueryWriter, LabelWriter):
                     and type(left) is m.Gen and left.func == "total" and type(left.expr) is m.Const \
                     and type(left.expr.value) is int and left.expr.value > 0:  # total(N for ...) > 0: any passes?
                 return self.ex(m.Gen("exists", left.expr, left.var, left.iterable, left.cond, m.BOOL), c)
+            emptiness = seat_totals.compared_with_zero(self.model, e)
+            if emptiness is not None:  # total(count(all in Z of q) for q in players) == 0: every list empty
+                return emptiness
             a, b = self.ex(e.left, c), self.ex(e.right, c)
             if e.op in (">", "<"):
                 above = self.above_a_count(e, a, b)

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import control, piles, runtime
+from rulelang.compile import control, piles, runtime, seat_totals
 from rulelang.compile.analysis import (
     NotStatic,
     added_as_they_come,
@@ -584,6 +584,9 @@ class QueryWriter:
                 and e.iterable.kind in ("players", "players_in", "others", "others_in"):
             seats = f"len({self.iterable(e.iterable, copy=False)})"  # N times the number of players in it
             return seats if e.expr.value == 1 else f"({e.expr.value} * {seats})"
+        lengths = seat_totals.total_source(self.model, e)
+        if lengths is not None:  # how many components the seats' own lists of one zone hold
+            return lengths
         total = self.var("n")
         outer_reads, self.loc_reads = self.loc_reads, set()
         with self.own_scope():
