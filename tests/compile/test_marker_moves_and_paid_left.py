@@ -1,11 +1,13 @@
-"""Two rewrites, against the code written without them (same games, same traces, same standings, same MCTS
+"""Three rewrites, against the code written without them (same games, same traces, same standings, same MCTS
 choices, same errors):
 
 - a marker's move with a known destination checks where the marker was last seen in the generated code and
   moves it there, calling ``move_marker`` only where it is not there or the move is narrated
   (``marker_moves.SEEN_INLINE``);
 - what is left of a spend's budget after an option's payment is stored without its bound test, the option's
-  cost test proving it within the bound (``paid.PAID_LEFT``).
+  cost test proving it within the bound (``paid.PAID_LEFT``);
+- an option's values whose pile does not hold a marker are listed as the values copied, the pile where the
+  marker was last seen (and is) taken out, instead of testing each (``marker_filters.NOT_ON``).
 
 Each is also shown to matter: a broken variant plays other games or fails where the right one does not.
 """
@@ -31,11 +33,11 @@ from lever_support import (
 )
 
 from rulelang import load_game
-from rulelang.compile import marker_moves, paid
-from rulelang.engine.determinize import random_step
+from rulelang.agents.base import RandomAgent
+from rulelang.compile import marker_filters, marker_moves, paid
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
-from rulelang.rng import Rng
+from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
@@ -46,6 +48,7 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | N
         patch.setenv("RULELANG_NO_CACHE", "1")
         patch.setattr(marker_moves, "SEEN_INLINE", on)
         patch.setattr(paid, "PAID_LEFT", on)
+        patch.setattr(marker_filters, "NOT_ON", on)
         return load_game(path) if budget is None else load_game(path, budget=budget)
 
 
@@ -57,6 +60,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
         source, before = new.program.generated.source, old.program.generated.source
         assert source.count("MS.get(") >= 4 and "MS.get(" not in before
         assert "loc[0] = (loc[0] - 1)" in source and "loc[0] = (loc[0] - 1)" not in before
+        assert source.count(".extend(_vs") >= 2 and ".extend(_vs" not in before  # the two fox moves' listings
     same_games(new, old, player_counts(new), range(6))
 
 
@@ -101,20 +105,28 @@ setup:
   move Pawn to yard
 
 turn:
-  choose:
-    "pawn to my camp":
+  spend 2 steps:
+    "pawn to my camp" costs 1:
       move Pawn to camp of current
       score of current += 1
-    "pawn to the next camp":
+    "pawn to the next camp" costs 1:
       move Pawn to camp of next player
-    "pawn to the lane":
+    "pawn to the lane" costs 1:
       move Pawn to lane
-    "pawn to the yard":
+    "pawn to the yard" costs 1:
       move Pawn to yard
-    "pawn on {c}" for c in all in field if not any(Pawn in on of c):
+    "pawn on {c}" costs 1 for c in all in field if not any(Pawn in on of c):
       move Pawn to on of c
       score of current += 2
-    "sweep the lane":
+    "pawn next to {c}" costs 2 for c in all in field if not any(Pawn in on of c):
+      move Pawn to on of c
+    "{p} puts the pawn on {c}" costs 1 for p in players for c in all in field if not any(Pawn in on of c):
+      move Pawn to on of c
+      score of p += 1
+    "stone {c} to the yard" costs 1 for c in all in field if any(Pawn in on of c):
+      move c from field to yard
+      score of current += 1
+    "sweep the lane" costs 1:
       move all from lane to yard
   rounds += 1
   if rounds == 14:
@@ -130,16 +142,29 @@ def _pawns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
     return _load(path, monkeypatch, on)
 
 
+PLACES = [(1, -1), (2, -1), (3, -1), (4, 0), (4, 3), (4, 9), (5, 0), (5, 1), (5, 2), (5, 3), (0, -1), (5, 4), (4, -1),
+          (5, 40), (5, -1)]  # where the pawn may be guessed: right, stale, or no such place at all
+
+
+class _Guessing(RandomAgent):
+    """A random agent that sets, before each of its picks, where the program last saw the pawn to a guess."""
+
+    def __init__(self, seed: int, seat: int, seen: dict, guesses: random.Random) -> None:
+        super().__init__(seed, seat)
+        self.seen, self.guesses = seen, guesses
+
+    def choose_index(self, n: int) -> int:
+        self.seen[4] = self.guesses.choice(PLACES)
+        return super().choose_index(n)
+
+
 def _scrambled(engine: Engine, players: int, seed: int) -> dict:
-    """A random game (``random_step``) with where the program last saw the pawn set to a random guess before
-    every step (a stale or impossible one as often as the right one): the table at the end."""
-    rng, guesses = random.Random(seed), random.Random(seed + 100)
+    """A random game played with the guess of where the pawn is set at random before each decision (as often
+    stale or impossible as right): the table at the end."""
     seen = engine.run.arm.__globals__["MS"]  # the program's own (see codegen.load)
-    places = [(1, -1), (2, -1), (3, -1), (4, 0), (4, 3), (4, 9), (5, 1), (5, 2), (0, -1), (5, 4), (4, -1), (5, 40)]
+    guesses = random.Random(seed)
     st = engine.new_state(players)
-    while not st.over:
-        seen[4] = guesses.choice(places)
-        random_step(engine, st, Rng(rng.randrange(1 << 30), 3))
+    play(engine, st, [_Guessing(seed, s, seen, guesses) for s in range(players)], seed)
     return table(engine, st)
 
 
@@ -149,7 +174,8 @@ def test_a_marker_moves_as_without_the_rewrite_wherever_it_was_last_seen(tmp_pat
     cards, a marker also carried by a plain move: the same games at 2 to 4 players, one engine for all of
     them (so a guess left by a game of 4 players meets one of 2), and the same narrated games."""
     new, old = _pawns(tmp_path, monkeypatch, True), _pawns(tmp_path, monkeypatch, False)
-    assert new.program.generated.source.count("MS.get(") == 5  # (the move to the next player's camp: no guess)
+    source = new.program.generated.source
+    assert source.count("MS.get(") >= 7 and ".extend(_vs" in source  # (moves, and the lists of stones without it)
     for players in (4, 2, 3, 4, 2):
         for seed in range(10):
             assert plain(new, players, seed) == plain(old, players, seed), (players, seed)
@@ -165,6 +191,16 @@ def test_a_marker_believed_where_last_seen_without_the_check_fails(tmp_path: Pat
         patch.setattr(marker_moves, "HELD", "{s} is not None")
         wrong = _pawns(tmp_path, monkeypatch, True)
     assert noticed(wrong, right, seeds=6)
+
+
+def test_a_marker_believed_on_the_pile_last_seen_without_the_check_lists_other_options(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games above notice a listing that believes the guess without checking that the pile holds it."""
+    right = _pawns(tmp_path, monkeypatch, True)
+    with monkeypatch.context() as patch:
+        patch.setattr(marker_filters, "_HELD", "0 <= ({q} := {w}[1]) < len({p})")
+        wrong = _pawns(tmp_path, monkeypatch, True)
+    assert noticed(wrong, right, seeds=6, compare=_scrambled)
 
 
 DEBT = """game "Debt"
