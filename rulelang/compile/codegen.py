@@ -200,7 +200,7 @@ def load(gen: Generated, coverage: list[int] | None = None, engine_names: dict[s
     if engine_names:
         ns.update(engine_names)
     owned = piles_runtime.owned()  # what the helpers remember between calls: this program's own
-    ns["move_marker"], ns["tally_rows"] = owned.move_marker, owned.tally_rows
+    ns["move_marker"], ns["tally_rows"], ns["MS"] = owned.move_marker, owned.tally_rows, owned.last_seen
     ns["SEATS_IN"], ns["players_in"] = runtime.seats_in()
     exec(gen.code_object, ns)  # the module only defines functions
     code = [[(ins[0], ns[ins[1]], *ins[2:]) if ins[0] == BLOCK else resolve(ins, ns) for ins in rule]

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import membership, runtime
+from rulelang.compile import marker_filters, membership, runtime
 from rulelang.compile.analysis import (
     conjuncts,
     fold,
@@ -388,13 +388,23 @@ class OptionEmitter:
                                                 if isinstance(old[1], _PilesAt) else [old])]
         values = self.var("vs")
         loop = f"for {v} in {values}:"
+        shifted = [(i + 1, text, sp) for i, text, sp in fast]
+        fast_loop = marker_filters.rewrite(self, lines[at - 1], v, values, shifted, ind + 1, line[2], self.unwritten) \
+            or [(ind + 1, loop, line[2]), *shifted]  # (a marker's pile left out as a whole: see marker_filters)
         lines[at:end] = [
             (ind, f"{values} = {src}", line[2]),
             (ind, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", line[2]),
-            (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in fast],
+            *fast_loop,
             (ind, "else:", line[2]),
             (ind + 1, loop, line[2]), *[(i + 1, text, sp) for i, text, sp in body],
         ]
+
+    def unwritten(self, held: Any) -> bool:
+        """Whether a place-holder of an enumerator's loop body writes nothing there: a range's value not read
+        through ``loc``, or the start of a range level's kept counts (only the texts of that level read them)."""
+        if isinstance(held, _LocAt):
+            return held.slot not in self.loc_reads and -1 not in self.loc_reads
+        return isinstance(held, _ResetAt)
 
     def shared_ranges(self, s: m.ChooseS) -> dict[tuple[int, int], str]:
         """The ``kinds(...)`` ranges that several options of a choice list alike (reading no local):

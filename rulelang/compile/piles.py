@@ -10,7 +10,7 @@ from typing import Any
 
 from rulelang.check import model as m
 from rulelang.check.common import reads as _reads
-from rulelang.compile import piles_runtime
+from rulelang.compile import marker_moves, piles_runtime
 
 STATEMENTS = (m.FailS, m.MoveMarkerS, m.TallyS)
 
@@ -19,7 +19,7 @@ def install(gen: Any) -> None:
     """Put the run-time helpers in the generated module's constants table."""
     gen.consts.update({
         "fail_here": piles_runtime.fail, "zone_of_class": piles_runtime.zone_of_class,
-        "move_marker": None, "tally_rows": None,  # given at load, the program's own (piles_runtime.owned)
+        "move_marker": None, "tally_rows": None, "MS": None,  # given at load, the program's own (piles_runtime.owned)
         "log_tally": piles_runtime.log_tally, "places_points": piles_runtime.places_points,
         "place_text": piles_runtime.place_text, "not_in": piles_runtime.not_in,
     })
@@ -114,10 +114,13 @@ def emit(gen: Any, L: list, s: Any, after: tuple, ind: int) -> bool:
                 f"{place_table(gen)}, {gen.const(marker_zones(gen, s.kind))}, {at})")
         block = gen.kept_block  # on the way back to a choice that keeps options: from where (see kept.py)
         plan = gen.kept_plans.get(block[0]) if block is not None else None
+        taken = marker_moves.emit(gen, L, c, gen.zone(s.dest), zone.ordered, at, call, ind, sp)
+        if taken is not None:  # (moved in place where it was last seen, else by the call: from zone ``taken``)
+            call = taken
         if plan is not None and block[1] in plan.keep and plan.markers[block[1]]:
             L.append((ind, f"if {call} in {gen.const(plan.markers[block[1]])}:", sp))
             L.append((ind + 1, "kp = None", sp))
-        else:
+        elif taken is None:
             L.append((ind, call, sp))
         which = gen.comp.triggers_for(set(range(len(gen.model.zones))))
         return gen.soft(L, which, after, sp, ind) if which else False

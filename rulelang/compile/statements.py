@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import chance, control, emit, piles, rounds, runtime, spills, steps, triggers
+from rulelang.compile import chance, control, emit, paid, piles, rounds, runtime, spills, steps, triggers
 from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
@@ -71,7 +71,8 @@ class StatementEmitter:
                 owners = [who]
             return self.soft(L, which, after, sp, ind, owners) if which else False
         if t is m.LetS:
-            L.append((ind, f"loc[{s.slot + self.off}] = {self.stored(s.value, sp)}", sp))
+            value = self.ex(s.value) if paid.unbounded(self, s) else self.stored(s.value, sp)  # (see paid.py)
+            L.append((ind, f"loc[{s.slot + self.off}] = {value}", sp))
             return False
         if t is m.SayS:
             L.append((ind, "if st.log is not None:", sp))
