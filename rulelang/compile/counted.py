@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import masked_kinds, pile_filters
+from rulelang.compile import masked_kinds, pile_filters, runtime
 from rulelang.compile.analysis import conjuncts, never_negative, slots_read
 from rulelang.compile.program import ChooseSpec
 
@@ -22,8 +22,11 @@ COUNTED_FILTERS = True
 TAKEN_DIRECT = True
 # In a choice's count, the kinds of a sorted zone's components with a mask found in the count's own loop.
 KINDS_INLINE = True
+# ... and the kinds of all of a short sorted zone's components (at most SHORT_ZONE: kinds_in_order's own loop).
+SORTED_KINDS_INLINE = True
 
 _KINDS_WHERE = re.compile(r"kinds_in_order_where\(((?:Z\[\d+\]|Z_\d+)(?:\[[\w.]+\])?), KO, (\w+)\)")
+_KINDS_ALL = re.compile(r"kinds_in_order\(((?:Z\[\d+\]|Z_\d+)(?:\[[\w.]+\])?), KO, KHI\)")
 _CURRENT_ZONE = re.compile(r"\bZ\[\d+\]\[st\.current\]")
 
 
@@ -100,6 +103,9 @@ class CountedEmitter:
         source = self.iterable(it, copy=False)
         found = _KINDS_WHERE.fullmatch(source) if KINDS_INLINE else None
         if found is None:
+            whole = _KINDS_ALL.fullmatch(source) if SORTED_KINDS_INLINE else None
+            if whole is not None:
+                return self.sorted_kinds_inline(L, whole.group(1), lst, at, opt.span)
             L.append((at, f"{lst} = {source}", opt.span))
             return
         c, k, seen = self.var("c"), self.var("k"), self.var("sk")  # the same list, no call
@@ -114,6 +120,23 @@ class CountedEmitter:
         L.append((at + 1, f"if {k} != {seen} and {found.group(2)}[{c}]:", opt.span))
         L.append((at + 2, f"{lst}.append({k})", opt.span))
         L.append((at + 2, f"{seen} = {k}", opt.span))
+
+    def sorted_kinds_inline(self, L: list, zone: str, lst: str, at: int, sp: Any) -> None:
+        """``lst = kinds_in_order(zone, KO, KHI)`` (``SORTED_KINDS_INLINE``): for a zone of at most
+        ``runtime.SHORT_ZONE`` components, that function's own loop over them, written here (no call); a longer
+        zone, the call. ``zone`` is the source of a zone's list (a table read or a local: read twice, the same)."""
+        c, k, seen, z = self.var("c"), self.var("k"), self.var("sk"), self.var("z")
+        L.append((at, f"{z} = {zone}", sp))
+        L.append((at, f"if len({z}) <= {runtime.SHORT_ZONE}:", sp))
+        L.append((at + 1, f"{lst} = []", sp))
+        L.append((at + 1, f"{seen} = -1", sp))
+        L.append((at + 1, f"for {c} in {z}:", sp))
+        L.append((at + 2, f"{k} = KO[{c}]", sp))
+        L.append((at + 2, f"if {k} != {seen}:", sp))
+        L.append((at + 3, f"{lst}.append({k})", sp))
+        L.append((at + 3, f"{seen} = {k}", sp))
+        L.append((at, "else:", sp))
+        L.append((at + 1, f"{lst} = kinds_in_order({z}, KO, KHI)", sp))
 
     def option_taken(self, L: list, spec: ChooseSpec, x: str, v: str, R: str, who: str, nxt: str, ind: int,
                      sp: Any) -> None:

@@ -19,9 +19,31 @@ source's list to the destination and empties it. The narration (``st.log``) is t
 lists it makes only when it is on; the source and destination tested for being one list only where
 they may be (the same zone). Off: the code written before (the equivalence tests compare both)."""
 
+KINDS_LISTED = True
+"""Whether ``move k from ...`` in a game with no two components of one kind finds kind ``k``'s component as
+``k`` itself (each component numbered as its kind, every kind with one) or from a list by kind, not with
+``KC.get(k, -1)``: the same component, or -1 for none (see ``kind_component``); the equivalence tests turn
+it off to compare."""
+
 
 class MoveEmitter:
     """Moves of components between zones (mixed into ``CodeGen``)."""
+
+    def kind_component(self, k: str) -> str:
+        """Source of the one component of the kind that ``k`` (the source of a kind: a kind's index, or -1 for no
+        kind) holds, or -1 where it has none, in a game where no two components are of one kind: with
+        ``KINDS_LISTED``, ``k`` itself where each kind's one component has the kind's number, else a list read
+        by kind (its last entry -1, read at -1); without, ``KC.get(k, -1)``, the map from kinds to components."""
+        if not KINDS_LISTED:
+            if "KC" not in self.consts:
+                self.consts["KC"] = {kind: c for c, kind in enumerate(self.kind_of)}
+            return f"KC.get({k}, -1)"
+        if self.kinds_are_ids and self.ncomp == len(self.model.kinds):
+            return k
+        if "KCL" not in self.consts:
+            of_kind = {kind: c for c, kind in enumerate(self.kind_of)}
+            self.consts["KCL"] = [of_kind.get(kind, -1) for kind in range(len(self.model.kinds))] + [-1]
+        return f"KCL[{k}]"
 
     def put(self, L: list, zone: m.Zone, place: str | None, d: str, mv: str, ind: int, sp: Any) -> None:
         if not zone.ordered:
@@ -50,9 +72,7 @@ class MoveEmitter:
         if self.unique_kinds and not limited and q.kinds is None and q.where is None and not q.exclude \
                 and len(q.kind_locals) == 1:  # 'move k from ...': the one component of kind k, if any
             one = self.var("one")
-            if "KC" not in self.consts:
-                self.consts["KC"] = {k: i for i, k in enumerate(self.kind_of)}
-            L.append((ind, f"{one} = KC.get({self.local(q.kind_locals[0])}, -1)", sp))
+            L.append((ind, f"{one} = {self.kind_component(self.local(q.kind_locals[0]))}", sp))
             if self.from_first_holding(q):
                 return self.move_kind_one(L, s, one, ind)
         if len(q.zones) == 1:

@@ -298,13 +298,18 @@ def place_of(st: Any, c: int) -> list[int]:
     raise AssertionError(f"component {c} is nowhere")  # pragma: no cover
 
 
+SHORT_ZONE = 16
+"""The most components of a zone whose kinds ``kinds_in_order`` finds by one look at each (a longer zone: a
+search per kind)."""
+
+
 def kinds_in_order(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
     """The kinds of the components of ``z``, each once, in kind order, for a zone kept sorted
     (components are numbered kind by kind; ``last[k]`` is kind k's last id): the kind of the first
     component, then of the first one after that kind's last id, and so on."""
     out = []
     i, n = 0, len(z)
-    if n <= 16:  # a short zone: one look at each component beats a search per kind
+    if n <= SHORT_ZONE:  # a short zone: one look at each component beats a search per kind
         seen = -1
         for c in z:
             k = kind_of[c]

@@ -263,7 +263,7 @@ rank p by highest got of p
 """)
     assert st.counters[0] == want
     assert st.counters[1] == (2 if where == "stash" else 1)  # Gold stays in the pool (and Blue in the stash)
-    assert "KC.get(" in source
+    assert "_one" in source and "KC.get(" not in source  # (moves.KINDS_LISTED: each component is its kind's number)
 
 
 def test_move_a_kind_from_its_own_zone_moves_nothing(tmp_path: Path) -> None:
