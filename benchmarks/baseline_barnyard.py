@@ -76,13 +76,15 @@ def score_sheets(pens: list[list[int]], bonus: tuple[int, ...] = ANIMAL_BONUS) -
     return sheets
 
 
-def rank(pens: list[list[int]]) -> list[int]:
+def rank(pens: list[list[int]], scores: list[int] | None = None) -> list[int]:
     """Seats from first to last: most points, then most animals, then fewest Crows.
 
     Players equal on all three share the win; this lists them in seat order (as the
-    rulelang engine does) and ``playout`` reports the first of them.
+    rulelang engine does) and ``playout`` reports the first of them. ``scores``: the
+    players' points where the caller has them already (the sheets are not made twice).
     """
-    scores = [sum(sheet.values()) for sheet in score_sheets(pens)]
+    if scores is None:
+        scores = [sum(sheet.values()) for sheet in score_sheets(pens)]
     return sorted(range(len(pens)),
                   key=lambda p: (-scores[p], -sum(pens[p][k] for k in ANIMALS), pens[p][CROW], p))
 
@@ -261,7 +263,7 @@ def playout_scores(players: int, chance: Rng, agent: Rng,
     """Play one random game; return (winner seat, turns played, final scores)."""
     table = play_game(players, chance, agent, two_player)
     scores = [sum(sheet.values()) for sheet in score_sheets(table["pens"])]
-    return rank(table["pens"])[0], table["turns"], scores
+    return rank(table["pens"], scores)[0], table["turns"], scores
 
 
 def playout(players: int, chance: Rng, agent: Rng, two_player: bool = False) -> tuple[int, int]:
