@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, expansion, queries, rounds, spills, standings, steps
+from rulelang.compile import control, expansion, queries, rounds, spills, standings, steps, unasked
 from rulelang.compile.analysis import MAX_INLINE_DEPTH
 from rulelang.compile.emit import STOP
 from rulelang.compile.program import (
@@ -60,6 +60,8 @@ class BlockEmitter:
         """Whether the code of these statements may leave its block (a pause, a call, a trigger)."""
         for s in body:
             t = type(s)
+            if unasked.idle(self, s):  # an ask of nobody, an if or a loop that does nothing: no pause
+                continue
             if t is m.MoveS:
                 if s.query.quantity == "random" or self.move_triggers(s):
                     return True

@@ -10,7 +10,18 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import answers, ask_lists, counted, kept, label_proof, membership, rounds, runtime, steps
+from rulelang.compile import (
+    answers,
+    ask_lists,
+    counted,
+    kept,
+    label_proof,
+    membership,
+    rounds,
+    runtime,
+    steps,
+    unasked,
+)
 from rulelang.compile.analysis import kind_count_pattern, never_negative, reads_slots, same, slots_read
 from rulelang.compile.answer_matching import answer_matcher
 from rulelang.compile.emit import CHAIN, TAKEN, loc_writes
@@ -33,6 +44,12 @@ class DecisionEmitter:
         self.ask_in_loop = _in_loop(after)  # see nobody_asked
         var, slot = s.var + self.off, s.list_slot + self.off
         asked, p = self.var("a"), self.var("p")
+        if unasked.asks_nobody(self, s) and not self.after_step_triggers:
+            # as the loop below would leave them, finding nobody to ask: no pause, play goes on here
+            L.append((ind, "st.answers = [''] * st.players", sp))
+            L.append((ind, f"loc[{var}] = {self.iterable(s.iterable, copy=False)}[-1]", sp))
+            L.append((ind, f"loc[{slot}] = []", sp))
+            return False
         L.append((ind, "st.answers = [''] * st.players", sp))
         L.append((ind, f"{asked} = []", sp))
         if not s.dynamic and not self.after_step_triggers and not _reads_answers(s.options):

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import chance, control, emit, paid, piles, rounds, runtime, spills, steps, triggers
+from rulelang.compile import chance, control, emit, paid, piles, rounds, runtime, spills, steps, triggers, unasked
 from rulelang.compile.analysis import never_negative, reads_slots
 from rulelang.compile.emit import END
 from rulelang.compile.program import (
@@ -189,6 +189,13 @@ class StatementEmitter:
             L.append((ind, f"st.stack.append([{s.rule}, 0, {new}])", sp))
             L.append((ind, "return left", sp))
             return True
+        if t is m.IfS and unasked.dead_if(self, s):  # every test false: nothing to do
+            return False
+        if unasked.dead_loop(self, s):  # a loop over seats doing nothing: only its passes counted
+            L.append((ind, f"left -= len({self.iterable(s.iterable, copy=False)})", sp))
+            L.append((ind, "if left < 0:", sp))
+            L.append((ind + 1, "runaway()", sp))
+            return False
         if t is m.IfS and self.narrated_if(L, s, after, ind):
             return False
         if t is m.IfS:
