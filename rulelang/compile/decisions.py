@@ -45,10 +45,13 @@ class DecisionEmitter:
         var, slot = s.var + self.off, s.list_slot + self.off
         asked, p = self.var("a"), self.var("p")
         if unasked.asks_nobody(self, s) and not self.after_step_triggers:
-            # as the loop below would leave them, finding nobody to ask: no pause, play goes on here
-            L.append((ind, "st.answers = [''] * st.players", sp))
-            L.append((ind, f"loc[{var}] = {self.iterable(s.iterable, copy=False)}[-1]", sp))
-            L.append((ind, f"loc[{slot}] = []", sp))
+            # no pause, play goes on here; the answers cleared (unless nobody ever answers), the ask's player
+            # and list as the loop below would leave them (unless nothing reads them: no answer blocks)
+            quiet = unasked.facts(self).quiet
+            if not quiet:
+                L.append((ind, "st.answers = [''] * st.players", sp))
+                L.append((ind, f"loc[{var}] = {self.iterable(s.iterable, copy=False)}[-1]", sp))
+                L.append((ind, f"loc[{slot}] = []", sp))
             return False
         L.append((ind, "st.answers = [''] * st.players", sp))
         L.append((ind, f"{asked} = []", sp))

@@ -192,7 +192,7 @@ class StatementEmitter:
         if t is m.IfS and unasked.dead_if(self, s):  # every test false: nothing to do
             return False
         if unasked.dead_loop(self, s):  # a loop over seats doing nothing: only its passes counted
-            L.append((ind, f"left -= len({self.iterable(s.iterable, copy=False)})", sp))
+            L.append((ind, f"left -= {unasked.passes(self, s.iterable)}", sp))
             L.append((ind, "if left < 0:", sp))
             L.append((ind + 1, "runaway()", sp))
             return False

@@ -9,9 +9,11 @@ the same from where such a value is taken to where it is read: the turn changes 
 rule's runs (so not in a game played in rounds, and not in the setup, which picks the first player).
 
 Where every ask of a game asks nobody, no one ever has an answer: each ``answer of P`` is the empty text
-the state starts with and every ask writes again, and ``answer of P == "T"`` (T not empty) is false. An
-``if`` whose every test is then false, without an ``else``, does nothing; a loop over seats whose body is
-only such ``if``s does nothing but count its passes in the step budget.
+the state starts with and every ask writes again (so the ask need not write it again; nor, without answer
+blocks, its player and list, which only the ask's own listing and answer blocks read), and
+``answer of P == "T"`` (T not empty) is false. An ``if`` whose every test is then false, without an ``else``,
+does nothing; a loop over seats whose body is only such ``if``s does nothing but count its passes in the step
+budget. (Leaving that code out lays the rule's locals and entry points out otherwise: fewer of them.)
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ step budget)."""
 
 _SEATS = ("players", "others", "players_in", "others_in")
 _BINDERS = ("slot", "var", "qvar", "list_slot", "idx_slot")  # fields that bind a local slot (not m.Local's)
+_MATCHES = (m.AnswerMatch, m.AnswerIs, m.AnswerValue)
 _PURE = (m.Const, m.Local, m.CurrentPlayer, m.AnswerGet, m.SeatLit)
 
 
@@ -43,6 +46,7 @@ class Facts:
 
     empty: frozenset[int]
     all_empty: bool
+    quiet: bool = False  # every ask asks nobody and none has answer blocks: nothing reads what an ask leaves
 
 
 def facts(gen: Any) -> Facts:
@@ -78,6 +82,15 @@ def dead_loop(gen: Any, s: Any) -> bool:
     """Whether ``s`` is a ``for`` over seats whose body is only ``if``s that do nothing."""
     return type(s) is m.ForS and s.iterable.kind in _SEATS and s.iterable.cond is None and bool(s.body) \
         and all(type(b) is m.IfS and dead_if(gen, b) for b in s.body)
+
+
+def passes(gen: Any, it: m.IterIR) -> str:
+    """Source of how many passes a loop over the seats ``it`` makes: a number where the game takes one number
+    of players (all of them, or all but the current player), else the length of the range."""
+    most = gen.model.max_players
+    if gen.model.min_players == most and it.kind in ("players", "others"):
+        return str(most if it.kind == "players" else most - 1)
+    return f"len({gen.iterable(it, copy=False)})"
 
 
 def _false(e: Any) -> bool:
@@ -152,7 +165,8 @@ def _prove(model: m.Model) -> Facts:
         return Facts(frozenset(), not asks)
     proof = _Others(model, calls)
     empty = frozenset(id(s) for r, s in asks if s.iterable.kind == "others" and proof.excludes(r, s.cond, s.var))
-    return Facts(empty, len(empty) == len(asks))
+    matched = any(type(x) in _MATCHES for rule in model.rules for x in _nodes(rule.body))
+    return Facts(empty, len(empty) == len(asks), len(empty) == len(asks) and not matched)
 
 
 def _nodes(x: Any) -> Any:
