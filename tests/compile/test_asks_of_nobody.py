@@ -71,6 +71,18 @@ def _table(st: State) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.parametrize("flag", FLAGS)
+def test_each_rewrite_alone_plays_as_without_them(flag: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = _load(TWO, monkeypatch, False)
+    with monkeypatch.context() as patch:
+        patch.setenv("RULELANG_NO_CACHE", "1")
+        for name in FLAGS:
+            patch.setattr(unasked, name, name == flag)
+        new = load_game(TWO)
+    assert new.program.generated.source != old.program.generated.source
+    same_games(new, old, [2], range(3))
+
+
 @pytest.mark.parametrize("budget", [1, 2, 5, 17, 60, 200])
 def test_the_step_budget_runs_out_where_it_did(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
     outcomes = [budget_outcome(_load(TWO, monkeypatch, on, budget), 2, 1) for on in (True, False)]
