@@ -11,6 +11,13 @@ from rulelang.check import model as m
 from rulelang.compile import control, piles
 from rulelang.compile.analysis import same, whole_valued
 
+RUNS_APART = True
+"""Whether two moves in a row out of one zone kept sorted, each of a run of ids (every component of some kinds,
+numbered kind by kind: ``move all except Robber from box to deck``), are written one after the other, each
+cutting its run out of the zone found by bisection, instead of in one pass over the zone testing each
+component (``fusible_moves``): the same components taken in the same order, put and narrated in the same
+order, the triggers checked after the second as before (the first checks none)."""
+
 DIRECT_PUTS = True
 """Whether a move puts what it takes straight into its destination list, as it takes it, instead of
 gathering it in a list of its own first: two fused moves out of one zone ``insort`` each component
@@ -273,6 +280,9 @@ class MoveEmitter:
                     or not self.plain_zone(q.zones[0]) or not self.plain_zone(s.dest):
                 return False
         src = a.query.zones[0]
+        if RUNS_APART and not self.model.zones[src.zone].ordered \
+                and all(self.id_span(s.query) is not None for s in (a, b)):
+            return False  # each move cuts its run of ids out of the sorted zone (emit_move_one): no pass over it
         return same(src, b.query.zones[0]) and len({src.zone, a.dest.zone, b.dest.zone}) == 3 \
             and not self.move_triggers(a)
 
