@@ -8,7 +8,7 @@ import bisect
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import control, piles
+from rulelang.compile import control, piles, whole_locals
 from rulelang.compile.analysis import same, whole_valued
 
 RUNS_APART = True
@@ -495,7 +495,7 @@ class MoveEmitter:
         """How many components a ``move N ...`` takes: its number, or its expression made whole and >= 0."""
         if q.count_expr is None:
             return repr(q.count)
-        if whole_valued(q.count_expr):  # a whole number already
+        if whole_valued(q.count_expr) or whole_locals.whole_local(self, q.count_expr):  # a whole number already
             return f"max(0, {self.ex(q.count_expr)})"
         return f"max(0, whole({self.ex(q.count_expr)}, {self.const(q.span)}, {self.const('how many to move')}))"
 

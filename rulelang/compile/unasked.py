@@ -18,6 +18,7 @@ budget. (Leaving that code out lays the rule's locals and entry points out other
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -149,16 +150,24 @@ def _pure(e: Any) -> bool:
 # ------------------------------------------------------------------ the proof
 
 
+def calls_of(model: m.Model) -> dict[int, list[tuple[int, m.CallS]]]:
+    """rule -> every call of it: (the calling rule, the call)."""
+    calls: dict[int, list[tuple[int, m.CallS]]] = {}
+    for rule in model.rules:
+        for node in _nodes(rule.body):
+            if type(node) is m.CallS:
+                calls.setdefault(node.rule, []).append((rule.index, node))
+    return calls
+
+
 def _prove(model: m.Model) -> Facts:
     asks: list[tuple[int, m.AskS]] = []
-    calls: dict[int, list[tuple[int, m.CallS]]] = {}
+    calls = calls_of(model)
     first_picked = False  # the first player picked outside the setup: the current player changes there
     for rule in model.rules:
         for node in _nodes(rule.body):
             if type(node) is m.AskS:
                 asks.append((rule.index, node))
-            elif type(node) is m.CallS:
-                calls.setdefault(node.rule, []).append((rule.index, node))
             elif type(node) is m.SimpleS and node.what == "pick first player at random" and rule.kind != "setup":
                 first_picked = True
     if model.max_players > 2 or model.min_players < 2 or model.rounds or first_picked:
@@ -183,14 +192,84 @@ def _nodes(x: Any) -> Any:
             yield from _nodes(getattr(x, f.name))
 
 
-class _Others:
+class SlotFlow:
+    """Which locals surely hold a value of one class: every write of the local (a ``let``, a ``for``, a
+    choice's or an ask's ``for``, a rule's argument at every call) is of that class. ``iterable(it)``: the
+    values of the range ``it`` are; ``value(e)``: the expression ``e`` (not a local) is; ``in_setup``: whether
+    locals of the setup rule may be proved (not where the class depends on the current player)."""
+
+    def __init__(self, model: m.Model, calls: dict[int, list[tuple[int, m.CallS]]],
+                 iterable: Callable[[m.IterIR], bool], value: Callable[[Any], bool], in_setup: bool) -> None:
+        self.model = model
+        self.calls = calls
+        self.iterable_ok, self.value_ok, self.in_setup = iterable, value, in_setup
+        self.engine_called = {t.rule for t in model.triggers} | {model.setup_rule, model.turn_rule}
+        self.assumed: set[tuple[int, int]] = set()  # (rule, slot) being proved: assumed (a greatest fixpoint)
+
+    def holds(self, rule: int, e: Any) -> bool:
+        """Whether expression ``e``, read in ``rule``, is surely of the class."""
+        if type(e) is not m.Local:
+            return self.value_ok(e)
+        if not self.in_setup and self.model.rules[rule].kind == "setup":
+            return False
+        key = (rule, e.slot)
+        if key in self.assumed:
+            return True
+        self.assumed.add(key)
+        try:
+            return self._slot(rule, e.slot)
+        finally:
+            self.assumed.discard(key)
+
+    def _slot(self, rule: int, slot: int) -> bool:
+        r = self.model.rules[rule]
+        if slot < len(r.params):  # an argument: every call passes such a value
+            sites = self.calls.get(rule, [])
+            if rule in self.engine_called or not sites:
+                return False
+            if not all(self.holds(caller, call.args[slot]) for caller, call in sites):
+                return False
+        writes = 0
+        for node in _nodes(r.body):
+            got = self._writes(rule, node, slot)
+            if got is None:
+                return False
+            writes += got
+        return writes > 0 or slot < len(r.params)
+
+    def _writes(self, rule: int, node: Any, slot: int) -> int | None:
+        """How many writes of ``slot`` node makes, each of the class (None: some other write)."""
+        if type(node) is m.Local:
+            return 0
+        n = 0
+        if type(node) is m.LetS and node.slot == slot:
+            return 1 if self.holds(rule, node.value) else None
+        if type(node) in (m.ForS, m.AskS) and node.var == slot:
+            if not self.iterable_ok(node.iterable):
+                return None
+            n += 1
+        for f in attrs.fields(type(node)):
+            value = getattr(node, f.name)
+            if f.name == "bindings":
+                for bound, it in value:
+                    if bound == slot:
+                        if type(it) is not m.IterIR or not self.iterable_ok(it):
+                            return None
+                        n += 1
+            elif f.name in _BINDERS and value == slot and not (type(node) in (m.ForS, m.AskS) and f.name == "var"):
+                return None
+        return n
+
+
+class _Others(SlotFlow):
     """Which locals surely hold one of the other players (of the current player where they are read)."""
 
     def __init__(self, model: m.Model, calls: dict[int, list[tuple[int, m.CallS]]]) -> None:
-        self.model = model
-        self.calls = calls
-        self.engine_called = {t.rule for t in model.triggers} | {model.setup_rule, model.turn_rule}
-        self.assumed: set[tuple[int, int]] = set()  # (rule, slot) being proved: assumed (a greatest fixpoint)
+        super().__init__(model, calls, lambda it: it.kind == "others", lambda e: False, in_setup=False)
+
+    def other(self, rule: int, e: Any) -> bool:
+        """Whether expression ``e``, read in ``rule``, is surely one of the current player's others."""
+        return type(e) is m.Local and self.holds(rule, e)
 
     def excludes(self, rule: int, cond: Any, var: int) -> bool:
         """Whether the ask condition ``cond`` is false for every other player in local ``var``: it is (or
@@ -205,55 +284,3 @@ class _Others:
             if type(a) is m.Local and a.slot == var and self.other(rule, b):
                 return True
         return False
-
-    def other(self, rule: int, e: Any) -> bool:
-        """Whether expression ``e``, read in ``rule``, is surely one of the current player's others."""
-        if type(e) is not m.Local or self.model.rules[rule].kind == "setup":
-            return False
-        key = (rule, e.slot)
-        if key in self.assumed:
-            return True
-        self.assumed.add(key)
-        try:
-            return self._slot(rule, e.slot)
-        finally:
-            self.assumed.discard(key)
-
-    def _slot(self, rule: int, slot: int) -> bool:
-        r = self.model.rules[rule]
-        if slot < len(r.params):  # an argument: every call passes one of the others
-            sites = self.calls.get(rule, [])
-            if rule in self.engine_called or not sites:
-                return False
-            if not all(self.other(caller, call.args[slot]) for caller, call in sites):
-                return False
-        writes = 0
-        for node in _nodes(r.body):
-            got = self._writes(rule, node, slot)
-            if got is None:
-                return False
-            writes += got
-        return writes > 0 or slot < len(r.params)
-
-    def _writes(self, rule: int, node: Any, slot: int) -> int | None:
-        """How many writes of ``slot`` node makes, each of one of the others (None: some other write)."""
-        if type(node) is m.Local:
-            return 0
-        n = 0
-        if type(node) is m.LetS and node.slot == slot:
-            return 1 if self.other(rule, node.value) else None
-        if type(node) in (m.ForS, m.AskS) and node.var == slot:
-            if node.iterable.kind != "others":
-                return None
-            n += 1
-        for f in attrs.fields(type(node)):
-            value = getattr(node, f.name)
-            if f.name == "bindings":
-                for bound, it in value:
-                    if bound == slot:
-                        if type(it) is not m.IterIR or it.kind != "others":
-                            return None
-                        n += 1
-            elif f.name in _BINDERS and value == slot and not (type(node) in (m.ForS, m.AskS) and f.name == "var"):
-                return None
-        return n
