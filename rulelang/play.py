@@ -23,6 +23,10 @@ RECORDER_LEAN = True
 # ...and a recorder's turn digests with the faces' bytes kept while they hold the same numbers, where the faces
 # hold ints when play begins (``engine.state.faces_kept_digest``).
 FACES_KEPT = True
+# ...and a list recorder's test of a new turn or private look made at every action and at every step's end,
+# without keeping whether a step is under way (``ListRecorder``; a step ends where the next begins, and the
+# state does not change between them, so the test finds nothing new there: the same events).
+LIST_UNTRACKED = True
 
 
 def play(
@@ -54,7 +58,7 @@ def play(
     searching = [getattr(agent, "searches", False) for agent in agents]
     is_chance = engine.is_chance
     rec = Recorder(on_event, digests, state) if on_event is not None else \
-        (ListRecorder if RECORDER_LEAN else _PlainListRecorder)(events, digests, state) if events is not None else None
+        (_recorder_class())(events, digests, state) if events is not None else None
     state.chance_rng = chance
     state.chance_events = (events if events is not None else []) if rec is not None else None
     if state.log is None and all(by_index):
@@ -261,6 +265,32 @@ class _PlainListRecorder(ListRecorder):
             self._looks_and_digest(st, self.events)
         self.open = True
         self.events.append({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
+
+
+class _UntrackedListRecorder(ListRecorder):
+    """(``LIST_UNTRACKED``) A list recorder that tests for a new turn or look at every action and step end,
+    not only within a step under way: where none is under way, the state is as the last test left it."""
+
+    __slots__ = ()
+
+    def took(self, st: State, seat: int, action: str) -> None:
+        """``seat`` takes ``action`` now: what the step before gave, then this step's action event."""
+        if st.turn != self.turn or st.looks != self.looks:
+            self._looks_and_digest(st, self.events)
+        self.add({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
+
+    def end(self, st: State) -> None:
+        """The step under way is over: add the private looks it gave, and a digest if a turn began."""
+        if st.turn != self.turn or st.looks != self.looks:
+            self._looks_and_digest(st, self.events)
+
+
+def _recorder_class() -> type[ListRecorder]:
+    """The list recorder of the flags set: ``_UntrackedListRecorder`` (``LIST_UNTRACKED``), ``ListRecorder``
+    (``RECORDER_LEAN``) or ``_PlainListRecorder``."""
+    if not RECORDER_LEAN:
+        return _PlainListRecorder
+    return _UntrackedListRecorder if LIST_UNTRACKED else ListRecorder
 
 
 def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:

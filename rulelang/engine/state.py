@@ -29,6 +29,8 @@ DIGEST_ONE_PASS = True
 # bytes of the list of both, less its 5-byte head, are theirs one after the other), and a recorder's faces hashed
 # apart only once they are seen unchanged from one digest to the next (``faces_kept_digest3``): the same bytes.
 DIGEST3_ONE_CALL = True
+_DUMPS = marshal.dumps  # (the recorder's digests look them up once)
+_SHA256 = hashlib.sha256
 RNG_PICK = Rng.pick  # (taken at import: a method patched later is not the one ``ones_free`` vouches for)
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
@@ -382,9 +384,13 @@ def faces_kept_digest3(st: State, kept: list) -> str:
     (``table_digest(3)``); their own hash is made at the next digest that finds them unchanged."""
     faces = st.faces
     if faces != kept[0]:  # (changed since the last digest, a die rolled say)
-        if DIGEST3_ONE_CALL:
+        if DIGEST3_ONE_CALL and NATIVE:
             kept[0], kept[1] = faces[:], None
-            return st.table_digest(3)
+            try:  # (as table_digest(3) writes it: the faces and the rest in one call, hashed less the list's head)
+                both = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)
+            except ValueError:  # (a fraction: written the careful way)
+                return st.table_digest(3)
+            return _SHA256(both[5:]).digest()[:8].hex()
         now = faces_kept(st)  # (their hash made and kept)
         if now is None:
             kept[0] = kept[1] = None
@@ -397,7 +403,7 @@ def faces_kept_digest3(st: State, kept: list) -> str:
             return st.table_digest(3)
         kept[0], kept[1] = now[0], hashlib.sha256(now[1])
     try:
-        head = marshal.dumps([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+        head = _DUMPS([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
     except ValueError:  # (a fraction: written the careful way)
         return st.table_digest(3)
     h = kept[1].copy()
