@@ -194,7 +194,7 @@ def test_a_lean_recorder_that_skips_the_step_end_is_noticed(monkeypatch: pytest.
         self.add({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
 
     right = recordings(engine, 4, 1)
-    monkeypatch.setattr(play_module._recorder_class(), "took", took)  # (the list recorder play makes)
+    monkeypatch.setattr(ListRecorder, "took", took)
     assert recordings(engine, 4, 1)[:2] != right[:2]
 
 
