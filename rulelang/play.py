@@ -23,6 +23,10 @@ RECORDER_LEAN = True
 # ...and a recorder's turn digests with the faces' bytes kept while they hold the same numbers, where the faces
 # hold ints when play begins (``engine.state.faces_kept_digest``).
 FACES_KEPT = True
+# ...and a list recorder's test of a new turn or private look made at every action and at every step's end,
+# without keeping whether a step is under way (``ListRecorder``; a step ends where the next begins, and the
+# state does not change between them, so the test finds nothing new there: the same events).
+LIST_UNTRACKED = True
 
 
 def play(
@@ -54,7 +58,7 @@ def play(
     searching = [getattr(agent, "searches", False) for agent in agents]
     is_chance = engine.is_chance
     rec = Recorder(on_event, digests, state) if on_event is not None else \
-        (ListRecorder if RECORDER_LEAN else _PlainListRecorder)(events, digests, state) if events is not None else None
+        (_recorder_class())(events, digests, state) if events is not None else None
     state.chance_rng = chance
     state.chance_events = (events if events is not None else []) if rec is not None else None
     if state.log is None and all(by_index):
@@ -222,7 +226,11 @@ class Recorder:
 class ListRecorder(Recorder):
     """A recorder that appends every trace event to one list, in order, and narrates nothing: the
     events are made straight into it (``State.chance_events`` is that list), so a step that gives no
-    private look and begins no turn costs nothing at its end."""
+    private look and begins no turn costs nothing at its end.
+
+    Its test of a new turn or look is made at every action and at every step's end (``LIST_UNTRACKED``),
+    whether or not a step is under way: where none is, the state is as the last test left it (play's loop
+    ends a step at the decision the next one begins with), so the test finds nothing there."""
 
     __slots__ = ("events", "add")
 
@@ -230,6 +238,24 @@ class ListRecorder(Recorder):
         super().__init__(_no_sink, digests, st)
         self.events = events
         self.add = events.append
+
+    def took(self, st: State, seat: int, action: str) -> None:
+        """``seat`` takes ``action`` now: what the step before gave, then this step's action event."""
+        if st.turn != self.turn or st.looks != self.looks:
+            self._looks_and_digest(st, self.events)
+        self.add({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
+
+    def end(self, st: State) -> None:
+        """The step under way is over: add the private looks it gave, and a digest if a turn began."""
+        if st.turn != self.turn or st.looks != self.looks:
+            self._looks_and_digest(st, self.events)
+
+
+class _TrackedListRecorder(ListRecorder):
+    """(``LIST_UNTRACKED`` off) The list recorder that keeps whether a step is under way and tests for a new
+    turn or look only within one, as it was written before: the comparison of the untracked one."""
+
+    __slots__ = ()
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` now: the step before ends, and this one begins with its action
@@ -249,7 +275,7 @@ class ListRecorder(Recorder):
                 self._looks_and_digest(st, self.events)
 
 
-class _PlainListRecorder(ListRecorder):
+class _PlainListRecorder(_TrackedListRecorder):
     """(``RECORDER_LEAN`` off) A list recorder as it was written before: the comparison of the lean one."""
 
     __slots__ = ()
@@ -261,6 +287,14 @@ class _PlainListRecorder(ListRecorder):
             self._looks_and_digest(st, self.events)
         self.open = True
         self.events.append({"type": "action", "step": st.step + 1, "player": self.labels[seat], "action": action})
+
+
+def _recorder_class() -> type[ListRecorder]:
+    """The list recorder of the flags set: ``ListRecorder`` (``LIST_UNTRACKED``), ``_TrackedListRecorder``
+    (``RECORDER_LEAN``) or ``_PlainListRecorder``."""
+    if not RECORDER_LEAN:
+        return _PlainListRecorder
+    return ListRecorder if LIST_UNTRACKED else _TrackedListRecorder
 
 
 def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:

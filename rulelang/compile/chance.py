@@ -33,8 +33,41 @@ anything: the same draws, events and frame locals as the code written before (wh
 tests compare it with)."""
 
 
+CHANCE_COPIED = True
+"""Whether a roll that is recorded and not narrated makes each die's trace event as a copy of that die's event
+for the face it shows (``CE[die][face]``, a constant: its type, roll and outcome written once, at load) with
+the step set in it, instead of a dict written out with its four entries: the same dicts, keys in the same
+order (the step's place kept in the copy); the equivalence tests turn it off to compare."""
+
+
+def chance_events(labels: list[str], faces_of: list[list[int]], face_names: list[str]) -> list[dict[int, dict]]:
+    """Per component, its trace event of a roll for each face it may show (face index -> event, the step 0
+    there: ``{'type': 'chance', 'step': 0, 'roll': label, 'outcome': face name}``), for ``CHANCE_COPIED``;
+    a component without faces has none."""
+    return [{f: {"type": "chance", "step": 0, "roll": label, "outcome": face_names[f]} for f in faces}
+            for label, faces in zip(labels, faces_of)]
+
+
+def copied_events(L: list, ev: str, dice: str, names: tuple[str, str, str, str], ind: int, sp: Any) -> None:
+    """Write the loop that adds to the list ``ev`` each die of ``dice``'s event, a copy of ``CE[die][face
+    shown]`` with its step set (``CHANCE_COPIED``): numbered from the step after ``st.step``, as the dice go
+    (``names``: the locals of the step, the die, the event and the list's ``append``)."""
+    face, die, e, add = names
+    L.append((ind, f"{add} = {ev}.append", sp))
+    L.append((ind, f"for {face}, {die} in enumerate({dice}, st.step + 1):", sp))
+    L.append((ind + 1, f"{e} = CE[{die}][F[{die}]].copy()", sp))
+    L.append((ind + 1, f"{e}['step'] = {face}", sp))
+    L.append((ind + 1, f"{add}({e})", sp))
+
+
 class ChanceEmitter:
     """Dice, random draws and shuffles (mixed into ``CodeGen``)."""
+
+    def copied_consts(self) -> None:
+        """The constant table ``CE`` of ``CHANCE_COPIED`` (each component's roll events), made once."""
+        if "CE" not in self.consts:
+            self.consts["CE"] = chance_events(self.comp.labels, [self.model.kinds[k].faces for k in self.comp.kind_of],
+                                              [f.name for f in self.model.faces])
 
     def emit_shuffle(self, L: list, s: m.ShuffleS, pc: int, ind: int) -> bool:
         """Shuffle a zone: while the engine's pickers play with a chance stream and nothing records
@@ -113,7 +146,11 @@ class ChanceEmitter:
             L.append((ind, f"{rng}.roll_into(loc[{lst}], DF, F)", sp))
             L.append((ind, f"if {ev} is not None and st.log is None:", sp))  # recorded: the dice's events at once
             event = f"{{'type': 'chance', 'step': {face}, 'roll': LB[{die}], 'outcome': FN[F[{die}]]}}"
-            L.append((ind + 1, f"{ev} += [{event} for {face}, {die} in enumerate(loc[{lst}], st.step + 1)]", sp))
+            if CHANCE_COPIED:
+                self.copied_consts()
+                copied_events(L, ev, f"loc[{lst}]", (face, die, self.var("e"), self.var("add")), ind + 1, sp)
+            else:
+                L.append((ind + 1, f"{ev} += [{event} for {face}, {die} in enumerate(loc[{lst}], st.step + 1)]", sp))
             L.append((ind, "elif st.log is not None:", sp))  # narrated (and perhaps recorded): die by die
             L.append((ind + 1, f"for {face}, {die} in enumerate(loc[{lst}], st.step + 1):", sp))
             rolled(ind + 2, face)
@@ -152,7 +189,11 @@ class ChanceEmitter:
         verb = f", **SPIN[KO[{die}]]" if any(spins) else ""  # a sided component (a coin, a disc) spins
         L.append((j, f"if {ev} is not None and st.log is None:", sp))  # recorded: the dice's events at once
         event = f"{{'type': 'chance', 'step': {face}, 'roll': LB[{die}], 'outcome': FN[F[{die}]]}}"
-        L.append((j + 1, f"{ev} += [{event} for {face}, {die} in enumerate({got}, st.step + 1)]", sp))
+        if CHANCE_COPIED:
+            self.copied_consts()
+            copied_events(L, ev, got, (face, die, self.var("e"), self.var("add")), j + 1, sp)
+        else:
+            L.append((j + 1, f"{ev} += [{event} for {face}, {die} in enumerate({got}, st.step + 1)]", sp))
         L.append((j, "elif st.log is not None:", sp))  # narrated (and perhaps recorded): die by die
         L.append((j + 1, f"for {face}, {die} in enumerate({got}, st.step + 1):", sp))
         L.append((j + 2, f"if {ev} is not None:", sp))

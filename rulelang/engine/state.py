@@ -25,6 +25,12 @@ from rulelang.rng import Rng
 # A turn's digest (scheme 2) hashed in one pass: the table's marshal bytes, then the counters' text kept as
 # bytes by their marshal bytes (``State.table_digest``), without the calls and copies of ``table_bytes``.
 DIGEST_ONE_PASS = True
+# A turn's digest of scheme 3 written in one ``marshal`` call, the faces and the rest of the table together (the
+# bytes of the list of both, less its 5-byte head, are theirs one after the other), and a recorder's faces hashed
+# apart only once they are seen unchanged from one digest to the next (``faces_kept_digest3``): the same bytes.
+DIGEST3_ONE_CALL = True
+_DUMPS = marshal.dumps  # (the recorder's digests look them up once)
+_SHA256 = hashlib.sha256
 RNG_PICK = Rng.pick  # (taken at import: a method patched later is not the one ``ones_free`` vouches for)
 STATE_FORMAT = 2  # 2: the pcs of the continuation number the entry points of the generated code
 
@@ -274,6 +280,14 @@ class State:
         so it changes whenever the table differs (zones, faces, counters, current, turn, step, out), but
         for a sha256 collision on 64 bits (about 2**-64 for a given pair of tables)."""
         if scheme == 3:  # (the first 8 bytes as hex: the first 16 hex digits, made without the other 48)
+            if DIGEST3_ONE_CALL and NATIVE:
+                try:  # (marshal writes a list as "[", its length, then its items as each is written alone)
+                    both = marshal.dumps([self.faces, [self.players, self.current, self.turn, self.step, self.zones,
+                                                       self.out, self.counters]], 2)
+                except ValueError:  # (a fraction: written the careful way)
+                    pass
+                else:
+                    return hashlib.sha256(both[5:]).digest()[:8].hex()
             return hashlib.sha256(table_bytes3(self)).digest()[:8].hex()
         if scheme == 2:
             if DIGEST_ONE_PASS and NATIVE:  # (the same bytes hashed: see table_bytes and _counters_text)
@@ -363,16 +377,33 @@ def faces_kept_digest3(st: State, kept: list) -> str:
     written in one ``marshal`` call and hashed on. Only for play whose faces held ints and nothing else
     when it began (``play.Recorder`` checks it) and where only play writes them (face numbers); faces
     kept are checked as ``faces_kept`` checks them, and faces that are not (a bool, a number past 32
-    bits) are digested by ``table_digest(3)``."""
+    bits) are digested by ``table_digest(3)``.
+
+    With ``DIGEST3_ONE_CALL``, faces changed since the last digest (a die rolled: they often change every
+    turn) are only copied into ``kept`` (the hash None) and digested with the table in one call
+    (``table_digest(3)``); their own hash is made at the next digest that finds them unchanged."""
     faces = st.faces
-    if faces != kept[0]:  # (changed since the last digest, a die rolled say: their hash made and kept)
-        now = faces_kept(st)
+    if faces != kept[0]:  # (changed since the last digest, a die rolled say)
+        if DIGEST3_ONE_CALL and NATIVE:
+            kept[0], kept[1] = faces[:], None
+            try:  # (as table_digest(3) writes it: the faces and the rest in one call, hashed less the list's head)
+                both = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)
+            except ValueError:  # (a fraction: written the careful way)
+                return st.table_digest(3)
+            return _SHA256(both[5:]).digest()[:8].hex()
+        now = faces_kept(st)  # (their hash made and kept)
         if now is None:
             kept[0] = kept[1] = None
             return st.table_digest(3)
         kept[0], kept[1] = now[0], hashlib.sha256(now[1])
+    elif kept[1] is None:  # (the same faces twice: their bytes checked and hashed now, kept for the next)
+        now = faces_kept(st)
+        if now is None:
+            kept[0] = None
+            return st.table_digest(3)
+        kept[0], kept[1] = now[0], hashlib.sha256(now[1])
     try:
-        head = marshal.dumps([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+        head = _DUMPS([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
     except ValueError:  # (a fraction: written the careful way)
         return st.table_digest(3)
     h = kept[1].copy()
