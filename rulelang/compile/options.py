@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import marker_filters, membership, runtime
+from rulelang.compile import marker_filters, membership, outer_parts, runtime
 from rulelang.compile.analysis import (
     conjuncts,
     fold,
@@ -208,6 +208,7 @@ class OptionEmitter:
                     if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len({listing}) > MAXO: too_many_options({where})", opt.span))
                     break
+                inner_at = (len(lines), ind)  # (the innermost range's loop starts here: see outer_parts)
                 if lazy and i == last and once is not None:  # filtered at the first outer value only
                     kept, kept_ind = once, ind
                     lines.append((ind, f"if {once} is None:", opt.span))
@@ -240,7 +241,8 @@ class OptionEmitter:
                     ind = self.placed_test(lines, opt, placed[i], values, i, rnames, elses, ind)
             else:
                 if inner:
-                    lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
+                    lines.append((ind, f"if {self.row_test(opt, inner, values, once, lines, inner_at)}:",
+                                  opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
                 if lazy and values:
@@ -534,12 +536,34 @@ class OptionEmitter:
         elses.append((ind, f"({skipped})"))
         return ind + 1
 
-    def option_cond(self, opt: m.OptionIR, parts: list, values: list[str], level: int) -> str:
+    def row_test(self, opt: m.OptionIR, parts: list, values: list[str], once: str | None, lines: list,
+                 inner_at: tuple[int, int]) -> str:
+        """Source of the conjuncts ``parts`` of an option's condition tested for each combination, its parts
+        that read no innermost value computed once per outer value, into variables set where the innermost
+        range's loop starts (``inner_at``: the line and its indentation; see ``outer_parts``)."""
+        last = len(opt.bindings) - 1
+        if once is not None:  # (filtered once: its tests read no outer value)
+            return self.option_cond(opt, parts, values, last)
+        outer = {slot: name for (slot, _it), name in zip(opt.bindings[:last], values)}
+        kinds = {slot for slot, it in opt.bindings[:last] if it.type == m.KIND}
+        found = outer_parts.hoist(self.model, parts, {opt.bindings[last][0]}, kinds, bool(self.no_kind),
+                                  self.comp.kind_values)
+        names = {slot: self.var("o") for slot, _e in found.moved}
+        names.update({slot: f"{self.table(by_kind, 'kt')}[{outer[kind]}]" for slot, by_kind, kind in found.tabled})
+        at, ind = inner_at
+        lines[at:at] = [(ind, f"{names[slot]} = {self.option_cond(opt, [e], values, last)}", opt.cond_span or opt.span)
+                        for slot, e in found.moved]
+        return self.option_cond(opt, found.parts, values, last, names)
+
+    def option_cond(self, opt: m.OptionIR, parts: list, values: list[str], level: int,
+                    more: dict[int, str] | None = None) -> str:
         """Source of the conjuncts ``parts`` of an option's condition, tested inside the ranges 0..``level``
-        (whose values are in the variables ``values``)."""
+        (whose values are in the variables ``values``; ``more``: other slots' variables)."""
         bindings = opt.bindings[:level + 1]
         self.once_levels = [{sl} for sl, _ in bindings]
         self.cse_vars = {sl: name for (sl, _it), name in zip(bindings, values)}
+        if more:
+            self.cse_vars.update(more)
         try:
             return " and ".join(self.ex(x) for x in parts)
         finally:

@@ -324,6 +324,14 @@ def kinds_in_order(z: list[int], kind_of: list[int], last: list[int]) -> list[in
     return out
 
 
+def kinds_at_once(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
+    """``kinds_in_order``'s list: for a short zone, each component's kind once, in their order (which is kind
+    order: the zone is sorted, and components are numbered kind by kind), by ``dict.fromkeys`` (in C)."""
+    if len(z) <= SHORT_ZONE:
+        return list(dict.fromkeys(map(kind_of.__getitem__, z)))
+    return kinds_in_order(z, kind_of, last)
+
+
 def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> list[int]:
     """The kinds of the components ``c`` of ``z`` with ``mask[c]``, each once, in kind order, for a zone
     kept sorted (components are numbered kind by kind, so one kind's components are side by side)."""
