@@ -58,8 +58,9 @@ class _Walk:
     """One rewrite of a row test (see ``hoist``)."""
 
     def __init__(self, model: m.Model, inner: set[int], kinds: set[int], no_kind: bool,
-                 kind_values: dict[str, list[Any]]) -> None:
+                 kind_values: dict[str, list[Any]], variables: bool) -> None:
         self.model = model
+        self.variables = variables  # whether a part not decided by a kind may be a variable (an outer range)
         self.inner = inner
         self.kinds = kinds  # the outer ranges' slots that hold kinds
         self.no_kind = no_kind
@@ -148,16 +149,18 @@ class _Walk:
             return _STATIC[e.op](self.value(e.left, slot, kind), lambda: self.value(e.right, slot, kind))
         raise _NotByKind
 
-    def variable(self, e: Any) -> m.Local:
+    def variable(self, e: Any) -> Any:
         """What reads ``e``'s value: a table by kind (where ``by_kind``), else a variable computed once per outer
-        value."""
+        value (where there are outer ranges; else ``e`` itself)."""
         slot = self.next_slot
         self.next_slot -= 1
         tabled = self.by_kind(e)
         if tabled is not None:
             self.tabled.append((slot, tabled[1], tabled[0]))
-        else:
+        elif self.variables:
             self.moved.append((slot, e))
+        else:  # (no outer range: a variable would be set once per listing, for maybe a value or two)
+            return e
         return m.Local(slot, e.type)
 
     def rewrite(self, e: Any, proven: frozenset) -> Any:
@@ -183,7 +186,7 @@ class _Walk:
         if len(moved) == len(items):
             return self.variable(join(items, op, like))
         group = join([items[i] for i in moved], op, like)
-        if self.by_kind(group) is None and all(self.sure(items[i], proven | _before(items, i))
+        if self.variables and self.by_kind(group) is None and all(self.sure(items[i], proven | _before(items, i))
                                                for i in range(moved[-1]) if i not in moved):
             # a variable, tested first: the parts it may skip cannot fail
             rest = [x for i, x in enumerate(out) if i not in moved]
@@ -241,13 +244,14 @@ def piles_read(e: Any) -> frozenset:
 
 
 def hoist(model: m.Model, parts: list[Any], inner: set[int], kinds: set[int], no_kind: bool,
-          kind_values: dict[str, list[Any]]) -> Hoist:
+          kind_values: dict[str, list[Any]], variables: bool = True) -> Hoist:
     """The conjuncts ``parts`` of a row test, the innermost range's slots ``inner`` (``kinds``: the outer ranges'
-    slots holding kinds), rewritten with their movable parts read from variables (slots from ``FIRST_SLOT``
-    down), and those parts; unchanged with the flag off."""
+    slots holding kinds), rewritten with their movable parts read from tables by kind or (with ``variables``:
+    there are outer ranges) variables (slots from ``FIRST_SLOT`` down), and those parts; unchanged with the
+    flag off."""
     if not OUTER_PARTS:
         return Hoist(list(parts))
-    walk = _Walk(model, inner, kinds, no_kind, kind_values)
+    walk = _Walk(model, inner, kinds, no_kind, kind_values, variables)
     like = m.BinOp("and", parts[0], parts[-1], m.BOOL, getattr(parts[0], "span", None))
     whole = walk.chain(list(parts), "and", frozenset(), like)
     return Hoist(chain_items(whole, "and"), walk.moved, walk.tabled)

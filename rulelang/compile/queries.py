@@ -48,7 +48,7 @@ its own loop, instead of calling the inner total's helper once per value (see ``
 equivalence tests turn it off to compare."""
 
 KINDS_AT_ONCE = True
-"""Whether ``kinds(all in Z)`` of a zone kept sorted calls ``runtime.kinds_at_once`` (a short zone's kinds by
+"""Whether ``kinds(all in Z)`` of a zone kept sorted calls ``runtime.kinds_at_once`` (its kinds by
 ``dict.fromkeys``, in C) instead of ``runtime.kinds_in_order`` (the same list, found in a loop); the
 equivalence tests turn it off to compare."""
 

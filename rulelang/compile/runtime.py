@@ -325,11 +325,10 @@ def kinds_in_order(z: list[int], kind_of: list[int], last: list[int]) -> list[in
 
 
 def kinds_at_once(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
-    """``kinds_in_order``'s list: for a short zone, each component's kind once, in their order (which is kind
-    order: the zone is sorted, and components are numbered kind by kind), by ``dict.fromkeys`` (in C)."""
-    if len(z) <= SHORT_ZONE:
-        return list(dict.fromkeys(map(kind_of.__getitem__, z)))
-    return kinds_in_order(z, kind_of, last)
+    """``kinds_in_order``'s list: each component's kind once, in their order (which is kind order: the zone is
+    sorted, and components are numbered kind by kind), by ``dict.fromkeys`` (in C, one look at each component:
+    fewer steps than ``kinds_in_order`` at any length, empty zones too; ``last`` is not needed)."""
+    return list(dict.fromkeys(map(kind_of.__getitem__, z)))
 
 
 def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> list[int]:

@@ -4,7 +4,7 @@ choices):
 - an option's row test reads its parts that need no innermost value from a table by kind (a part decided by an
   outer range's kind alone) or from a variable set once per outer value, tested first in its chain where the
   parts it may skip cannot fail (``outer_parts.OUTER_PARTS``);
-- the kinds of a short sorted zone found by ``dict.fromkeys`` (``queries.KINDS_AT_ONCE``);
+- the kinds of a sorted zone found by ``dict.fromkeys`` (``queries.KINDS_AT_ONCE``);
 - a generator's helper looks the components of a kind it does not bind up once, before its loop
   (``queries.KIND_SETS_ONCE``).
 
@@ -118,8 +118,9 @@ def _op(op: str, a: Any, b: Any) -> m.BinOp:
     return m.BinOp(op, a, b, m.BOOL, None)
 
 
-def _hoist(parts: list[Any]) -> outer_parts.Hoist:
-    return outer_parts.hoist(_MODEL, parts, {C}, {K}, False, {"colour": [True, False, True]})  # type: ignore[arg-type]
+def _hoist(parts: list[Any], variables: bool = True) -> outer_parts.Hoist:
+    return outer_parts.hoist(_MODEL, parts, {C}, {K}, False, {"colour": [True, False, True]},  # type: ignore[arg-type]
+                             variables)
 
 
 def test_a_part_decided_by_the_kind_becomes_a_table_in_its_place() -> None:
@@ -142,6 +143,10 @@ def test_a_variable_goes_first_only_where_the_parts_it_skips_cannot_fail() -> No
     found = _hoist([_op("or", pile, counted)])
     (slot, part), = found.moved
     assert found.parts == [_op("or", pile, m.Local(slot, m.BOOL))]
+    # no outer range (a variable would be set once per listing): it stays as it is
+    parts = [_any(None, C), _op("or", pile, counted)]
+    found = _hoist(parts, variables=False)
+    assert found.parts == parts and not found.moved and not found.tabled
 
 
 def test_a_part_that_reads_the_innermost_value_or_calls_stays() -> None:
