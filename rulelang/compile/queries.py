@@ -47,11 +47,6 @@ NESTED_TOTALS = True
 its own loop, instead of calling the inner total's helper once per value (see ``nested_total``); the
 equivalence tests turn it off to compare."""
 
-KINDS_AT_ONCE = True
-"""Whether ``kinds(all in Z)`` of a zone kept sorted calls ``runtime.kinds_at_once`` (its kinds by
-``dict.fromkeys``, in C) instead of ``runtime.kinds_in_order`` (the same list, found in a loop); the
-equivalence tests turn it off to compare."""
-
 KIND_SETS_ONCE = True
 """Whether a generator's helper whose test or value reads ``any/count(k in Z)``, ``k`` a kind held by a local the
 generator does not bind, looks the components of ``k`` up once (``_s = KI[k]``, before its loop) instead of once
@@ -565,7 +560,7 @@ class QueryWriter:
                 return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
             if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
                 self.kind_spans()
-                self.consts["kinds_in_order"] = runtime.kinds_at_once if KINDS_AT_ONCE else runtime.kinds_in_order
+                self.consts["kinds_in_order"] = runtime.kinds_in_order
                 return f"kinds_in_order({z}, KO, KHI)"
             if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
                 self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where

@@ -324,13 +324,6 @@ def kinds_in_order(z: list[int], kind_of: list[int], last: list[int]) -> list[in
     return out
 
 
-def kinds_at_once(z: list[int], kind_of: list[int], last: list[int]) -> list[int]:
-    """``kinds_in_order``'s list: each component's kind once, in their order (which is kind order: the zone is
-    sorted, and components are numbered kind by kind), by ``dict.fromkeys`` (in C, one look at each component:
-    fewer steps than ``kinds_in_order`` at any length, empty zones too; ``last`` is not needed)."""
-    return list(dict.fromkeys(map(kind_of.__getitem__, z)))
-
-
 def kinds_in_order_where(z: list[int], kind_of: list[int], mask: list[bool]) -> list[int]:
     """The kinds of the components ``c`` of ``z`` with ``mask[c]``, each once, in kind order, for a zone
     kept sorted (components are numbered kind by kind, so one kind's components are side by side)."""

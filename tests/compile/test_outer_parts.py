@@ -1,10 +1,9 @@
-"""Three rewrites, against the code written without them (same games, same traces, same standings, same MCTS
+"""Two rewrites, against the code written without them (same games, same traces, same standings, same MCTS
 choices):
 
 - an option's row test reads its parts that need no innermost value from a table by kind (a part decided by an
   outer range's kind alone) or from a variable set once per outer value, tested first in its chain where the
   parts it may skip cannot fail (``outer_parts.OUTER_PARTS``);
-- the kinds of a sorted zone found by ``dict.fromkeys`` (``queries.KINDS_AT_ONCE``);
 - a generator's helper looks the components of a kind it does not bind up once, before its loop
   (``queries.KIND_SETS_ONCE``).
 
@@ -14,7 +13,6 @@ broken variant plays other games here.
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -24,13 +22,13 @@ from lever_support import EXAMPLES, mcts_choices, noticed, player_counts, same_g
 
 from rulelang import load_game
 from rulelang.check import model as m
-from rulelang.compile import outer_parts, queries, runtime
+from rulelang.compile import outer_parts, queries
 from rulelang.engine.engine import Engine
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-FLAGS = [(outer_parts, "OUTER_PARTS"), (queries, "KINDS_AT_ONCE"), (queries, "KIND_SETS_ONCE")]
-# the flags that change a game's source (KINDS_AT_ONCE binds another function to the same name: never)
+FLAGS = [(outer_parts, "OUTER_PARTS"), (queries, "KIND_SETS_ONCE")]
+# the flags that change a game's source
 CHANGED = {"hippe-kippen": {"OUTER_PARTS", "KIND_SETS_ONCE"}, "rule-the-roost": {"OUTER_PARTS"},
            "barnyard": {"KIND_SETS_ONCE"}, "barnyard-2p": {"KIND_SETS_ONCE"}}
 
@@ -48,7 +46,7 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
     path = REPO / "games" / f"{game}.rules"
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
     source = new.program.generated.source
-    changed = {name for name in ("OUTER_PARTS", "KIND_SETS_ONCE")
+    changed = {name for _module, name in FLAGS
                if source != _load(path, monkeypatch, {name: False}).program.generated.source}
     assert changed == CHANGED.get(game, set())
     same_games(new, old, player_counts(new), range(4))
@@ -88,16 +86,6 @@ def test_a_table_of_the_wrong_values_plays_other_games(monkeypatch: pytest.Monke
         patch.setattr(outer_parts._Walk, "value", lambda self, e, slot, kind: not real(self, e, slot, kind))
         wrong = _load(path, monkeypatch, True)
     assert noticed(wrong, right, 3)  # (the same source: the tables are constants)
-
-
-def test_kinds_at_once_lists_what_kinds_in_order_lists() -> None:
-    rng = random.Random(4)
-    kind_of = [k for k in range(7) for _ in range(rng.randint(1, 5))]
-    last = [max(c for c, k in enumerate(kind_of) if k == j) for j in range(7)]
-    for size in [0, 1, 2, runtime.SHORT_ZONE, runtime.SHORT_ZONE + 1, len(kind_of)]:
-        for _ in range(30):
-            z = sorted(rng.sample(range(len(kind_of)), min(size, len(kind_of))))
-            assert runtime.kinds_at_once(z, kind_of, last) == runtime.kinds_in_order(z, kind_of, last)
 
 
 # ---------------------------------------------------------------- the rewrite of a row test, on its own
