@@ -104,6 +104,9 @@ class ExprWriter(QueryWriter, LabelWriter):
         # value (IR slot -> name), and the piles on those values read once per value: (zone, slot) -> name.
         self.cse_vars: dict[int, str] | None = None
         self.cse_piles: dict[tuple[int, int], tuple[str, str]] = {}
+        # While writing a generator's helper: the kind locals whose components it looks up once (slot -> [the
+        # variable, whether it is read]; queries.KIND_SETS_ONCE).
+        self.kind_sets: dict[int, list[Any]] = {}
         self.cse_ids: set[str] = set()  # variables that hold a component of a zone or a seat (never None or < 0)
         self.range_filters: dict[int, list[Any]] = {}  # per option (id): its last range's filter (counted_pick)
         self.owners_proven = False  # a pile's owner is sure to have it (a counted choice's guard holds: pause_pick)
@@ -578,11 +581,12 @@ class _OwnScope:
 
     def __enter__(self) -> None:
         gen = self.gen
-        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars)
-        gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars = None, {}, None, {}
+        self.saved = (gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars, gen.kind_sets)
+        gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars, gen.kind_sets = None, {}, None, {}, {}
 
     def __exit__(self, *exc: Any) -> None:
-        self.gen.cse_vars, self.gen.cse_piles, self.gen.once_levels, self.gen.loop_vars = self.saved
+        gen = self.gen
+        gen.cse_vars, gen.cse_piles, gen.once_levels, gen.loop_vars, gen.kind_sets = self.saved
 
 
 def expression_function(model: m.Model, e: Any) -> Callable[[Any, Any], Any]:

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile import marker_filters, membership, runtime
+from rulelang.compile import marker_filters, membership, outer_parts, runtime
 from rulelang.compile.analysis import (
     conjuncts,
     fold,
@@ -123,6 +123,7 @@ class OptionEmitter:
             values = []
             sums: list[str] = [table_names[n][0]] if ids else []  # with ids: the id summed so far, per level
             inner_for = None  # the innermost range's loop: (its line, its values, its variable)
+            loop_at: dict[int, tuple[int, int]] = {}  # per range: where its loop starts (line, indentation)
             elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
             lines.append((ind, _ResetAt(-1), None))  # where counts kept for the whole option start afresh
@@ -208,6 +209,7 @@ class OptionEmitter:
                     if i > 0 and limited:  # inside other ranges: the list may grow past the limit many times over
                         lines.append((ind, f"if len({listing}) > MAXO: too_many_options({where})", opt.span))
                     break
+                loop_at[i] = (len(lines), ind)  # (this range's loop starts here: see row_test)
                 if lazy and i == last and once is not None:  # filtered at the first outer value only
                     kept, kept_ind = once, ind
                     lines.append((ind, f"if {once} is None:", opt.span))
@@ -240,7 +242,8 @@ class OptionEmitter:
                     ind = self.placed_test(lines, opt, placed[i], values, i, rnames, elses, ind)
             else:
                 if inner:
-                    lines.append((ind, f"if {self.option_cond(opt, inner, values, last)}:", opt.cond_span or opt.span))
+                    lines.append((ind, f"if {self.row_test(opt, inner, values, once, lines, loop_at)}:",
+                                  opt.cond_span or opt.span))
                     ind += 1
                 tup = f"({', '.join(values)},)" if values else "()"
                 if lazy and values:
@@ -534,12 +537,41 @@ class OptionEmitter:
         elses.append((ind, f"({skipped})"))
         return ind + 1
 
-    def option_cond(self, opt: m.OptionIR, parts: list, values: list[str], level: int) -> str:
+    def row_test(self, opt: m.OptionIR, parts: list, values: list[str], once: str | None, lines: list,
+                 loop_at: dict[int, tuple[int, int]]) -> str:
+        """Source of the conjuncts ``parts`` of an option's condition tested for each combination, its parts
+        that read no innermost value read from tables by kind, or computed into variables set before the loop
+        of the range after the last one they read (``loop_at``: where each range's loop starts, its line and
+        indentation; see ``outer_parts``)."""
+        last = len(opt.bindings) - 1
+        if once is not None:  # (filtered once: its tests read no outer value)
+            return self.option_cond(opt, parts, values, last)
+        outer = {slot: name for (slot, _it), name in zip(opt.bindings[:last], values)}
+        kinds = {slot for slot, it in opt.bindings[:last] if it.type == m.KIND}
+        found = outer_parts.hoist(self.model, parts, {opt.bindings[last][0]}, kinds, bool(self.no_kind),
+                                  self.comp.kind_values, variables=last > 0)
+        names = {slot: self.var("o") for slot, _e in found.moved}
+        names.update({slot: f"{self.table(by_kind, 'kt')}[{outer[kind]}]" for slot, by_kind, kind in found.tabled})
+        order = [slot for slot, _it in opt.bindings]
+        placed = []
+        for slot, e in found.moved:  # before the loop of the range after the last one it reads
+            read = slots_read([e])
+            at, ind = loop_at[max((i for i, sl in enumerate(order) if sl in read), default=-1) + 1]
+            placed.append((at, (ind, f"{names[slot]} = {self.option_cond(opt, [e], values, last)}",
+                                opt.cond_span or opt.span)))
+        for at, line in sorted(placed, key=lambda p: -p[0]):  # (the later first: the earlier stay where they are)
+            lines.insert(at, line)
+        return self.option_cond(opt, found.parts, values, last, names)
+
+    def option_cond(self, opt: m.OptionIR, parts: list, values: list[str], level: int,
+                    more: dict[int, str] | None = None) -> str:
         """Source of the conjuncts ``parts`` of an option's condition, tested inside the ranges 0..``level``
-        (whose values are in the variables ``values``)."""
+        (whose values are in the variables ``values``; ``more``: other slots' variables)."""
         bindings = opt.bindings[:level + 1]
         self.once_levels = [{sl} for sl, _ in bindings]
         self.cse_vars = {sl: name for (sl, _it), name in zip(bindings, values)}
+        if more:
+            self.cse_vars.update(more)
         try:
             return " and ".join(self.ex(x) for x in parts)
         finally:

@@ -47,6 +47,12 @@ NESTED_TOTALS = True
 its own loop, instead of calling the inner total's helper once per value (see ``nested_total``); the
 equivalence tests turn it off to compare."""
 
+KIND_SETS_ONCE = True
+"""Whether a generator's helper whose test or value reads ``any/count(k in Z)``, ``k`` a kind held by a local the
+generator does not bind, looks the components of ``k`` up once (``_s = KI[k]``, before its loop) instead of once
+per value (a game whose kinds may be 'no kind' excepted: that look-up checks the kind); the equivalence tests
+turn it off to compare."""
+
 _HELPER_CALL = re.compile(r"(g\d+)\(st, loc\)")
 
 PLAIN_READ = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*|\[[A-Za-z_0-9.]+\])*$")
@@ -265,13 +271,18 @@ class QueryWriter:
                 else:  # how many of them are in the zone (a component is in one place, once)
                     each = [f"len({ids}.intersection({z}))" for z in zones]
             elif len(q.kind_locals) == 1 and q.kinds is None and q.where is None and not q.exclude:
-                kind = self.local(q.kind_locals[0])  # any/count(k in Z), k a local: Z against the components of k
-                kind = control.kind_index(self, m.Local(q.kind_locals[0], m.KIND), kind)
                 if "KI" not in self.consts:  # the components of each kind
                     self.consts["KI"] = [frozenset(i for i, k in enumerate(self.kind_of) if k == j)
                                          for j in range(len(self.model.kinds))]
+                ks = self.kind_sets.get(q.kind_locals[0])  # (looked up once, before a generator's loop)
+                if ks is not None:
+                    ks[1] = True
+                    kset = ks[0]
+                else:
+                    kind = self.local(q.kind_locals[0])  # any/count(k in Z), k a local: Z against the components of k
+                    kset = f"KI[{control.kind_index(self, m.Local(q.kind_locals[0], m.KIND), kind)}]"
                 # (a component is in one place, once: how many of k's are in Z is the size of the intersection)
-                each = [f"(not KI[{kind}].isdisjoint({z}))" if is_any else f"len(KI[{kind}].intersection({z}))"
+                each = [f"(not {kset}.isdisjoint({z}))" if is_any else f"len({kset}.intersection({z}))"
                         for z in zones]
             else:
                 each = [f"any([{src} for {c} in {z}])" if is_any else f"len([{c} for {c} in {z} if {src}])"
@@ -594,6 +605,9 @@ class QueryWriter:
             lines.append((1, f"{total} = 0" if count or summed else "out = []", None))
             source = self.iterable(e.iterable, copy=False)
             self.cse_vars = {e.var: v}  # the value read from its variable, its piles looked up once
+            if KIND_SETS_ONCE and not self.no_kind:  # the components of a kind it does not bind: looked up once
+                self.kind_sets = {slot: [self.var("ks"), False] for slot in kind_locals_read([e.expr, e.cond])
+                                  if slot != e.var}
             if never_negative(e.iterable):
                 self.cse_ids.add(v)
             value = self.ex(e.expr)
@@ -602,6 +616,9 @@ class QueryWriter:
                 value = f"({value}, {v})"
             cond = self.ex(e.cond) if e.cond is not None else None
             all_piles = list(self.cse_piles.values())
+            for slot, (ks, used) in self.kind_sets.items():
+                if used:
+                    lines.append((1, f"{ks} = KI[{self.local(slot)}]", None))
         reads, self.loc_reads = self.loc_reads, outer_reads | self.loc_reads
         keep_var = e.var in reads or -1 in reads  # a helper, a memo's key or a closure reads it from ``loc``
         if inner is not None and not all_piles and -1 not in reads:
@@ -723,3 +740,19 @@ def counted_zones(exprs: list[Any], zones: list[Any]) -> frozenset[int]:
     walk(exprs, ())
     return frozenset(z for z, n in reads.items()
                      if n >= 5 and zones[z].per_kind is None and zones[z].per_class is None)
+
+
+def kind_locals_read(exprs: list[Any]) -> set[int]:
+    """The local slots holding kinds that the queries of ``any``/``count`` in ``exprs`` read (``k in Z``), outside
+    the generators in them (whose helpers have their own scope)."""
+    out: set[int] = set()
+    for e in exprs:
+        if isinstance(e, m.Gen):
+            continue
+        if isinstance(e, m.Agg) and len(e.query.kind_locals) == 1:
+            out.add(e.query.kind_locals[0])
+        if isinstance(e, (tuple, list)):
+            out |= kind_locals_read(list(e))
+        elif attrs.has(type(e)):
+            out |= kind_locals_read([getattr(e, f.name) for f in attrs.fields(type(e))])
+    return out
