@@ -49,14 +49,16 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
     changed = {name for _module, name in FLAGS
                if source != _load(path, monkeypatch, {name: False}).program.generated.source}
     assert changed == CHANGED.get(game, set())
-    same_games(new, old, player_counts(new), range(4))
+    if changed:  # (the same module plays the same games)
+        same_games(new, old, player_counts(new), range(4))
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / example
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    same_games(new, old, [new.model.default_players], range(3))
+    if new.program.generated.source != old.program.generated.source:  # (the same module plays the same games)
+        same_games(new, old, [new.model.default_players], range(3))
 
 
 @pytest.mark.parametrize("game", ["hippe-kippen", "rule-the-roost"])
