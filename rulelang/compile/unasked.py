@@ -76,7 +76,7 @@ def dead_if(gen: Any, s: m.IfS) -> bool:
     """Whether the ``if`` ``s`` surely does nothing: no ``else`` and every test false (see the docstring)."""
     if not UNSAID_ANSWERS or gen.coverage or s.orelse is not None or not facts(gen).all_empty:
         return False
-    return all(_false(cond) for cond, _body in s.branches)
+    return all(_surely(cond, False) for cond, _body in s.branches)
 
 
 def dead_loop(gen: Any, s: Any) -> bool:
@@ -94,35 +94,23 @@ def passes(gen: Any, it: m.IterIR) -> str:
     return f"len({gen.iterable(it, copy=False)})"
 
 
-def _false(e: Any) -> bool:
-    """Whether ``e`` is surely false where nobody has an answer (and evaluating it has no effect, no error)."""
+def _surely(e: Any, value: bool) -> bool:
+    """Whether ``e`` is surely ``value`` where nobody has an answer: a constant, ``not`` of the other value, the
+    operator that stops at ``value`` (``or`` for True, ``and`` for False) with either side (the right one after a
+    pure left), the other with both, or an unsaid answer's comparison (``!=`` is True, ``==`` False)."""
     t = type(e)
     if t is m.Const:
-        return e.value is False
+        return e.value is value
     if t is m.UnOp and e.op == "not":
-        return _true(e.operand)
-    if t is m.BinOp and e.op == "and":
-        return _false(e.left) or (_false(e.right) and _pure(e.left))
-    if t is m.BinOp and e.op == "or":
-        return _false(e.left) and _false(e.right)
-    if t is m.BinOp and e.op == "==":
-        return _unsaid_compare(e)
-    return False
-
-
-def _true(e: Any) -> bool:
-    """Whether ``e`` is surely true where nobody has an answer (with no effect, no error)."""
-    t = type(e)
-    if t is m.Const:
-        return e.value is True
-    if t is m.UnOp and e.op == "not":
-        return _false(e.operand)
-    if t is m.BinOp and e.op == "or":
-        return _true(e.left) or (_true(e.right) and _pure(e.left))
-    if t is m.BinOp and e.op == "and":
-        return _true(e.left) and _true(e.right)
-    if t is m.BinOp and e.op == "!=":
-        return _unsaid_compare(e)
+        return _surely(e.operand, not value)
+    if t is m.BinOp:
+        stops, needs_both, compare = ("or", "and", "!=") if value else ("and", "or", "==")
+        if e.op == stops:
+            return _surely(e.left, value) or (_surely(e.right, value) and _pure(e.left))
+        if e.op == needs_both:
+            return _surely(e.left, value) and _surely(e.right, value)
+        if e.op == compare:
+            return _unsaid_compare(e)
     return False
 
 

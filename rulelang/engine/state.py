@@ -281,13 +281,9 @@ class State:
         for a sha256 collision on 64 bits (about 2**-64 for a given pair of tables)."""
         if scheme == 3:  # (the first 8 bytes as hex: the first 16 hex digits, made without the other 48)
             if DIGEST3_ONE_CALL and NATIVE:
-                try:  # (marshal writes a list as "[", its length, then its items as each is written alone)
-                    both = marshal.dumps([self.faces, [self.players, self.current, self.turn, self.step, self.zones,
-                                                       self.out, self.counters]], 2)
-                except ValueError:  # (a fraction: written the careful way)
-                    pass
-                else:
-                    return hashlib.sha256(both[5:]).digest()[:8].hex()
+                one = _digest3_one_call(self)
+                if one is not None:
+                    return one
             return hashlib.sha256(table_bytes3(self)).digest()[:8].hex()
         if scheme == 2:
             if DIGEST_ONE_PASS and NATIVE:  # (the same bytes hashed: see table_bytes and _counters_text)
@@ -370,6 +366,17 @@ def faces_kept_digest(st: State, kept: list) -> str:
     return hashlib.sha256(b"".join((b"[\x07\x00\x00\x00", head[5:], data, out, tail))).hexdigest()[:16]
 
 
+def _digest3_one_call(st: State) -> str | None:
+    """The scheme-3 digest of ``st``'s table written in one ``marshal`` call (``DIGEST3_ONE_CALL``), or None where
+    marshal cannot write it (a fraction: the careful way writes it). Marshal writes a list as "[", its length, then
+    each item as it writes it alone, so the list of both less its 5-byte head is the faces' bytes, then the rest's."""
+    try:
+        both = _DUMPS([st.faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)
+    except ValueError:
+        return None
+    return _SHA256(both[5:]).digest()[:8].hex()
+
+
 def faces_kept_digest3(st: State, kept: list) -> str:
     """``st.table_digest(3)`` for a recorder that keeps the faces and the sha256 of their bytes (hashed
     first) in ``kept`` (``[faces, hash]``, at first ``[None, None]``) for as long as they hold the same
@@ -386,11 +393,8 @@ def faces_kept_digest3(st: State, kept: list) -> str:
     if faces != kept[0]:  # (changed since the last digest, a die rolled say)
         if DIGEST3_ONE_CALL and NATIVE:
             kept[0], kept[1] = faces[:], None
-            try:  # (as table_digest(3) writes it: the faces and the rest in one call, hashed less the list's head)
-                both = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)
-            except ValueError:  # (a fraction: written the careful way)
-                return st.table_digest(3)
-            return _SHA256(both[5:]).digest()[:8].hex()
+            one = _digest3_one_call(st)
+            return st.table_digest(3) if one is None else one
         now = faces_kept(st)  # (their hash made and kept)
         if now is None:
             kept[0] = kept[1] = None
