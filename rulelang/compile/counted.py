@@ -89,9 +89,9 @@ class CountedEmitter:
                 test = " and ".join(self.ex(part) for part in filters)
             finally:
                 del self.loop_vars[slot]
-            piles = pile_filters.idle_piles(test, value, source)
+            piles = pile_filters.idle_piles(self, filters, opt.bindings[-1][0], it)
             if piles is not None:  # no pile holds anything: every value passes
-                L.append((at, f"if not any({piles}):", opt.span))
+                L.append((at, f"if not any(Z[{piles}]):", opt.span))
                 L.append((at + 1, f"{lst} = {source}", opt.span))
                 L.append((at, "else:", opt.span))
                 at += 1

@@ -7,13 +7,22 @@ for values that all own such a pile). The marker is in one place only: where the
 in their order; so they are the values copied, that owner taken out. Where the guess is not such a pile
 (never seen, stale, elsewhere), the loop runs as before. The values are the same, and no test could fail in
 that branch (every value owns its pile), so no error is lost.
+
+Whether a listing has that shape is decided from the checked model (``marker_test``): the option's test of
+its innermost value is that one conjunct, ``not any`` of a query of one marker component in the pile of
+that value (the range's own local) of a ``per CLASS`` zone, or of a ``per KIND`` zone whose piles are
+numbered by component id (the kind's first component is 0: a pile's index is its owner). The enumerator
+(``OptionEmitter.enumerator``) asks it where it writes the loop that keeps an innermost range's values in a
+list and counts no tries, and hands the answer and the list's name to ``rewrite``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
+
+from rulelang.check import model as m
+from rulelang.compile.analysis import fold
 
 NOT_ON = True
 """Whether such a listing takes its values as they are, but the marker's pile (see the module's docstring);
@@ -22,35 +31,48 @@ the equivalence tests turn it off to compare."""
 # The test that the pile last seen ({w}: zone, owner) is one of zone {z}'s ({p}) and holds marker {c}, its owner
 # then {q} (a test breaks it).
 _HELD = "{w}[0] == {z} and 0 <= ({q} := {w}[1]) < len({p}) and {c} in {p}[{q}]"
-_TEST = re.compile(r"if \(not \((\d+) in (?:Z\[(\d+)\]|Z_(\d+))\[(\w+)\]\)\):")
-_KEEP = re.compile(r"(\w+)\.append\((\w+)\)")
 
 
-def rewrite(gen: Any, before: Any, v: str, values: str, fast: list, ind: int, sp: Any,
+def marker_test(gen: Any, parts: list[Any], slot: int) -> tuple[int, int] | None:
+    """Where the conjuncts ``parts`` of an option's test of its innermost value (in local ``slot``) are exactly
+    ``not any(M in Z of v)``, ``M`` a kind of one component of the marker class and ``Z`` a zone of piles whose
+    index is their owner (see the module's docstring): (that component, that zone); else None (or NOT_ON off)."""
+    if not NOT_ON or len(parts) != 1:
+        return None
+    e = fold(parts[0])
+    if type(e) is not m.UnOp or e.op != "not" or type(e.operand) is not m.Agg:
+        return None
+    agg = e.operand
+    q = agg.query
+    if agg.func != "any" or agg.attr is not None or q.kinds is None or q.exclude or q.where is not None \
+            or q.kind_locals or q.count is not None or q.count_expr is not None or q.one is not None \
+            or q.quantity not in ("default", "all") or len(q.zones) != 1:
+        return None
+    sel = q.zones[0]
+    if type(sel.owner) is not m.Local or sel.owner.slot != slot:
+        return None
+    ids = [c for c, k in enumerate(gen.kind_of) if k in q.kinds]
+    if len(ids) != 1 or gen.model.kinds[gen.kind_of[ids[0]]].cls != "marker":
+        return None
+    zone = gen.model.zones[sel.zone]
+    if zone.per_class is None and (zone.per_kind is None or gen.comp.first_of_kind.get(zone.per_kind, 0) != 0):
+        return None
+    return ids[0], sel.zone
+
+
+def rewrite(gen: Any, kept: str, marker: tuple[int, int], v: str, values: str, fast: list, ind: int, sp: Any,
             unwritten: Callable[[Any], bool]) -> list | None:
-    """The lines of the loop ``for v in values:`` over ``fast`` (its body, every value owning its piles),
-    at indent ``ind``, written as the module says where they keep the values whose pile does not hold a
-    marker into a list made empty just ``before`` (None: not this shape, or NOT_ON off). ``unwritten``: whether
-    a place-holder of the body writes nothing (the loop may then be left out)."""
+    """The lines of the loop ``for v in values:`` over ``fast`` (its body, every value owning its piles), at
+    indent ``ind``, that keeps the values whose pile does not hold the marker into the list ``kept`` (made empty
+    just before it), ``marker`` (component, zone) as ``marker_test`` found it, written as the module says (None:
+    the body writes more than the test and the keep, NOT_ON off). ``unwritten``: whether a place-holder of the
+    body writes nothing (the loop may then be left out)."""
     if not NOT_ON:
         return None
-    texts = [x for x in fast if type(x[1]) is str]
-    if len(texts) != 2 or not all(type(x[1]) is str or unwritten(x[1]) for x in fast):
+    # (the enumerator writes the test and the keep there; anything else it may write, the loop keeps)
+    if sum(1 for x in fast if type(x[1]) is str) != 2 or not all(type(x[1]) is str or unwritten(x[1]) for x in fast):
         return None
-    test, keep = _TEST.fullmatch(texts[0][1]), _KEEP.fullmatch(texts[1][1])
-    if test is None or keep is None or test.group(4) != v or keep.group(2) != v or texts[1][0] != texts[0][0] + 1:
-        return None
-    kept = keep.group(1)
-    if type(before[1]) is not str or before[1] != f"{kept} = []":
-        return None
-    c, z = int(test.group(1)), int(test.group(2) or test.group(3))
-    model = gen.model
-    if not 0 <= c < len(gen.kind_of) or model.kinds[gen.kind_of[c]].cls != "marker" \
-            or sum(1 for k in gen.kind_of if k == gen.kind_of[c]) != 1:
-        return None
-    zone = model.zones[z]
-    if zone.per_class is None and zone.per_kind is None:
-        return None
+    c, z = marker
     w, q, p, x = gen.var("w"), gen.var("q"), gen.var("p"), gen.var("x")
     loop = [(ind, f"for {v} in {values}:", sp), *[(i, text, s) for i, text, s in fast]]
     return [

@@ -123,6 +123,7 @@ class OptionEmitter:
             values = []
             sums: list[str] = [table_names[n][0]] if ids else []  # with ids: the id summed so far, per level
             inner_for = None  # the innermost range's loop: (its line, its values, its variable)
+            keep_list = None  # lazy: the list the innermost loop keeps its values in (made just before it)
             loop_at: dict[int, tuple[int, int]] = {}  # per range: where its loop starts (line, indentation)
             elses: list[tuple[int, str]] = []  # (indentation, combinations skipped) of each test placed outside
             first = len(lines)
@@ -215,9 +216,11 @@ class OptionEmitter:
                     lines.append((ind, f"if {once} is None:", opt.span))
                     ind += 1
                     lines.append((ind, f"{once} = []", opt.span))
+                    keep_list = once
                 elif lazy and i == last:  # the innermost values kept are listed at once, as one list
                     kept, kept_ind = self.var("k"), ind
                     lines.append((ind, f"{kept} = []", opt.span))
+                    keep_list = kept
                 lines.append((ind, f"for {v} in {values_src}:", opt.span))
                 if i == 0:
                     outer_for = (lines[-1], ind, values_src, v, read)
@@ -281,7 +284,11 @@ class OptionEmitter:
                     and not any(sl == opt.bindings[0][0] for _z, sl in piles):
                 self.outer_as_list(lines, outer_for, kept_at, (n, total, ends, parts, once))
             if inner_for is not None:
-                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]])
+                # a keeping loop that counts no tries, its one test a marker's absence: see marker_filters
+                marker = marker_filters.marker_test(self, inner, opt.bindings[-1][0]) \
+                    if keep_list is not None and not limited else None
+                self.owned_loop(lines, inner_for, [v for (_z, sl), v in piles.items() if sl == opt.bindings[-1][0]],
+                                (keep_list, marker) if marker is not None else None)
             if opt.bindings:  # the piles on the innermost value read once: looked up where read
                 innermost = opt.bindings[-1][0]
                 texts = [j for j in range(first, len(lines)) if type(lines[j][1]) is str]
@@ -368,9 +375,12 @@ class OptionEmitter:
         at = lines.index(line)
         lines[at:at + 1] = [(ind, f"{outer} = {src}", sp), (ind, f"if {outer}:", sp)]
 
-    def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]]) -> None:
+    def owned_loop(self, lines: list, inner_for: tuple, piles: list[tuple[str, str]],
+                   marker: tuple[str, tuple[int, int]] | None = None) -> None:
         """The innermost loop of an option reading piles on its value: written twice, with the piles read
-        with no check when every value owns them (as a rule), and as it was otherwise."""
+        with no check when every value owns them (as a rule), and as it was otherwise. ``marker``: (the list the
+        loop keeps its values in, (component, zone)) where its one test is that marker's absence from the value's
+        pile (``marker_filters.marker_test``), else None."""
         line, src, v = inner_for
         at = lines.index(line)
         ind = line[0]
@@ -392,8 +402,10 @@ class OptionEmitter:
         values = self.var("vs")
         loop = f"for {v} in {values}:"
         shifted = [(i + 1, text, sp) for i, text, sp in fast]
-        fast_loop = marker_filters.rewrite(self, lines[at - 1], v, values, shifted, ind + 1, line[2], self.unwritten) \
-            or [(ind + 1, loop, line[2]), *shifted]  # (a marker's pile left out as a whole: see marker_filters)
+        fast_loop = None if marker is None else \
+            marker_filters.rewrite(self, *marker, v, values, shifted, ind + 1, line[2], self.unwritten)
+        if fast_loop is None:  # (else a marker's pile left out as a whole: see marker_filters)
+            fast_loop = [(ind + 1, loop, line[2]), *shifted]
         lines[at:end] = [
             (ind, f"{values} = {src}", line[2]),
             (ind, f"if {' and '.join(f'{mk}.issuperset({values})' for mk in masks)}:", line[2]),

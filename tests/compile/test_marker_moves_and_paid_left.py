@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from lever_support import (
     EXAMPLES,
@@ -34,7 +35,9 @@ from lever_support import (
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import marker_filters, marker_moves, paid
+from rulelang.check import model as m
+from rulelang.compile import marker_filters, marker_moves, paid, unasked
+from rulelang.compile.analysis import Analysis, conjuncts, fold
 from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
@@ -248,3 +251,68 @@ def test_a_payment_is_proved_within_the_bound_only_by_its_cost_test(tmp_path: Pa
         patch.setattr(paid, "_paid_in", any_cost)
         wrong = _load(path, monkeypatch, True)
     assert noticed(wrong, right, seeds=2)
+
+
+def _fox_move(engine: Engine) -> tuple[int, Any]:
+    """Hippe Kippen's ``"move the fox to {c}" for c in all in chests of current if ... and not fox_on(c)``: its
+    variable's slot and the conjunct its innermost loop tests (``not any(Fox in foxed of c)``)."""
+    found = [x for r in engine.model.rules for x in unasked._nodes(r.body)
+             if type(x) is m.OptionIR and x.label.parts and x.label.parts[0] == "move the fox to "]
+    assert found
+    opt = found[0]
+    return opt.bindings[-1][0], conjuncts(fold(opt.cond))[-1]
+
+
+def test_a_markers_absence_is_found_from_the_model_and_near_misses_are_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fox's absence from a chest's pile is the shape; a marker kind of two components, a pile not on
+    components, a test of another variable, a kind that is no marker, a pile numbered from another component
+    than 0, a second conjunct or no ``not`` are not (decided from the model's nodes, nothing emitted read)."""
+    engine = _load(REPO / "games" / "hippe-kippen.rules", monkeypatch, True)
+    model = engine.model
+    slot, part = _fox_move(engine)
+    gen = type("Gen", (), {})()
+    gen.model, gen.comp = model, Analysis(model)
+    gen.kind_of = gen.comp.kind_of
+    foxed = next(z for z in model.zones if z.name == "foxed")
+    fox = next(k.index for k in model.kinds if k.name == "Fox")
+    assert marker_filters.marker_test(gen, [part], slot) == (gen.kind_of.index(fox), foxed.index)
+    agg = part.operand
+
+    def on(zone: int, owner: Any) -> Any:
+        sel = attrs.evolve(agg.query.zones[0], zone=zone, owner=owner)
+        return attrs.evolve(part, operand=attrs.evolve(agg, query=attrs.evolve(agg.query, zones=(sel,))))
+
+    two = type("Gen", (), {})()  # a second Fox
+    two.model, two.comp, two.kind_of = model, gen.comp, [*gen.kind_of, fox]
+    card = next(k for k in model.kinds if k.cls != "marker" and k.count == 1) if any(
+        k.cls != "marker" and k.count == 1 for k in model.kinds) else None
+    no_marker = type("Gen", (), {})()  # the Fox's kind of another class
+    no_marker.model = attrs.evolve(model, kinds=[attrs.evolve(k, cls="card") if k.index == fox else k
+                                                 for k in model.kinds])
+    no_marker.comp, no_marker.kind_of = gen.comp, gen.kind_of
+    later = next(k.index for k in model.kinds if gen.comp.first_of_kind.get(k.index, 0) > 0 and k.cls != "marker")
+    by_kind = type("Gen", (), {})()  # the piles kept per kind, that kind's first component not 0
+    by_kind.model = attrs.evolve(model, zones=[attrs.evolve(z, per_class=None, per_kind=later)
+                                               if z.index == foxed.index else z for z in model.zones])
+    by_kind.comp, by_kind.kind_of = gen.comp, gen.kind_of
+    hand = next(z.index for z in model.zones if z.name == "hand")
+    beside = next(z.index for z in model.zones if z.name == "beside")
+    misses = {
+        "a marker kind of two components": (two, [part], slot),
+        "a pile per player": (gen, [on(hand, m.Local(slot, m.PLAYER))], slot),
+        "a shared zone": (gen, [on(beside, None)], slot),
+        "a test of another variable": (gen, [on(foxed.index, m.Local(slot + 1, m.COMPONENT))], slot),
+        "a kind that is no marker": (no_marker, [part], slot),
+        "piles per kind from a later component": (by_kind, [part], slot),
+        "a second conjunct": (gen, [part, part], slot),
+        "no not": (gen, [agg], slot),
+        "a count": (gen, [attrs.evolve(part, operand=attrs.evolve(agg, func="count"))], slot),
+    }
+    if card is not None:
+        misses["one card, no marker"] = (gen, [attrs.evolve(part, operand=attrs.evolve(
+            agg, query=attrs.evolve(agg.query, kinds=frozenset({card.index}))))], slot)
+    for why, args in misses.items():
+        assert marker_filters.marker_test(*args) is None, why
+    with monkeypatch.context() as patch:
+        patch.setattr(marker_filters, "NOT_ON", False)
+        assert marker_filters.marker_test(gen, [part], slot) is None

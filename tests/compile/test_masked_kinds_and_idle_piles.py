@@ -16,13 +16,16 @@ import random
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from lever_support import EXAMPLES, mcts_choices, noticed, player_counts, same_games
 from step_support import recorded, same_stops
 
 from rulelang import load_game
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import masked_kinds, pile_filters
+from rulelang.check import model as m
+from rulelang.compile import masked_kinds, pile_filters, unasked
+from rulelang.compile.analysis import Analysis
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.play import play
@@ -145,15 +148,65 @@ def test_no_masked_kinds_table_where_the_kinds_are_not_in_id_order() -> None:
     assert masked_kinds.kind_table(gen, "mk") is None
 
 
-def test_idle_piles_reads_only_a_filter_of_the_values_own_empty_piles() -> None:
-    found = pile_filters.idle_piles
-    assert found("(not Z[3][_v2])", "_v2", "Z[1]") == "Z[3]"
-    assert found("(not Z_3[_v2])", "_v2", "Z_1") == "Z_3"
-    for test, source in [("(not Z[3][_v2 - 3])", "Z[1]"), ("(Z[3][_v2])", "Z[1]"), ("(not Z[3][_v2])", "range(3)"),
-                         ("(not Z[3][_v22])", "Z[1]"), ("(not Z[3][_v2]) and (_v2 != 1)", "Z[1]"),
-                         ("(not (Z[3][_v2] if KO[_v2] == 0 else zone_of_kind(Z[3], _v2)))", "Z[1]"),
-                         ("(not XZ[3][_v2])", "Z[1]"), ("(not Z[3][_v2])", "Z[1][:]")]:
-        assert found(test, "_v2", source) is None, (test, source)
+def _padlock_option(engine: Engine) -> m.OptionIR:
+    """Rule the Roost's ``"lock {b} with the Padlock" for b in all in barns if ... and not locked(b)``."""
+    found = [x for r in engine.model.rules for x in unasked._nodes(r.body)
+             if type(x) is m.OptionIR and x.label.parts and str(x.label.parts[0]).startswith("lock ")]
+    assert len(found) == 1
+    return found[0]
+
+
+def _gen(engine: Engine, proven: bool = True) -> Any:
+    """What ``idle_piles`` reads of the generator: the model, its components' first ids, the owners proven."""
+    gen = type("Gen", (), {})()
+    gen.model, gen.comp, gen.owners_proven = engine.model, Analysis(engine.model), proven
+    return gen
+
+
+def test_idle_piles_is_decided_from_the_model_only_for_a_zones_values_own_empty_piles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The padlock's filter (``not locked(b)``: ``not any(all in lock of b)``, a ``per Barn`` zone) over all in
+    barns is found; near misses of the model are not (decided from the nodes, nothing emitted read)."""
+    engine = _load(ROOST, monkeypatch, True, True)
+    opt = _padlock_option(engine)
+    (slot, it), = opt.bindings
+    part = opt.cond.right  # (the left one, 'any(Padlock in hand of current)', is tested before the range)
+    lock = next(z.index for z in engine.model.zones if z.name == "lock")
+    assert pile_filters.idle_piles(_gen(engine), [part], slot, it) == lock
+    assert pile_filters.idle_piles(_gen(engine), [m.BinOp("or", m.Const(False, m.BOOL), part, m.BOOL, None)],
+                                   slot, it) == lock  # (folded: 'False or X' is X)
+    agg = part.operand
+    hand = next(z.index for z in engine.model.zones if z.name == "hand")
+    shared = next(z.index for z in engine.model.zones if z.name == "discard")
+
+    def with_query(**changes: Any) -> Any:
+        return attrs.evolve(part, operand=attrs.evolve(agg, query=attrs.evolve(agg.query, **changes)))
+
+    def on(zone: int, owner: Any) -> Any:
+        return with_query(zones=(attrs.evolve(agg.query.zones[0], zone=zone, owner=owner),))
+
+    misses = {
+        "the owners not proven": (_gen(engine, False), [part], slot, it),
+        "two filters": (_gen(engine), [part, part], slot, it),
+        "a filter on another variable": (_gen(engine), [on(lock, m.Local(slot + 1, m.COMPONENT))], slot, it),
+        "a zone not of piles on components": (_gen(engine), [on(hand, m.Local(slot, m.PLAYER))], slot, it),
+        "a shared zone": (_gen(engine), [on(shared, None)], slot, it),
+        "a filter on the piles' components": (_gen(engine), [with_query(where=m.ElemAttr("points", m.INT))],
+                                               slot, it),
+        "some kinds of the pile": (_gen(engine), [with_query(kinds=frozenset({0}))], slot, it),
+        "not negated": (_gen(engine), [agg], slot, it),
+        "a count, not any": (_gen(engine), [attrs.evolve(part, operand=attrs.evolve(agg, func="count"))], slot, it),
+        "a range of some kinds of the zone": (_gen(engine), [part], slot,
+                                              attrs.evolve(it, query=attrs.evolve(it.query, kinds=frozenset({0})))),
+        "a range of a player's zone": (_gen(engine), [part], slot, attrs.evolve(it, query=attrs.evolve(
+            it.query, zones=(m.ZoneSel(hand, m.CurrentPlayer()),)))),
+        "a range of seats": (_gen(engine), [part], slot, m.IterIR("players", None, None, None, m.PLAYER)),
+    }
+    for why, args in misses.items():
+        assert pile_filters.idle_piles(*args) is None, why
+    with monkeypatch.context() as patch:
+        patch.setattr(pile_filters, "EMPTY_PILES_PASS", False)
+        assert pile_filters.idle_piles(_gen(engine), [part], slot, it) is None
 
 
 def test_the_idle_piles_list_is_the_zones_own_values_in_order() -> None:
@@ -179,9 +232,10 @@ def test_a_broken_variant_of_either_rewrite_plays_other_games(monkeypatch: pytes
         patch.setattr(masked_kinds, "kinds_loop", repeats)
         wrong = _load(ROOST, monkeypatch, True, True)
     assert noticed(wrong, right)
-    with monkeypatch.context() as patch:  # the piles' test turned round: the zone's list while some pile holds one
-        patch.setattr(pile_filters, "idle_piles", lambda test, value, source: (
-            None if idle(test, value, source) is None else f"(not any({idle(test, value, source)}),)"))
+    placing = next(z.index for z in right.model.zones if z.name == "placing")
+    with monkeypatch.context() as patch:  # the wrong zone's piles tested: the zone's list while some pile holds one
+        patch.setattr(pile_filters, "idle_piles", lambda gen, filters, slot, it: (
+            None if idle(gen, filters, slot, it) is None else placing))
         wrong = _load(ROOST, monkeypatch, True, True)
-    assert "if not any((not any(Z[" in wrong.program.generated.source
+    assert f"if not any(Z[{placing}]):" in wrong.program.generated.source
     assert noticed(wrong, right, seeds=6)
