@@ -312,3 +312,39 @@ def conjuncts(e: Any) -> list[Any]:
     if type(e) is m.BinOp and e.op == "and":
         return conjuncts(e.left) + conjuncts(e.right)
     return [e]
+
+
+_ORDER = ("<", ">", "<=", ">=")
+_ARITH = ("+", "-", "*")
+
+
+def quiet(e: Any, model: m.Model, no_kind: bool, seats: frozenset[int] = frozenset()) -> bool:
+    """Whether evaluating the expression ``e`` changes nothing and cannot fail: it reads only constants, locals,
+    the current player, a seat every game of ``model`` has (``P1`` below its fewest players), a counter of the
+    table or of the current player, a kind's attribute (of a constant or a local, where no kind value may be
+    'no kind': ``no_kind`` false), the answer of a player surely seated (the current player, such a seat, or
+    a local of ``seats``: never nobody), through ``not``, ``and``, ``or``, ``==`` and ``!=``, and the order and
+    arithmetic (``<``, ``+``, ...) of two numbers. The one test of ``outer_parts`` (parts moved out of a row
+    test) and ``unasked`` (tests that are surely false where nobody has answered)."""
+    t = type(e)
+    if t in (m.Const, m.Local, m.CurrentPlayer):
+        return True
+    if t is m.SeatLit:  # (else ``seat_in_game`` fails where fewer play)
+        return e.seat < model.min_players
+    if t is m.AnswerGet:  # (a player that may be nobody is checked, and fails, where the answer is read)
+        p = e.player
+        return type(p) is m.CurrentPlayer or (type(p) is m.SeatLit and p.seat < model.min_players) \
+            or (type(p) is m.Local and p.slot in seats)
+    if t is m.KindAttr:  # a table's entry by kind (a kind that may be 'no kind' is checked: not here)
+        return not no_kind and type(e.kind) in (m.Local, m.Const)
+    if t is m.CounterGet:
+        return e.owner is None or type(e.owner) is m.CurrentPlayer
+    if t is m.UnOp and e.op == "not":
+        return quiet(e.operand, model, no_kind, seats)
+    if t is m.BinOp:
+        if e.op in ("and", "or", "==", "!="):
+            return quiet(e.left, model, no_kind, seats) and quiet(e.right, model, no_kind, seats)
+        if e.op in _ORDER or e.op in _ARITH:  # whole numbers only (no None, no text against a number)
+            return e.left.type == m.INT and e.right.type == m.INT and quiet(e.left, model, no_kind, seats) \
+                and quiet(e.right, model, no_kind, seats)
+    return False

@@ -4,7 +4,7 @@ value (``OUTER_PARTS``; a part of the generator, for ``OptionEmitter.enumerator`
 An option ``for k in ... for c in ... if T`` tests ``T`` for every ``c`` of every ``k``. Where ``T`` is an
 ``and``/``or``/``not`` of parts, a part that reads no innermost value and is sure neither to fail nor to change
 anything (written of constants, locals, the current player, a kind's attribute, ``==`` and the like: see
-``quiet``) has the same value for every ``c``: it is computed into a variable once per ``k``, before the
+``analysis.quiet``) has the same value for every ``c``: it is computed into a variable once per ``k``, before the
 innermost loop, and read there. Those parts of one ``and``/``or`` chain become one variable (``k == A or k ==
 B``), tested first in the chain where the parts before them in the chain are sure not to fail (a read of a
 component's pile that an earlier test of the row has read already cannot fail: see ``piles_read``); else in
@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
-from rulelang.compile.analysis import slots_read
+from rulelang.compile.analysis import quiet, slots_read
 
 OUTER_PARTS = True
 """Whether an option's row test reads the parts that need no innermost value from variables set once per outer
@@ -39,10 +39,6 @@ _STATIC: dict[str, Callable[[Any, Callable[[], Any]], Any]] = {
 
 class _NotByKind(Exception):
     """A part that reads more than one range's kind."""
-
-
-_ORDER = ("<", ">", "<=", ">=")
-_ARITH = ("+", "-", "*")
 
 
 @attrs.define
@@ -70,23 +66,9 @@ class _Walk:
         self.tabled: list[tuple[int, list[Any], int]] = []
 
     def quiet(self, e: Any) -> bool:
-        """Whether ``e`` is a part that may be moved: it reads no pile, calls nothing, cannot fail."""
-        t = type(e)
-        if t in (m.Const, m.Local, m.CurrentPlayer):
-            return True
-        if t is m.KindAttr:  # a table's entry by kind (a kind that may be 'no kind' is checked: not here)
-            return not self.no_kind and type(e.kind) in (m.Local, m.Const) and self.quiet(e.kind)
-        if t is m.CounterGet:
-            return e.owner is None or type(e.owner) is m.CurrentPlayer
-        if t is m.UnOp and e.op == "not":
-            return self.quiet(e.operand)
-        if t is m.BinOp:
-            if e.op in ("and", "or") or e.op in _COMPARE:
-                return self.quiet(e.left) and self.quiet(e.right)
-            if e.op in _ORDER or e.op in _ARITH:  # whole numbers only (no None, no text against a number)
-                return e.left.type == m.INT and e.right.type == m.INT and self.quiet(e.left) \
-                    and self.quiet(e.right)
-        return False
+        """Whether ``e`` is a part that may be moved: it reads no pile, calls nothing, cannot fail
+        (``analysis.quiet``)."""
+        return quiet(e, self.model, self.no_kind)
 
     def sure(self, e: Any, proven: frozenset) -> bool:
         """Whether ``e`` cannot fail nor change anything, the piles ``proven`` read already: a quiet part, or an

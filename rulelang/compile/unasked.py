@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from rulelang.check import model as m
+from rulelang.compile.analysis import quiet
 
 NOBODY_ASKED = True
 """Whether an ask proved to ask nobody (see the module's docstring) goes on at once, with the state the
@@ -38,7 +39,6 @@ step budget)."""
 _SEATS = ("players", "others", "players_in", "others_in")
 _BINDERS = ("slot", "var", "qvar", "list_slot", "idx_slot")  # fields that bind a local slot (not m.Local's)
 _MATCHES = (m.AnswerMatch, m.AnswerIs, m.AnswerValue)
-_PURE = (m.Const, m.Local, m.CurrentPlayer, m.AnswerGet, m.SeatLit)
 
 
 @attrs.define
@@ -72,17 +72,18 @@ def idle(gen: Any, s: Any) -> bool:
     return (t is m.IfS and dead_if(gen, s)) or dead_loop(gen, s)
 
 
-def dead_if(gen: Any, s: m.IfS) -> bool:
-    """Whether the ``if`` ``s`` surely does nothing: no ``else`` and every test false (see the docstring)."""
+def dead_if(gen: Any, s: m.IfS, seats: frozenset[int] = frozenset()) -> bool:
+    """Whether the ``if`` ``s`` surely does nothing: no ``else`` and every test false (see the docstring);
+    ``seats``: the locals surely holding a seat where it is tested (a loop's over seats)."""
     if not UNSAID_ANSWERS or gen.coverage or s.orelse is not None or not facts(gen).all_empty:
         return False
-    return all(_surely(cond, False) for cond, _body in s.branches)
+    return all(_surely(cond, False, lambda e: quiet(e, gen.model, gen.no_kind, seats)) for cond, _body in s.branches)
 
 
 def dead_loop(gen: Any, s: Any) -> bool:
     """Whether ``s`` is a ``for`` over seats whose body is only ``if``s that do nothing."""
     return type(s) is m.ForS and s.iterable.kind in _SEATS and s.iterable.cond is None and bool(s.body) \
-        and all(type(b) is m.IfS and dead_if(gen, b) for b in s.body)
+        and all(type(b) is m.IfS and dead_if(gen, b, frozenset({s.var})) for b in s.body)
 
 
 def passes(gen: Any, it: m.IterIR) -> str:
@@ -94,44 +95,32 @@ def passes(gen: Any, it: m.IterIR) -> str:
     return f"len({gen.iterable(it, copy=False)})"
 
 
-def _surely(e: Any, value: bool) -> bool:
+def _surely(e: Any, value: bool, pure: Callable[[Any], bool]) -> bool:
     """Whether ``e`` is surely ``value`` where nobody has an answer: a constant, ``not`` of the other value, the
     operator that stops at ``value`` (``or`` for True, ``and`` for False) with either side (the right one after a
-    pure left), the other with both, or an unsaid answer's comparison (``!=`` is True, ``==`` False)."""
+    ``pure`` left: no effect, no error), the other with both, or an unsaid answer's comparison (``!=`` is True,
+    ``==`` False)."""
     t = type(e)
     if t is m.Const:
         return e.value is value
     if t is m.UnOp and e.op == "not":
-        return _surely(e.operand, not value)
+        return _surely(e.operand, not value, pure)
     if t is m.BinOp:
         stops, needs_both, compare = ("or", "and", "!=") if value else ("and", "or", "==")
         if e.op == stops:
-            return _surely(e.left, value) or (_surely(e.right, value) and _pure(e.left))
+            return _surely(e.left, value, pure) or (_surely(e.right, value, pure) and pure(e.left))
         if e.op == needs_both:
-            return _surely(e.left, value) and _surely(e.right, value)
+            return _surely(e.left, value, pure) and _surely(e.right, value, pure)
         if e.op == compare:
-            return _unsaid_compare(e)
+            return _unsaid_compare(e, pure)
     return False
 
 
-def _unsaid_compare(e: m.BinOp) -> bool:
-    """``answer of P`` compared with a text that is not empty (P read without effect)."""
+def _unsaid_compare(e: m.BinOp, pure: Callable[[Any], bool]) -> bool:
+    """``answer of P`` compared with a text that is not empty (the answer read without effect or error)."""
     for a, b in ((e.left, e.right), (e.right, e.left)):
-        if type(a) is m.AnswerGet and _pure(a.player) and type(b) is m.Const and type(b.value) is str and b.value:
+        if type(a) is m.AnswerGet and pure(a) and type(b) is m.Const and type(b.value) is str and b.value:
             return True
-    return False
-
-
-def _pure(e: Any) -> bool:
-    """Whether ``e`` reads only locals, constants, seats and answers, through ``not``, ``and``, ``or`` and
-    comparisons: no effect, no error."""
-    t = type(e)
-    if t in _PURE:
-        return t is not m.AnswerGet or _pure(e.player)
-    if t is m.UnOp and e.op == "not":
-        return _pure(e.operand)
-    if t is m.BinOp and e.op in ("and", "or", "==", "!="):
-        return _pure(e.left) and _pure(e.right)
     return False
 
 
