@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, player_counts, same_games
+from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, player_counts, same_games
 from step_support import same_stops
 
 from rulelang import load_game
 from rulelang.check import model as m
-from rulelang.compile import unasked
+from rulelang.compile import answers, steps, unasked
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 
@@ -149,3 +149,108 @@ def _facts(source: str, tmp_path: Path) -> unasked.Facts:
 def test_an_ask_is_proved_to_ask_nobody_only_where_it_does(most: str, who: str, empty: bool, tmp_path: Path) -> None:
     got = _facts(DECIDER.replace("MOST", most).replace("WHO", who), tmp_path)
     assert bool(got.empty) == empty and got.all_empty == empty
+
+
+# An ask that asks nobody at run time, where nothing proves it when the code is written: the others of a game
+# of one player (an empty range), or a filter no one passes (nobody holds a Token). As the rules read (an ask
+# that asks nobody is skipped; a player not asked answered ""), play goes on at once and nobody has an answer.
+EMPTY = """game "E"
+players LOW to 3 default LOW
+
+2 Red cards
+2 Token cards
+
+zone table
+zone held: per player
+
+counter n = 0
+counter heard = 0
+
+setup:
+  move all Red from box to table
+
+turn:
+  choose:
+    "go":
+      decide(current)
+  n += 1
+  if n >= 4:
+    end game
+
+rule decide(d: player):
+ASK
+  for e in players:
+    if answer of e != "":
+      heard += 1
+
+rank p by highest count(all in held of p)
+"""
+ASKS = {
+    "the others of one player": ("1", """  ask e in other players:
+    "now" if any(Token in held of e)
+    "later"
+"""),
+    "the others of one player, filtered": ("1", """  ask e in other players if e != d:
+    "now" if any(Token in held of e)
+    "later"
+"""),
+    "a filter no one passes": ("2", """  ask e in other players if any(Token in held of e):
+    "now"
+    "later"
+"""),
+    "a filter no one passes, answers with blocks": ("2", """  ask e in players if e != d and any(Token in held of e):
+    "now":
+      n += 1
+    "later"
+"""),
+    "a filter no one passes, in a loop": ("2", """  for r in 1 to 2:
+    ask e in other players if any(Token in held of e):
+      "now {c}" for c in all in held of e
+      "later"
+"""),
+}
+ASK_FLAGS = ((unasked, "NOBODY_ASKED"), (unasked, "UNSAID_ANSWERS"), (steps, "ASKED_LOCAL"),
+             (steps, "ANSWERS_COUNTED"), (answers, "ANSWERS_AT_ONCE"))
+
+
+@pytest.mark.parametrize("shape", sorted(ASKS))
+def test_an_ask_of_nobody_at_run_time_is_skipped_with_no_answers(shape: str, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    low, ask = ASKS[shape]
+    path = tmp_path / "e.rules"
+    path.write_text(EMPTY.replace("LOW", low).replace("ASK\n", ask))
+    built = []
+    for on in (True, False):
+        with monkeypatch.context() as patch:
+            patch.setenv("RULELANG_NO_CACHE", "1")
+            for module, name in ASK_FLAGS:
+                patch.setattr(module, name, on)
+            built.append(load_game(path))
+    new, old = built
+    for n in player_counts(new):
+        for seed in range(2):
+            got = plain(new, n, seed)
+            assert got["result"] is not None, (n, seed)  # the game ended
+            if low == "2" or n == 1:  # (asked nobody: nobody has an answer)
+                assert got["counters"][1] == 0, (n, seed)
+    same_games(new, old, player_counts(new), range(2))
+    assert mcts_choices(new, 3) == mcts_choices(old, 3)
+
+
+def test_an_ask_over_an_empty_range_without_its_player_held_before_fails(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store of who was asked last, moved after the loop (``steps.asked_local``), wrongly taken for one over a
+    range never empty: with one player the others are none, the loop binds nobody and its store fails."""
+    low, ask = ASKS["the others of one player, filtered"]
+    path = tmp_path / "e.rules"
+    path.write_text(EMPTY.replace("LOW", low).replace("ASK\n", ask))
+    held = steps.asked_local
+    every = m.IterIR("players", None, None, None, m.PLAYER)
+    with monkeypatch.context() as patch:
+        patch.setenv("RULELANG_NO_CACHE", "1")
+        patch.setattr(steps, "asked_local", lambda gen, L, head, ind, var, p, exprs, seat, it, sp: held(
+            gen, L, head, ind, var, p, exprs, seat, every, sp))
+        wrong = load_game(path)
+    with pytest.raises(UnboundLocalError):
+        plain(wrong, 1, 0)
+    plain(_load(path, monkeypatch, True), 1, 0)
