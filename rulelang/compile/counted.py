@@ -13,6 +13,7 @@ from rulelang.check import model as m
 from rulelang.compile import masked_kinds, pile_filters, runtime
 from rulelang.compile.analysis import conjuncts, never_negative, slots_read
 from rulelang.compile.program import ChooseSpec
+from rulelang.compile.queries import zone_kinds_range
 
 # A choice counted (counted_pick) also where listing it needs a guard (counted while the guard holds, the
 # owners of the piles it reads then known to have them) and where a condition's parts that read a value
@@ -25,8 +26,6 @@ KINDS_INLINE = True
 # ... and the kinds of all of a short sorted zone's components (at most SHORT_ZONE: kinds_in_order's own loop).
 SORTED_KINDS_INLINE = True
 
-_KINDS_WHERE = re.compile(r"kinds_in_order_where\(((?:Z\[\d+\]|Z_\d+)(?:\[[\w.]+\])?), KO, (\w+)\)")
-_KINDS_ALL = re.compile(r"kinds_in_order\(((?:Z\[\d+\]|Z_\d+)(?:\[[\w.]+\])?), KO, KHI\)")
 _CURRENT_ZONE = re.compile(r"\bZ\[\d+\]\[st\.current\]")
 
 
@@ -100,24 +99,24 @@ class CountedEmitter:
             L.append((at + 1, f"if {test}:", opt.span))
             L.append((at + 2, f"{lst}.append({value})", opt.span))
             return
-        source = self.iterable(it, copy=False)
-        found = _KINDS_WHERE.fullmatch(source) if KINDS_INLINE else None
-        if found is None:
-            whole = _KINDS_ALL.fullmatch(source) if SORTED_KINDS_INLINE else None
-            if whole is not None:
-                return self.sorted_kinds_inline(L, whole.group(1), lst, at, opt.span)
+        # the kinds of a zone kept sorted (decided from the range: see QueryWriter.zone_kinds)
+        source, kept = self.zone_kinds(it) if zone_kinds_range(it) else (self.iterable(it, copy=False), None)
+        zone, mask = kept if kept is not None and self.direct_zone(it.query.zones[0]) else (None, None)
+        if zone is None or not (KINDS_INLINE if mask is not None else SORTED_KINDS_INLINE):
             L.append((at, f"{lst} = {source}", opt.span))
             return
+        if mask is None:
+            return self.sorted_kinds_inline(L, zone, lst, at, opt.span)
         c, k, seen = self.var("c"), self.var("k"), self.var("sk")  # the same list, no call
-        table = masked_kinds.kind_table(self, found.group(2))
+        table = masked_kinds.kind_table(self, mask)
         if table is not None:  # one table read per component (kind where the mask holds, else -1)
-            masked_kinds.kinds_loop(L, at, lst, found.group(1), table, c, k, seen, opt.span)
+            masked_kinds.kinds_loop(L, at, lst, zone, table, c, k, seen, opt.span)
             return
         L.append((at, f"{lst} = []", opt.span))
         L.append((at, f"{seen} = -1", opt.span))
-        L.append((at, f"for {c} in {found.group(1)}:", opt.span))
+        L.append((at, f"for {c} in {zone}:", opt.span))
         L.append((at + 1, f"{k} = KO[{c}]", opt.span))
-        L.append((at + 1, f"if {k} != {seen} and {found.group(2)}[{c}]:", opt.span))
+        L.append((at + 1, f"if {k} != {seen} and {mask}[{c}]:", opt.span))
         L.append((at + 2, f"{lst}.append({k})", opt.span))
         L.append((at + 2, f"{seen} = {k}", opt.span))
 

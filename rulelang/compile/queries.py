@@ -98,6 +98,22 @@ class QueryWriter:
             return f"(Z[{z}][{o}] if {o} >= 0 else zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)}))"  # noqa: E501
         return f"zone_of(Z[{z}], {o}, {self.const(zone.name)}, {self.const(sel.span)})"
 
+    def direct_zone(self, sel: m.ZoneSel) -> bool:
+        """Whether ``zone(sel)`` reads the zone's table with no test: no owner, the current player's (a zone
+        kept per player), or one indexed by a value held in a variable of the code being written (``local``
+        without ``loc``) that is sure to index it (a range's seat, or a pile's owner proven, numbered from 0)."""
+        zone, o = self.model.zones[sel.zone], sel.owner
+        if o is None or (isinstance(o, m.CurrentPlayer) and zone.per_kind is None and zone.per_class is None):
+            return True
+        if not isinstance(o, m.Local) or not ((self.cse_vars is not None and o.slot in self.cse_vars) or (
+                self.loop_vars and o.slot + self.off in self.loop_vars)):
+            return False
+        if zone.per_class is not None:
+            return self.owners_proven
+        if zone.per_kind is not None:
+            return self.owners_proven and ZERO_BASE and not self.comp.first_of_kind.get(zone.per_kind, 0)
+        return self.local(o.slot) in self.cse_ids
+
     def zone_name(self, sel: m.ZoneSel) -> str:
         """Source of (narration name, place) of a zone."""
         zone = self.model.zones[sel.zone]
@@ -545,27 +561,8 @@ class QueryWriter:
             return f"list({rng})" if copy else rng
         assert it.query is not None
         q = it.query
-        if it.kind == "kinds" and len(q.zones) == 1 and not (q.quantity == "count" and (
-                q.count is not None or q.count_expr is not None)):
-            c = self.var("c")
-            how, src = self.filter(q, c)
-            z = self.zone(q.zones[0])
-            test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
-            if self.kinds_are_ids:  # each component is its kind: the zone's list, copied (or filtered)
-                listed = f"{z}[:]" if not test else f"[{c} for {c} in {z}{test}]"
-                return f"sorted({listed})" if self.model.zones[q.zones[0].zone].ordered else listed
-            if self.unique_kinds:  # no two components of one kind: the kinds are distinct already
-                if self.model.zones[q.zones[0].zone].ordered:
-                    return f"sorted([KO[{c}] for {c} in {z}{test}])"
-                return f"[KO[{c}] for {c} in {z}{test}]"  # the zone's order (by id) is its kinds' order
-            if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
-                self.kind_spans()
-                self.consts["kinds_in_order"] = runtime.kinds_in_order
-                return f"kinds_in_order({z}, KO, KHI)"
-            if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
-                self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
-                return f"kinds_in_order_where({z}, KO, {src})"
-            return f"sorted({{KO[{c}] for {c} in {z}{test}}})"
+        if zone_kinds_range(it):
+            return self.zone_kinds(it)[0]
         sel = self.selection(q)
         if it.kind == "kinds":
             c = self.var("c")
@@ -573,6 +570,33 @@ class QueryWriter:
         if not copy and sel.endswith("[:]"):
             return sel[:-3]
         return sel
+
+    def zone_kinds(self, it: m.IterIR) -> tuple[str, tuple[str, str | None] | None]:
+        """For the kinds of one zone's components (``zone_kinds_range``): (the source of their list, and
+        where the zone is kept sorted and the kinds are listed by ``kinds_in_order`` or ``kinds_in_order_where``
+        (every component, or a mask's): (the zone's source, the mask's name or None), else None)."""
+        q = it.query
+        assert q is not None
+        c = self.var("c")
+        how, src = self.filter(q, c)
+        z = self.zone(q.zones[0])
+        test = "" if how == "all" else f" if {src}[{c}]" if how == "mask" else f" if {src}"
+        if self.kinds_are_ids:  # each component is its kind: the zone's list, copied (or filtered)
+            listed = f"{z}[:]" if not test else f"[{c} for {c} in {z}{test}]"
+            return (f"sorted({listed})" if self.model.zones[q.zones[0].zone].ordered else listed), None
+        if self.unique_kinds:  # no two components of one kind: the kinds are distinct already
+            if self.model.zones[q.zones[0].zone].ordered:
+                return f"sorted([KO[{c}] for {c} in {z}{test}])", None
+            return f"[KO[{c}] for {c} in {z}{test}]", None  # the zone's order (by id) is its kinds' order
+        if how == "all" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted
+            self.kind_spans()
+            self.consts["kinds_in_order"] = runtime.kinds_in_order
+            return f"kinds_in_order({z}, KO, KHI)", (z, None)
+        if how == "mask" and not self.model.zones[q.zones[0].zone].ordered:  # a zone kept sorted, a mask
+            assert src is not None
+            self.consts["kinds_in_order_where"] = runtime.kinds_in_order_where
+            return f"kinds_in_order_where({z}, KO, {src})", (z, src)
+        return f"sorted({{KO[{c}] for {c} in {z}{test}}})", None
 
     def number_range(self, it: m.IterIR, low: str, high: str) -> str:
         """Source of the numbers ``low to high`` of a range (given the sources of both ends)."""
@@ -708,6 +732,14 @@ class QueryWriter:
             return None  # (its total is only set and added to: no other use)
         return total, out
 
+
+
+def zone_kinds_range(it: m.IterIR) -> bool:
+    """Whether a range is the kinds of one zone's components (not a counted few of them): see
+    ``QueryWriter.zone_kinds``."""
+    q = it.query
+    return it.kind == "kinds" and q is not None and len(q.zones) == 1 and not (q.quantity == "count" and (
+        q.count is not None or q.count_expr is not None))
 
 
 def counted_zones(exprs: list[Any], zones: list[Any]) -> frozenset[int]:

@@ -230,3 +230,87 @@ def test_broken_variants_are_noticed(tmp_path: Path, monkeypatch: pytest.MonkeyP
         patch.setattr(counted.CountedEmitter, "sorted_kinds_inline", repeated)
         wrong = _load(egg, monkeypatch, True)
     assert noticed(wrong, right)
+
+
+NESTS = """game "Nests"
+players 2 to 3 default 2
+
+3 Red tokens
+2 Green tokens
+4 Blue tokens
+
+zone coop{ordered}
+zone nest: per player
+
+counter taken per player = 0
+
+setup:
+  move all from box to coop
+  for p in players:
+    move 2 from coop to nest of p
+
+rule offer(w: player):
+  choose:
+    "give {{k}}" for k in kinds(all in {zone}):
+      move 1 k from {zone} to coop
+      taken of w += 1
+    "pass":
+      end game
+
+turn:
+  offer(current)
+  if not any(all in nest of current):
+    end game
+
+rank p by highest taken of p
+"""
+
+
+@pytest.mark.parametrize(("ordered", "zone", "inlined"), [
+    ("", "nest of current", True),  # the current player's zone: read with no test
+    ("", "nest of w", True),  # (the rule's seat held in the count's own variable)
+    (": ordered", "coop", False),  # a near miss: a zone not kept sorted has no kinds_in_order at all
+    ("", "coop", True),
+])
+def test_sorted_kinds_inline_is_decided_from_the_range(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        ordered: str, zone: str, inlined: bool) -> None:
+    """Which count's ranges are written in kinds_in_order's own loop is decided from the range (the kinds of a
+    zone kept sorted, its owner none, the current player or a variable of the count), nothing emitted read;
+    the near misses are written as without the rewrite, and all play the same games."""
+    path = tmp_path / "nests.rules"
+    path.write_text(NESTS.format(ordered=ordered, zone=zone), encoding="utf-8")
+    new, old = _pair(path, monkeypatch)
+    source, before = new.program.generated.source, old.program.generated.source
+    assert ("if len(_z" in source) == inlined and "if len(_z" not in before
+    assert (source == before) == (not inlined)
+    assert ("kinds_in_order(" in before) == (not ordered)
+    for n, seed in itertools.product((2, 3), range(4)):
+        assert plain(new, n, seed) == plain(old, n, seed), (n, seed)
+
+
+def test_direct_zone_near_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``direct_zone`` (whether the count reads a zone's list with no test) from the selection and what the
+    generator holds: a seat read from ``loc``, or held in a variable not sure to be a seat, are near misses."""
+    from rulelang.check import model as m
+    from rulelang.compile.analysis import Analysis
+    from rulelang.compile.queries import QueryWriter
+
+    path = tmp_path / "nests.rules"
+    path.write_text(NESTS.format(ordered="", zone="coop"), encoding="utf-8")
+    model = _load(path, monkeypatch, True).model
+    nest, coop = (next(z.index for z in model.zones if z.name == name) for name in ("nest", "coop"))
+
+    class Gen(QueryWriter):
+        def __init__(self, held: dict[int, str], sure: set[str]) -> None:
+            self.model, self.comp, self.off, self.owners_proven = model, Analysis(model), 0, True
+            self.cse_vars, self.loop_vars, self.cse_ids = None, held, sure
+
+        def local(self, slot: int) -> str:
+            return self.loop_vars.get(slot, f"loc[{slot}]")
+
+    w = m.Local(0, m.PLAYER)
+    assert Gen({}, set()).direct_zone(m.ZoneSel(coop, None))
+    assert Gen({}, set()).direct_zone(m.ZoneSel(nest, m.CurrentPlayer()))
+    assert Gen({0: "_v1"}, {"_v1"}).direct_zone(m.ZoneSel(nest, w))
+    assert not Gen({}, set()).direct_zone(m.ZoneSel(nest, w))  # in loc
+    assert not Gen({0: "_v1"}, set()).direct_zone(m.ZoneSel(nest, w))  # held, not sure to be a seat
