@@ -7,9 +7,19 @@ from typing import Any
 
 from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
+from rulelang.engine import state as state_module
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State, faces_kept, faces_kept_digest, faces_kept_digest3, ones_free
+from rulelang.engine.state import (
+    _DUMPS,
+    _SHA256,
+    Picking,
+    State,
+    faces_kept,
+    faces_kept_digest,
+    faces_kept_digest3,
+    ones_free,
+)
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line, written_scheme
@@ -27,6 +37,10 @@ FACES_KEPT = True
 # without keeping whether a step is under way (``ListRecorder``; a step ends where the next begins, and the
 # state does not change between them, so the test finds nothing new there: the same events).
 LIST_UNTRACKED = True
+# ...and a list recorder's digest of scheme 3 at a new turn without a new look written in its own test
+# (``_LeanListRecorder._looks_and_digest``): the bytes and the hash ``faces_kept_digest3`` makes there, without its
+# call and the recorder's other tests.
+DIGEST_LEAN = True
 
 
 def play(
@@ -131,6 +145,9 @@ class Recorder:
     """
 
     __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels", "faces", "scheme")
+    # whether a generated block may append an action's event itself while no turn or look has begun since the
+    # recorder's last test (``compile.recorded.TOOK_INLINE``): only the untracked list recorder says so
+    inline = False
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
@@ -232,12 +249,16 @@ class ListRecorder(Recorder):
     whether or not a step is under way: where none is, the state is as the last test left it (play's loop
     ends a step at the decision the next one begins with), so the test finds nothing there."""
 
-    __slots__ = ("events", "add")
+    __slots__ = ("events", "add", "lean")
+    inline = True  # (its ``took``, where no turn or look has begun since its last test, only appends the event)
 
     def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
         super().__init__(_no_sink, digests, st)
         self.events = events
         self.add = events.append
+        # whether its digests are of scheme 3 with the faces kept (DIGEST_LEAN: the kept hash read here)
+        self.lean = DIGEST_LEAN and RECORDER_LEAN and self.faces is not None and self.scheme == 3 \
+            and state_module.NATIVE
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` now: what the step before gave, then this step's action event."""
@@ -251,11 +272,46 @@ class ListRecorder(Recorder):
             self._looks_and_digest(st, self.events)
 
 
+class _LeanListRecorder(ListRecorder):
+    """(``DIGEST_LEAN``) The untracked list recorder whose digests of scheme 3 at a new turn without a new look
+    are made in its own test, where its faces are kept (``lean``)."""
+
+    __slots__ = ()
+
+    def _looks_and_digest(self, st: State, events: list[dict[str, Any]]) -> None:
+        """As ``Recorder._looks_and_digest``; a new turn without a new look digested here (``DIGEST_LEAN``), as
+        ``faces_kept_digest3`` digests it: faces changed since the last digest copied and written with the rest
+        of the table in one ``marshal`` call, faces unchanged whose hash is kept hashed on from it."""
+        if not self.lean or st.looks != self.looks or st.turn == self.turn or st.over:
+            Recorder._looks_and_digest(self, st, events)
+            return
+        kept = self.faces
+        faces = st.faces
+        h = kept[1]  # type: ignore[index]
+        try:
+            if faces != kept[0] and state_module.DIGEST3_ONE_CALL:  # type: ignore[index]
+                kept[0], kept[1] = faces[:], None  # type: ignore[index]
+                both = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)
+                digest = _SHA256(both[5:]).digest()[:8].hex()
+            elif h is not None and faces == kept[0]:  # type: ignore[index]
+                head = _DUMPS([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+                h = h.copy()
+                h.update(head)
+                digest = h.digest()[:8].hex()
+            else:  # (their hash made now, or the one-call digest off)
+                digest = faces_kept_digest3(st, kept)  # type: ignore[arg-type]
+        except ValueError:  # (a fraction: written the careful way)
+            digest = st.table_digest(3)
+        events.append({"type": "digest", "turn": st.turn, "digest": digest})
+        self.turn = st.turn
+
+
 class _TrackedListRecorder(ListRecorder):
     """(``LIST_UNTRACKED`` off) The list recorder that keeps whether a step is under way and tests for a new
     turn or look only within one, as it was written before: the comparison of the untracked one."""
 
     __slots__ = ()
+    inline = False  # (its ``took`` also opens a step)
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` now: the step before ends, and this one begins with its action
@@ -290,11 +346,13 @@ class _PlainListRecorder(_TrackedListRecorder):
 
 
 def _recorder_class() -> type[ListRecorder]:
-    """The list recorder of the flags set: ``ListRecorder`` (``LIST_UNTRACKED``), ``_TrackedListRecorder``
-    (``RECORDER_LEAN``) or ``_PlainListRecorder``."""
+    """The list recorder of the flags set: ``_LeanListRecorder`` (``DIGEST_LEAN``), ``ListRecorder``
+    (``LIST_UNTRACKED``), ``_TrackedListRecorder`` (``RECORDER_LEAN``) or ``_PlainListRecorder``."""
     if not RECORDER_LEAN:
         return _PlainListRecorder
-    return ListRecorder if LIST_UNTRACKED else _TrackedListRecorder
+    if not LIST_UNTRACKED:
+        return _TrackedListRecorder
+    return _LeanListRecorder if DIGEST_LEAN else ListRecorder
 
 
 def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:

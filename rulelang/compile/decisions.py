@@ -17,6 +17,7 @@ from rulelang.compile import (
     kept,
     label_proof,
     membership,
+    recorded,
     rounds,
     runtime,
     steps,
@@ -562,7 +563,8 @@ class DecisionEmitter:
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
-                    L.append((at, f"if {apart[0]} is not None and not kinds_differ({apart[1]}, {lst}):", opt.span))
+                    test = "kinds_differ_kept" if recorded.KINDS_DIFFER_KEPT else "kinds_differ"
+                    L.append((at, f"if {apart[0]} is not None and not {test}({apart[1]}, {lst}):", opt.span))
                     L.append((at + 1, "return left", opt.span))
                 lists.append((lst, size))
                 sizes.append(size)

@@ -1,0 +1,148 @@
+"""Recording written leaner again, against the writing before (the same events, digests included, on every game at
+its fewest and most players and on every example, kept in a list and handed on; the traces replay compliant):
+
+- a block appends an action's event to a list recorder's list itself where no turn or look began since the
+  recorder's last test (``recorded.TOOK_INLINE``; any other recorder is told through ``took``);
+- a recording's test that a counted range's kinds read apart answered from the answers kept
+  (``recorded.KINDS_DIFFER_KEPT``, ``runtime.kinds_differ_kept``);
+- a list recorder's scheme-3 digest at a new turn made in its own test (``play.DIGEST_LEAN``).
+
+A broken variant of each is noticed here (a block that appends without the recorder's test, a kept answer that
+forgets the classes, a lean digest written with other counters).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lever_support import EXAMPLES, player_counts, trace
+
+from rulelang import load_game
+from rulelang import play as play_module
+from rulelang.agents.base import RandomAgent
+from rulelang.compile import recorded, runtime
+from rulelang.engine.engine import Engine
+from rulelang.play import play
+from rulelang.trace.format import CHANCE_FROM_SEED, header, result_line
+from rulelang.trace.replay import Replayer, Trace
+
+REPO = Path(__file__).resolve().parents[2]
+GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
+BUILD_FLAGS = ("TOOK_INLINE", "KINDS_DIFFER_KEPT")
+
+
+def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
+    with monkeypatch.context() as patch:
+        patch.setenv("RULELANG_NO_CACHE", "1")
+        for name in BUILD_FLAGS:
+            patch.setattr(recorded, name, on)
+        return load_game(path)
+
+
+def listed(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]], str]:
+    """A random game's events kept in a list with turn digests (as ``run --trace`` records), and its end."""
+    events: list[dict[str, Any]] = []
+    st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, events=events, digests=True)
+    return events, st.dumps()
+
+
+def recordings(engine: Engine, players: int, seed: int, on: bool, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The game kept in a list (with and without digests) and handed on, ``DIGEST_LEAN`` ``on`` or off; the keys'
+    order of every event kept."""
+    with monkeypatch.context() as patch:
+        patch.setattr(play_module, "DIGEST_LEAN", on)
+        kept, handed = listed(engine, players, seed), trace(engine, players, seed)
+        bare: list[dict[str, Any]] = []
+        st = engine.new_state(players)
+        play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, events=bare)
+    return [kept, handed, bare, [list(e) for e in kept[0]]]
+
+
+def replays(engine: Engine, players: int, seed: int) -> None:
+    """The game recorded (flags on) replays compliant, with the result it ended with."""
+    events, _end = listed(engine, players, seed)
+    st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+    head = header(engine, "<game>", players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED)
+    head["_line"] = 1
+    lines = list(enumerate(events, start=2))
+    lines.append((len(events) + 2, result_line(st)))
+    verdict = Replayer(engine, Trace(f"<seed {seed}>", head, lines)).run()
+    assert verdict.status == "compliant", (players, seed, verdict.message)
+    assert verdict.result == st.result
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_records_as_without_the_levers(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = REPO / "games" / f"{game}.rules"
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    assert "'type': 'action'" in new.program.generated.source
+    assert "'type': 'action'" not in old.program.generated.source
+    counts = player_counts(new)
+    for n, seed in itertools.product(sorted({counts[0], counts[-1]}), range(3)):
+        got = recordings(new, n, seed, True, monkeypatch)
+        assert got == recordings(old, n, seed, False, monkeypatch), (n, seed)
+        assert got[0][0] == got[1][0]  # (kept in a list and handed on: the same events)
+        assert any(e["type"] == "digest" for e in got[0][0])
+    for n in sorted({counts[0], counts[-1]}):
+        replays(new, n, 1)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_example_records_as_without_the_levers(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = REPO / example
+    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    n = new.model.default_players
+    for seed in range(2):
+        assert recordings(new, n, seed, True, monkeypatch) == recordings(old, n, seed, False, monkeypatch), seed
+
+
+def test_a_block_that_appends_without_the_test_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks that appended every action's event without the recorder's test of a new turn would put the
+    digests after the turn's first action (or leave them out)."""
+    path = REPO / "games" / "rule-the-roost.rules"
+    right = _load(path, monkeypatch, True)
+
+    def careless(L: list, at: int, R: str, who: str, label: str, sp: Any) -> None:
+        L.append((at, f"{R}.add({{'type': 'action', 'step': st.step + 1, 'player': {R}.labels[{who}], "
+                      f"'action': {label}}})", sp))
+
+    monkeypatch.setattr(recorded, "took_lines", careless)
+    monkeypatch.setattr("rulelang.compile.answers.took_lines", careless)
+    monkeypatch.setattr("rulelang.compile.counted.took_lines", careless)
+    wrong = _load(path, monkeypatch, True)
+    assert listed(wrong, 4, 1) != listed(right, 4, 1)
+
+
+def test_kinds_differ_kept_answers_as_kinds_differ() -> None:
+    """Every list of kinds, in order, under two tables of classes that tell them apart differently, answered as
+    ``kinds_differ`` answers (and again, kept); a kept answer that forgot the classes would answer one table as the
+    other."""
+    tables = [(-1, -1, 2, 2, 0, 0, 1, 1), (0, 0, 0, 0, -1, -1, -1, -1)]
+    for class_of in tables * 2:
+        for size in range(5):
+            for kinds in itertools.combinations(range(8), size):
+                assert runtime.kinds_differ_kept(class_of, list(kinds)) == runtime.kinds_differ(class_of, list(kinds))
+    answers = [runtime.kinds_differ(t, [0, 1]) for t in tables]
+    assert answers[0] != answers[1]  # (so a memo by kinds alone is noticed above)
+
+
+def test_a_lean_digest_without_the_counters_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lean digest whose writing had other counters (only the lean recorder's own ``marshal`` calls) would
+    give other digests than ``table_digest(3)`` on a game with counters and dice (faces changed, and kept)."""
+    for game, n in (("chicken", 3), ("rule-the-roost", 4)):
+        engine = load_game(REPO / "games" / f"{game}.rules")
+        right = listed(engine, n, 2)
+        real = play_module._DUMPS
+
+        def forgetful(value: list, version: int, real: Any = real) -> bytes:
+            head = value[-1] if len(value) == 2 else value
+            return real(value[:1] + [head[:-1] + [[]]] if len(value) == 2 else head[:-1] + [[1]], version)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(play_module, "_DUMPS", forgetful)
+            assert listed(engine, n, 2) != right, game
