@@ -41,6 +41,9 @@ LIST_UNTRACKED = True
 # (``_LeanListRecorder._looks_and_digest``): the bytes and the hash ``faces_kept_digest3`` makes there, without its
 # call and the recorder's other tests.
 DIGEST_LEAN = True
+# ...and those digests' sha256 made as play ends, one after the other (the bytes written at each turn as it begins,
+# the digest's place in the list kept by its event, filled in then): the same events once ``play`` returns.
+DIGEST_BATCHED = True
 
 
 def play(
@@ -132,6 +135,8 @@ def play(
         state.chance_rng = None
         state.chance_events = None
         state.picking = None
+        if rec is not None:
+            rec.finish()
     return state
 
 
@@ -161,6 +166,9 @@ class Recorder:
         # the faces' bytes kept for the digests (faces_kept_digest), where the faces hold ints and nothing else
         self.faces = [None, None] if FACES_KEPT and digests and faces_kept(st) is not None else None
         self.scheme = written_scheme()  # (the digests' scheme: that of the trace's header, written as play begins)
+
+    def finish(self) -> None:
+        """Play is over (or stopped): every event made is complete from now on (see ``_LeanListRecorder``)."""
 
     def begin(self, st: State) -> None:
         """A chance step begins at the pending decision of ``st``: its events are the chance events
@@ -274,29 +282,64 @@ class ListRecorder(Recorder):
 
 class _LeanListRecorder(ListRecorder):
     """(``DIGEST_LEAN``) The untracked list recorder whose digests of scheme 3 at a new turn without a new look
-    are made in its own test, where its faces are kept (``lean``)."""
+    are made in its own test, where its faces are kept (``lean``); with ``DIGEST_BATCHED`` the bytes are written
+    there and hashed when play ends (``finish``), each into its own event."""
 
-    __slots__ = ()
+    __slots__ = ("unhashed",)
+
+    def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
+        super().__init__(events, digests, st)
+        # the digest events made and not yet filled in, each with the hash to go on from (or None) and the bytes
+        self.unhashed: list[tuple[dict[str, Any], Any, bytes]] | None = [] if DIGEST_BATCHED else None
 
     def _looks_and_digest(self, st: State, events: list[dict[str, Any]]) -> None:
-        """As ``Recorder._looks_and_digest``; a new turn without a new look digested here (``DIGEST_LEAN``), as
-        ``faces_kept_digest3`` digests it: faces changed since the last digest copied and written with the rest
-        of the table in one ``marshal`` call, faces unchanged whose hash is kept hashed on from it."""
-        if not self.lean or st.looks != self.looks or st.turn == self.turn or st.over:
-            Recorder._looks_and_digest(self, st, events)
+        """As ``Recorder._looks_and_digest``, written here (``DIGEST_LEAN``): the new looks of the players whose
+        looks grew, then a new turn's digest as ``faces_kept_digest3`` makes it: faces changed since the last
+        digest copied and written with the rest of the table in one ``marshal`` call, faces unchanged whose hash
+        is kept hashed on from it."""
+        if st.looks != self.looks:  # (looks are only ever added: a player's list grown holds the new ones at its end)
+            seen, looked, labels = st.seen, self.looked, self.labels
+            for p, before in enumerate(looked):
+                mine = seen[p]
+                if len(mine) != before:
+                    for look in mine[before:]:
+                        events.append({"type": "private", "to": labels[p], "where": look["where"],
+                                       "seen": look["components"]})
+                    looked[p] = len(mine)
+            self.looks = st.looks
+        if st.turn == self.turn:
+            return
+        if st.over or not self.digests:  # (no digest)
+            self.turn = st.turn
+            return
+        if not self.lean:
+            Recorder._looks_and_digest(self, st, events)  # (the looks told: the turn's digest, as it is made there)
             return
         kept = self.faces
         faces = st.faces
         h = kept[1]  # type: ignore[index]
+        later = self.unhashed
         try:
             if faces != kept[0] and state_module.DIGEST3_ONE_CALL:  # type: ignore[index]
                 kept[0], kept[1] = faces[:], None  # type: ignore[index]
-                both = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)
-                digest = _SHA256(both[5:]).digest()[:8].hex()
+                data = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)[5:]
+                if later is not None:
+                    event = {"type": "digest", "turn": st.turn, "digest": None}
+                    later.append((event, None, data))
+                    events.append(event)
+                    self.turn = st.turn
+                    return
+                digest = _SHA256(data).digest()[:8].hex()
             elif h is not None and faces == kept[0]:  # type: ignore[index]
-                head = _DUMPS([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+                data = _DUMPS([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+                if later is not None:
+                    event = {"type": "digest", "turn": st.turn, "digest": None}
+                    later.append((event, h, data))
+                    events.append(event)
+                    self.turn = st.turn
+                    return
                 h = h.copy()
-                h.update(head)
+                h.update(data)
                 digest = h.digest()[:8].hex()
             else:  # (their hash made now, or the one-call digest off)
                 digest = faces_kept_digest3(st, kept)  # type: ignore[arg-type]
@@ -304,6 +347,22 @@ class _LeanListRecorder(ListRecorder):
             digest = st.table_digest(3)
         events.append({"type": "digest", "turn": st.turn, "digest": digest})
         self.turn = st.turn
+
+    def finish(self) -> None:
+        """The digests whose bytes were written at their turns hashed now, each into its event (``DIGEST_BATCHED``:
+        the sha256 of the same bytes, or the kept hash of the faces gone on with them)."""
+        later = self.unhashed
+        if not later:
+            return
+        sha = _SHA256
+        for event, h, data in later:
+            if h is None:
+                event["digest"] = sha(data).digest()[:8].hex()
+            else:
+                h = h.copy()
+                h.update(data)
+                event["digest"] = h.digest()[:8].hex()
+        later.clear()
 
 
 class _TrackedListRecorder(ListRecorder):

@@ -32,3 +32,4 @@ def took_lines(L: list, at: int, R: str, who: str, label: str, sp: Any) -> None:
                       f"'action': {label}}})", sp))
     L.append((at, "else:", sp))
     L.append((at + 1, f"{R}.took(st, {who}, {label})", sp))
+

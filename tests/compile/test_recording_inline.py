@@ -5,10 +5,11 @@ its fewest and most players and on every example, kept in a list and handed on; 
   recorder's last test (``recorded.TOOK_INLINE``; any other recorder is told through ``took``);
 - a recording's test that a counted range's kinds read apart answered from the answers kept
   (``recorded.KINDS_DIFFER_KEPT``, ``runtime.kinds_differ_kept``);
-- a list recorder's scheme-3 digest at a new turn made in its own test (``play.DIGEST_LEAN``).
+- a list recorder's new looks and scheme-3 digest at a new turn made in its own test (``play.DIGEST_LEAN``), the
+  digests' sha256 made as play ends (``play.DIGEST_BATCHED``).
 
 A broken variant of each is noticed here (a block that appends without the recorder's test, a kept answer that
-forgets the classes, a lean digest written with other counters).
+forgets the classes, a lean digest written with other counters, a batch that forgets the faces' kept hash).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from rulelang.trace.replay import Replayer, Trace
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 BUILD_FLAGS = ("TOOK_INLINE", "KINDS_DIFFER_KEPT")
+RUN_FLAGS = ("DIGEST_LEAN", "DIGEST_BATCHED")
 
 
 def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
@@ -51,10 +53,11 @@ def listed(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]
 
 
 def recordings(engine: Engine, players: int, seed: int, on: bool, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The game kept in a list (with and without digests) and handed on, ``DIGEST_LEAN`` ``on`` or off; the keys'
+    """The game kept in a list (with and without digests) and handed on, the run-time flags ``on`` or off; the keys'
     order of every event kept."""
     with monkeypatch.context() as patch:
-        patch.setattr(play_module, "DIGEST_LEAN", on)
+        for name in RUN_FLAGS:
+            patch.setattr(play_module, name, on)
         kept, handed = listed(engine, players, seed), trace(engine, players, seed)
         bare: list[dict[str, Any]] = []
         st = engine.new_state(players)
@@ -146,3 +149,17 @@ def test_a_lean_digest_without_the_counters_is_noticed(monkeypatch: pytest.Monke
         with monkeypatch.context() as patch:
             patch.setattr(play_module, "_DUMPS", forgetful)
             assert listed(engine, n, 2) != right, game
+
+
+def test_a_batch_that_forgets_the_kept_hash_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Digests batched as play ends hashing only the bytes written (not going on from the faces' kept hash) would
+    differ from ``table_digest(3)`` where the faces stay (Rule the Roost's, turn after turn)."""
+    engine = load_game(REPO / "games" / "rule-the-roost.rules")
+    right = listed(engine, 4, 1)
+
+    def finish(self: Any) -> None:
+        for event, _h, data in self.unhashed or ():
+            event["digest"] = play_module._SHA256(data).digest()[:8].hex()
+
+    monkeypatch.setattr(play_module._LeanListRecorder, "finish", finish)
+    assert listed(engine, 4, 1) != right
