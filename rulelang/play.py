@@ -150,9 +150,6 @@ class Recorder:
     """
 
     __slots__ = ("on_event", "digests", "open", "first", "turn", "looks", "looked", "labels", "faces", "scheme")
-    # whether a generated block may append an action's event itself while no turn or look has begun since the
-    # recorder's last test (``compile.recorded.TOOK_INLINE``): only the untracked list recorder says so
-    inline = False
 
     def __init__(self, on_event: EventSink, digests: bool, st: State) -> None:
         self.on_event = on_event
@@ -258,7 +255,6 @@ class ListRecorder(Recorder):
     ends a step at the decision the next one begins with), so the test finds nothing there."""
 
     __slots__ = ("events", "add", "lean")
-    inline = True  # (its ``took``, where no turn or look has begun since its last test, only appends the event)
 
     def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
         super().__init__(_no_sink, digests, st)
@@ -370,7 +366,6 @@ class _TrackedListRecorder(ListRecorder):
     turn or look only within one, as it was written before: the comparison of the untracked one."""
 
     __slots__ = ()
-    inline = False  # (its ``took`` also opens a step)
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` now: the step before ends, and this one begins with its action

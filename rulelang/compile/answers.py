@@ -8,9 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check import model as m
-from rulelang.compile import recorded, steps
+from rulelang.compile import steps
 from rulelang.compile.analysis import never_negative
-from rulelang.compile.recorded import took_lines
 
 # The answers of an ask listed and picked in one loop while the pickers read nothing (answers_at_once).
 ANSWERS_AT_ONCE = True
@@ -90,13 +89,8 @@ class AnswerEmitter:
         L.append((pick, f"{i} = {P}.picks[{who}]({size})", sp))
         L.append((pick, f"if not 0 <= {i} < {size}:", sp))
         L.append((pick + 1, f"bad_answer({i}, {self.const(sp)})", sp))
-        if recorded.TOOK_INLINE:
-            rc = self.var("rc")
-            L.append((at, f"if ({rc} := {P}.record) is not None:", sp))
-            took_lines(L, at + 1, rc, who, f"{ok}[{i}]", sp)
-        else:
-            L.append((at, f"if {P}.record is not None:", sp))
-            L.append((at + 1, f"{P}.record.took(st, {who}, {ok}[{i}])", sp))
+        L.append((at, f"if {P}.record is not None:", sp))
+        L.append((at + 1, f"{P}.record.took(st, {who}, {ok}[{i}])", sp))
         L.append((at, f"{A}[{who}] = {ok}[{i}]", sp))
 
     def answers_by_table(self, L: list, s: m.AskS, ok: str, ind: int) -> bool:
@@ -267,6 +261,6 @@ class AnswerEmitter:
         if a is not None:
             if rc is not None:
                 L.append((at + 1, f"if {rc} is not None:", sp))
-                took_lines(L, at + 2, rc, p, a, sp)
+                L.append((at + 2, f"{rc}.took(st, {p}, {a})", sp))
             L.append((at + 1, f"{A}[{p}] = {a}", sp))
             L.append((at + 1, "st.step += 1", sp))

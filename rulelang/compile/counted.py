@@ -13,7 +13,6 @@ from rulelang.check import model as m
 from rulelang.compile import masked_kinds, pile_filters, runtime
 from rulelang.compile.analysis import conjuncts, never_negative, slots_read
 from rulelang.compile.program import ChooseSpec
-from rulelang.compile.recorded import took_lines
 
 # A choice counted (counted_pick) also where listing it needs a guard (counted while the guard holds, the
 # owners of the piles it reads then known to have them) and where a condition's parts that read a value
@@ -167,7 +166,7 @@ class CountedEmitter:
     def option_tail(self, L: list, opt: tuple, R: str, who: str, nxt: str, k: int, at: int, sp: Any) -> None:
         """After an option's values are stored: the option told to a recorder, where play goes on."""
         L.append((at, f"if {R} is not None:", sp))  # recording: the option's label, as play() records it
-        took_lines(L, at + 1, R, who, self.label_call(opt[0]), sp)
+        L.append((at + 1, f"{R}.took(st, {who}, {self.label_call(opt[0])})", sp))
         L.append((at, f"fr[1] = {opt[3]}", sp))
         if k > 1:
             L.append((at, f"{nxt} = r{self.frame}_{opt[3]}", sp))

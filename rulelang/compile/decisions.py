@@ -17,7 +17,6 @@ from rulelang.compile import (
     kept,
     label_proof,
     membership,
-    recorded,
     rounds,
     runtime,
     steps,
@@ -35,6 +34,10 @@ from rulelang.compile.program import (
     ChooseSpec,
 )
 from rulelang.errors import RulelangError
+
+# A recording's test that the kinds a counted choice's range lists read apart in its labels (``runtime.kinds_differ``,
+# where the labels' proof needs it) answered from the answers kept by classes and kinds (``runtime.kinds_differ_kept``).
+KINDS_DIFFER_KEPT = True
 
 
 class DecisionEmitter:
@@ -563,7 +566,7 @@ class DecisionEmitter:
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
-                    test = "kinds_differ_kept" if recorded.KINDS_DIFFER_KEPT else "kinds_differ"
+                    test = "kinds_differ_kept" if KINDS_DIFFER_KEPT else "kinds_differ"
                     L.append((at, f"if {apart[0]} is not None and not {test}({apart[1]}, {lst}):", opt.span))
                     L.append((at + 1, "return left", opt.span))
                 lists.append((lst, size))

@@ -50,9 +50,7 @@ class Picking:
     - ``take(st, spec, loc)``: replay's recorded option of a choice found without listing the options
       (``ChooseSpec.member``), or None to list them;
     - ``record``: a recorder whose ``took(st, seat, label)`` is called just before each choice or
-      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks); where its
-      ``inline`` is true and neither ``st.turn`` nor ``st.looks`` differs from its own, a block appends the
-      action's event with its ``add`` instead (``compile.recorded.TOOK_INLINE``);
+      answer is taken (``rulelang.play.Recorder``: the trace's events made in the blocks);
     - ``kept``: the chance drawn in the engine's loop (not only in the blocks) is drawn there and its
       events kept with ``State.chance_events`` though nothing records: replay's feed, drawing from the
       trace's seed as play drew, matches them with the trace's (``rulelang.trace.feed``);

@@ -1,15 +1,13 @@
 """Recording written leaner again, against the writing before (the same events, digests included, on every game at
 its fewest and most players and on every example, kept in a list and handed on; the traces replay compliant):
 
-- a block appends an action's event to a list recorder's list itself where no turn or look began since the
-  recorder's last test (``recorded.TOOK_INLINE``; any other recorder is told through ``took``);
 - a recording's test that a counted range's kinds read apart answered from the answers kept
-  (``recorded.KINDS_DIFFER_KEPT``, ``runtime.kinds_differ_kept``);
+  (``decisions.KINDS_DIFFER_KEPT``, ``runtime.kinds_differ_kept``);
 - a list recorder's new looks and scheme-3 digest at a new turn made in its own test (``play.DIGEST_LEAN``), the
   digests' sha256 made as play ends (``play.DIGEST_BATCHED``).
 
-A broken variant of each is noticed here (a block that appends without the recorder's test, a kept answer that
-forgets the classes, a lean digest written with other counters, a batch that forgets the faces' kept hash).
+A broken variant of each is noticed here (a kept answer that forgets the classes, a lean digest written with other
+counters, a batch that forgets the faces' kept hash).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from lever_support import EXAMPLES, player_counts, trace
 from rulelang import load_game
 from rulelang import play as play_module
 from rulelang.agents.base import RandomAgent
-from rulelang.compile import recorded, runtime
+from rulelang.compile import decisions, runtime
 from rulelang.engine.engine import Engine
 from rulelang.play import play
 from rulelang.trace.format import CHANCE_FROM_SEED, header, result_line
@@ -32,15 +30,13 @@ from rulelang.trace.replay import Replayer, Trace
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
-BUILD_FLAGS = ("TOOK_INLINE", "KINDS_DIFFER_KEPT")
 RUN_FLAGS = ("DIGEST_LEAN", "DIGEST_BATCHED")
 
 
 def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
     with monkeypatch.context() as patch:
         patch.setenv("RULELANG_NO_CACHE", "1")
-        for name in BUILD_FLAGS:
-            patch.setattr(recorded, name, on)
+        patch.setattr(decisions, "KINDS_DIFFER_KEPT", on)
         return load_game(path)
 
 
@@ -83,8 +79,10 @@ def replays(engine: Engine, players: int, seed: int) -> None:
 def test_every_game_records_as_without_the_levers(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / f"{game}.rules"
     new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    assert "'type': 'action'" in new.program.generated.source
-    assert "'type': 'action'" not in old.program.generated.source
+    assert "kinds_differ(" not in new.program.generated.source
+    assert "kinds_differ_kept(" not in old.program.generated.source
+    if game == "chicken-eggspansion":  # (its counted choices' kinds are told apart as they are counted)
+        assert "kinds_differ_kept(" in new.program.generated.source
     counts = player_counts(new)
     for n, seed in itertools.product(sorted({counts[0], counts[-1]}), range(3)):
         got = recordings(new, n, seed, True, monkeypatch)
@@ -102,23 +100,6 @@ def test_every_example_records_as_without_the_levers(example: str, monkeypatch: 
     n = new.model.default_players
     for seed in range(2):
         assert recordings(new, n, seed, True, monkeypatch) == recordings(old, n, seed, False, monkeypatch), seed
-
-
-def test_a_block_that_appends_without_the_test_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Blocks that appended every action's event without the recorder's test of a new turn would put the
-    digests after the turn's first action (or leave them out)."""
-    path = REPO / "games" / "rule-the-roost.rules"
-    right = _load(path, monkeypatch, True)
-
-    def careless(L: list, at: int, R: str, who: str, label: str, sp: Any) -> None:
-        L.append((at, f"{R}.add({{'type': 'action', 'step': st.step + 1, 'player': {R}.labels[{who}], "
-                      f"'action': {label}}})", sp))
-
-    monkeypatch.setattr(recorded, "took_lines", careless)
-    monkeypatch.setattr("rulelang.compile.answers.took_lines", careless)
-    monkeypatch.setattr("rulelang.compile.counted.took_lines", careless)
-    wrong = _load(path, monkeypatch, True)
-    assert listed(wrong, 4, 1) != listed(right, 4, 1)
 
 
 def test_kinds_differ_kept_answers_as_kinds_differ() -> None:
