@@ -7,9 +7,19 @@ from typing import Any
 
 from rulelang.agents.base import Agent
 from rulelang.compile.runtime import player_label
+from rulelang.engine import state as state_module
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
-from rulelang.engine.state import Picking, State, faces_kept, faces_kept_digest, faces_kept_digest3, ones_free
+from rulelang.engine.state import (
+    _DUMPS,
+    _SHA256,
+    Picking,
+    State,
+    faces_kept,
+    faces_kept_digest,
+    faces_kept_digest3,
+    ones_free,
+)
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line, written_scheme
@@ -27,6 +37,13 @@ FACES_KEPT = True
 # without keeping whether a step is under way (``ListRecorder``; a step ends where the next begins, and the
 # state does not change between them, so the test finds nothing new there: the same events).
 LIST_UNTRACKED = True
+# ...and a list recorder's digest of scheme 3 at a new turn without a new look written in its own test
+# (``_LeanListRecorder._looks_and_digest``): the bytes and the hash ``faces_kept_digest3`` makes there, without its
+# call and the recorder's other tests.
+DIGEST_LEAN = True
+# ...and those digests' sha256 made as play ends, one after the other (the bytes written at each turn as it begins,
+# the digest's place in the list kept by its event, filled in then): the same events once ``play`` returns.
+DIGEST_BATCHED = True
 
 
 def play(
@@ -118,6 +135,8 @@ def play(
         state.chance_rng = None
         state.chance_events = None
         state.picking = None
+        if rec is not None:
+            rec.finish()
     return state
 
 
@@ -144,6 +163,9 @@ class Recorder:
         # the faces' bytes kept for the digests (faces_kept_digest), where the faces hold ints and nothing else
         self.faces = [None, None] if FACES_KEPT and digests and faces_kept(st) is not None else None
         self.scheme = written_scheme()  # (the digests' scheme: that of the trace's header, written as play begins)
+
+    def finish(self) -> None:
+        """Play is over (or stopped): every event made is complete from now on (see ``_LeanListRecorder``)."""
 
     def begin(self, st: State) -> None:
         """A chance step begins at the pending decision of ``st``: its events are the chance events
@@ -232,12 +254,15 @@ class ListRecorder(Recorder):
     whether or not a step is under way: where none is, the state is as the last test left it (play's loop
     ends a step at the decision the next one begins with), so the test finds nothing there."""
 
-    __slots__ = ("events", "add")
+    __slots__ = ("events", "add", "lean")
 
     def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
         super().__init__(_no_sink, digests, st)
         self.events = events
         self.add = events.append
+        # whether its digests are of scheme 3 with the faces kept (DIGEST_LEAN: the kept hash read here)
+        self.lean = DIGEST_LEAN and RECORDER_LEAN and self.faces is not None and self.scheme == 3 \
+            and state_module.NATIVE
 
     def took(self, st: State, seat: int, action: str) -> None:
         """``seat`` takes ``action`` now: what the step before gave, then this step's action event."""
@@ -249,6 +274,91 @@ class ListRecorder(Recorder):
         """The step under way is over: add the private looks it gave, and a digest if a turn began."""
         if st.turn != self.turn or st.looks != self.looks:
             self._looks_and_digest(st, self.events)
+
+
+class _LeanListRecorder(ListRecorder):
+    """(``DIGEST_LEAN``) The untracked list recorder whose digests of scheme 3 at a new turn without a new look
+    are made in its own test, where its faces are kept (``lean``); with ``DIGEST_BATCHED`` the bytes are written
+    there and hashed when play ends (``finish``), each into its own event."""
+
+    __slots__ = ("unhashed",)
+
+    def __init__(self, events: list[dict[str, Any]], digests: bool, st: State) -> None:
+        super().__init__(events, digests, st)
+        # the digest events made and not yet filled in, each with the hash to go on from (or None) and the bytes
+        self.unhashed: list[tuple[dict[str, Any], Any, bytes]] | None = [] if DIGEST_BATCHED else None
+
+    def _looks_and_digest(self, st: State, events: list[dict[str, Any]]) -> None:
+        """As ``Recorder._looks_and_digest``, written here (``DIGEST_LEAN``): the new looks of the players whose
+        looks grew, then a new turn's digest as ``faces_kept_digest3`` makes it: faces changed since the last
+        digest copied and written with the rest of the table in one ``marshal`` call, faces unchanged whose hash
+        is kept hashed on from it."""
+        if st.looks != self.looks:  # (looks are only ever added: a player's list grown holds the new ones at its end)
+            seen, looked, labels = st.seen, self.looked, self.labels
+            for p, before in enumerate(looked):
+                mine = seen[p]
+                if len(mine) != before:
+                    for look in mine[before:]:
+                        events.append({"type": "private", "to": labels[p], "where": look["where"],
+                                       "seen": look["components"]})
+                    looked[p] = len(mine)
+            self.looks = st.looks
+        if st.turn == self.turn:
+            return
+        if st.over or not self.digests:  # (no digest)
+            self.turn = st.turn
+            return
+        if not self.lean:
+            Recorder._looks_and_digest(self, st, events)  # (the looks told: the turn's digest, as it is made there)
+            return
+        kept = self.faces
+        faces = st.faces
+        h = kept[1]  # type: ignore[index]
+        later = self.unhashed
+        try:
+            if faces != kept[0] and state_module.DIGEST3_ONE_CALL:  # type: ignore[index]
+                kept[0], kept[1] = faces[:], None  # type: ignore[index]
+                data = _DUMPS([faces, [st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters]], 2)[5:]
+                if later is not None:
+                    event = {"type": "digest", "turn": st.turn, "digest": None}
+                    later.append((event, None, data))
+                    events.append(event)
+                    self.turn = st.turn
+                    return
+                digest = _SHA256(data).digest()[:8].hex()
+            elif h is not None and faces == kept[0]:  # type: ignore[index]
+                data = _DUMPS([st.players, st.current, st.turn, st.step, st.zones, st.out, st.counters], 2)
+                if later is not None:
+                    event = {"type": "digest", "turn": st.turn, "digest": None}
+                    later.append((event, h, data))
+                    events.append(event)
+                    self.turn = st.turn
+                    return
+                h = h.copy()
+                h.update(data)
+                digest = h.digest()[:8].hex()
+            else:  # (their hash made now, or the one-call digest off)
+                digest = faces_kept_digest3(st, kept)  # type: ignore[arg-type]
+        except ValueError:  # (a fraction: written the careful way)
+            digest = st.table_digest(3)
+        events.append({"type": "digest", "turn": st.turn, "digest": digest})
+        self.turn = st.turn
+
+    def finish(self) -> None:
+        """The digests whose bytes were written at their turns hashed now, each into its event (``DIGEST_BATCHED``:
+        the sha256 of the same bytes, or the kept hash of the faces gone on with them)."""
+        later = self.unhashed
+        if not later:
+            return
+        sha = _SHA256
+        for event, h, data in later:
+            if h is None:
+                event["digest"] = sha(data).digest()[:8].hex()
+            else:
+                h = h.copy()
+                h.update(data)
+                event["digest"] = h.digest()[:8].hex()
+        later.clear()
 
 
 class _TrackedListRecorder(ListRecorder):
@@ -290,11 +400,13 @@ class _PlainListRecorder(_TrackedListRecorder):
 
 
 def _recorder_class() -> type[ListRecorder]:
-    """The list recorder of the flags set: ``ListRecorder`` (``LIST_UNTRACKED``), ``_TrackedListRecorder``
-    (``RECORDER_LEAN``) or ``_PlainListRecorder``."""
+    """The list recorder of the flags set: ``_LeanListRecorder`` (``DIGEST_LEAN``), ``ListRecorder``
+    (``LIST_UNTRACKED``), ``_TrackedListRecorder`` (``RECORDER_LEAN``) or ``_PlainListRecorder``."""
     if not RECORDER_LEAN:
         return _PlainListRecorder
-    return ListRecorder if LIST_UNTRACKED else _TrackedListRecorder
+    if not LIST_UNTRACKED:
+        return _TrackedListRecorder
+    return _LeanListRecorder if DIGEST_LEAN else ListRecorder
 
 
 def _no_sink(_event: dict[str, Any], _narration: list[dict[str, Any]]) -> None:

@@ -35,6 +35,10 @@ from rulelang.compile.program import (
 )
 from rulelang.errors import RulelangError
 
+# A recording's test that the kinds a counted choice's range lists read apart in its labels (``runtime.kinds_differ``,
+# where the labels' proof needs it) answered from the answers kept by classes and kinds (``runtime.kinds_differ_kept``).
+KINDS_DIFFER_KEPT = True
+
 
 class DecisionEmitter:
     """``ask`` and ``choose`` (mixed into ``CodeGen``)."""
@@ -562,7 +566,8 @@ class DecisionEmitter:
                 L.append((at, f"{size} = len({lst})", opt.span))
                 if position in tested:
                     assert apart is not None
-                    L.append((at, f"if {apart[0]} is not None and not kinds_differ({apart[1]}, {lst}):", opt.span))
+                    test = "kinds_differ_kept" if KINDS_DIFFER_KEPT else "kinds_differ"
+                    L.append((at, f"if {apart[0]} is not None and not {test}({apart[1]}, {lst}):", opt.span))
                     L.append((at + 1, "return left", opt.span))
                 lists.append((lst, size))
                 sizes.append(size)

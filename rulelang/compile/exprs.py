@@ -127,6 +127,7 @@ class ExprWriter(QueryWriter, LabelWriter):
             "log_move": runtime.log_move, "log_counter": runtime.log_counter, "runaway": runtime.runaway,
             "end_turn": runtime.end_turn, "reveal": runtime.reveal, "insort": bisect.insort,
             "kinds_apart": runtime.kinds_apart, "kinds_differ": runtime.kinds_differ,
+            "kinds_differ_kept": runtime.kinds_differ_kept,
             "KD": [k.display for k in model.kinds], "place_of": runtime.place_of,
             "DF": [model.kinds[k].faces for k in comp.kind_of], "zone_of_kind": runtime.zone_of_kind,
             "FN": [f.name for f in model.faces], "KN": [k.name for k in model.kinds],

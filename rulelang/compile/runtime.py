@@ -364,6 +364,21 @@ def kinds_differ(class_of: list[int], kinds: list[int]) -> bool:
     return True
 
 
+_KINDS_DIFFER: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}  # (classes, kinds) -> kinds_differ's answer
+
+
+def kinds_differ_kept(class_of: tuple[int, ...], kinds: list[int]) -> bool:
+    """``kinds_differ(class_of, kinds)``, kept by the classes' table and the kinds listed once found (a test a
+    recording makes at each such choice, of few kinds listed in few ways): the same answer."""
+    key = (class_of, tuple(kinds))
+    found = _KINDS_DIFFER.get(key)
+    if found is None:
+        if len(_KINDS_DIFFER) >= 4096:
+            _KINDS_DIFFER.clear()
+        found = _KINDS_DIFFER[key] = kinds_differ(class_of, kinds)  # type: ignore[arg-type]
+    return found
+
+
 def kinds_apart(alike: tuple, options: list[tuple[int, tuple]]) -> bool:
     """Whether the listed ``options`` of a choice whose labels differ unless kinds that share a display
     are listed in one place (``ChooseSpec.alike``: see ``label_proof.kinds_alike``) list no two such
