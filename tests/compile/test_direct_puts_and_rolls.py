@@ -20,10 +20,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, player_counts, same_games, trace
+from lever_support import (
+    EXAMPLES,
+    GAMES,
+    budget_outcome,
+    build,
+    flagged_builds,
+    mcts_choices,
+    noticed,
+    plain,
+    player_counts,
+    same_games,
+    trace,
+)
 from step_support import recorded, same_stops, take_step
 
-from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import chance, moves, statements
 from rulelang.engine.engine import Engine
@@ -33,42 +44,33 @@ from rulelang.rng import Rng
 from rulelang.trace.replay import Replayer
 
 REPO = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 FLAGS = [(moves, "DIRECT_PUTS"), (chance, "ROLL_AT_ONCE"), (chance, "DRAW_ONCE"), (statements, "REPEAT_RANGES")]
 DICE = ["chicken", "chicken-eggspansion"]
 
 
-def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | None = None) -> Engine:
-    with monkeypatch.context() as patch:
-        patch.setenv("RULELANG_NO_CACHE", "1")
-        for module, name in FLAGS:
-            patch.setattr(module, name, on)
-        return load_game(path) if budget is None else load_game(path, budget=budget)
-
-
-def _pair(game: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engine]:
+def _pair(game: str) -> tuple[Engine, Engine]:
     path = REPO / "games" / f"{game}.rules"
-    return _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    return build(path, FLAGS), build(path, FLAGS, False)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(game, monkeypatch)
+def test_every_game_plays_and_records_as_without_the_rewrites(game: str) -> None:
+    new, old = _pair(game)
     assert new.program.generated.source != old.program.generated.source  # (every game moves everything once)
     players = player_counts(new)
     same_games(new, old, players, range(6))
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_example_plays_as_without_the_rewrites(example: str) -> None:
     path = REPO / example
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     players = new.model.default_players
     same_games(new, old, [players], range(6))
 
 
 def test_chicken_takes_both_rewrites(monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair("chicken", monkeypatch)
+    new, old = _pair("chicken")
     source, before = new.program.generated.source, old.program.generated.source
     assert "_mv" in before and "_t" in before
     assert "insort(_d" in source and ".roll_into(_dice" in source and ".roll_into(loc[" not in source
@@ -76,16 +78,16 @@ def test_chicken_takes_both_rewrites(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("game", [*DICE, "barnyard"])
-def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(game, monkeypatch)
+def test_mcts_chooses_as_without_the_rewrites(game: str) -> None:
+    new, old = _pair(game)
     got = mcts_choices(new, new.model.default_players)
     assert got and got == mcts_choices(old, old.model.default_players)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_narrated_games_read_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_narrated_games_read_as_without_the_rewrites(game: str) -> None:
     """Narrated (the moves and rolls told as they happen), the same story and the same whole state."""
-    new, old = _pair(game, monkeypatch)
+    new, old = _pair(game)
     for seed in range(2):
         told: list[Any] = []
         for engine in (new, old):
@@ -100,20 +102,19 @@ def test_narrated_games_read_as_without_the_rewrites(game: str, monkeypatch: pyt
 
 
 @pytest.mark.parametrize("game", DICE)
-def test_a_step_limit_stops_the_game_where_it_did(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_step_limit_stops_the_game_where_it_did(game: str) -> None:
     """Stopped at every step of its first 60 (amid the rolls too), the whole state is the same, frames' locals
     included."""
-    new, old = _pair(game, monkeypatch)
+    new, old = _pair(game)
     for seed in range(2):
         same_stops(new, old, 4, seed, range(1, 61), view=State.dumps, stopped=True)
 
 
 @pytest.mark.parametrize("game", [*DICE, "rule-the-roost"])
-def test_chance_taken_one_decision_at_a_time_leaves_the_same_states(game: str,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chance_taken_one_decision_at_a_time_leaves_the_same_states(game: str) -> None:
     """With no chance stream in the state, each roll pauses for the engine: every state on the way (frames'
     locals included) is the same."""
-    new, old = _pair(game, monkeypatch)
+    new, old = _pair(game)
     for seed in range(3):
         seen = []
         for engine in (new, old):
@@ -168,12 +169,12 @@ rank p by highest drawn
 """
 
 
-def test_draws_of_one_and_repeats_play_as_without_the_rewrites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_draws_of_one_and_repeats_play_as_without_the_rewrites(tmp_path: Path) -> None:
     """Draws of one filtered or not, from a bag that runs out of the kind, with a trigger on the zone drawn into,
     and repeats with and without a pause in their body: the same games, traces and states on the way."""
     path = tmp_path / "draws.rules"
     path.write_text(DRAWS, encoding="utf-8")
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     source, before = new.program.generated.source, old.program.generated.source
     assert source.count("in range(") > before.count("in range(")  # (the standings loop over seats in both)
     assert source.count("while loc[") < before.count("while loc[")
@@ -196,16 +197,16 @@ def test_draws_of_one_and_repeats_play_as_without_the_rewrites(tmp_path: Path, m
 
 
 @pytest.mark.parametrize("budget", [1, 2, 5, 17, 60, 200])
-def test_the_step_budget_runs_out_where_it_did(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_step_budget_runs_out_where_it_did(budget: int) -> None:
     path = REPO / "games" / "chicken.rules"
-    outcomes = [budget_outcome(_load(path, monkeypatch, on, budget), 4, 1) for on in (True, False)]
+    outcomes = [budget_outcome(build(path, FLAGS, on, budget), 4, 1) for on in (True, False)]
     assert outcomes[0] == outcomes[1]
 
 
 @pytest.mark.parametrize("game", [*DICE, "barnyard"])
-def test_recorded_games_replay_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_recorded_games_replay_as_without_the_rewrites(game: str) -> None:
     """Recorded by one build and replayed by either: compliant, the same final states."""
-    new, old = _pair(game, monkeypatch)
+    new, old = _pair(game)
     for seed in range(3):
         made, result = recorded(new, game, new.model.default_players, seed)
         assert made.events == recorded(old, game, old.model.default_players, seed)[0].events
@@ -222,12 +223,12 @@ def _broken(game: str, monkeypatch: pytest.MonkeyPatch, method: str, wrong: Any,
             ) -> Engine:
     with monkeypatch.context() as patch:
         patch.setattr(owner, method, wrong)
-        return _load(REPO / "games" / f"{game}.rules", monkeypatch, True)
+        return build(REPO / "games" / f"{game}.rules", FLAGS)
 
 
 def test_a_destination_left_unsorted_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """A move of everything that adds the sources' lists to a sorted zone without sorting it is noticed."""
-    right = _load(REPO / "games" / "chicken.rules", monkeypatch, True)
+    right = build(REPO / "games" / "chicken.rules", FLAGS)
     original = moves.MoveEmitter.move_all_direct
 
     def unsorted(self: Any, L: list, s: Any, ind: int) -> None:
@@ -242,7 +243,7 @@ def test_a_destination_left_unsorted_plays_other_games(monkeypatch: pytest.Monke
 
 def test_fused_moves_that_put_into_each_others_zone_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two fused moves each putting into the other's destination are noticed."""
-    right = _load(REPO / "games" / "chicken.rules", monkeypatch, True)
+    right = build(REPO / "games" / "chicken.rules", FLAGS)
     original = moves.MoveEmitter.emit_fused_puts
 
     def swapped(self: Any, L: list, a: Any, b: Any, after: tuple, ind: int) -> bool:
@@ -259,7 +260,7 @@ def test_fused_moves_that_put_into_each_others_zone_play_other_games(monkeypatch
 
 def test_a_roll_that_does_not_count_its_steps_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """A roll at once that leaves the step count where it was is noticed."""
-    right = _load(REPO / "games" / "chicken.rules", monkeypatch, True)
+    right = build(REPO / "games" / "chicken.rules", FLAGS)
     original = chance.ChanceEmitter.roll_at_once
 
     def uncounted(self: Any, L: list, *args: Any) -> bool:

@@ -9,29 +9,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, noticed, player_counts, same_games
+from lever_support import EXAMPLES, GAMES, build, flagged_builds, noticed, player_counts, same_games
 
-from rulelang import load_game
 from rulelang.compile import moves
-from rulelang.engine.engine import Engine
 
 REPO = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 TAKES = ("barnyard", "barnyard-2p", "rooster-rush")  # (the games with two such moves)
 
 
-def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
-    with monkeypatch.context() as patch:
-        patch.setenv("RULELANG_NO_CACHE", "1")
-        patch.setattr(moves, "RUNS_APART", on)
-        return load_game(path)
+FLAGS = [(moves, "RUNS_APART")]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_plays_and_records_as_in_one_pass(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_game_plays_and_records_as_in_one_pass(game: str) -> None:
     path = REPO / "games" / f"{game}.rules"
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    changed = new.program.generated.source != old.program.generated.source
+    new, old, changed = flagged_builds(path, FLAGS)
     assert changed == (game in TAKES)
     if changed:
         assert "for _c" in old.program.generated.source  # (the one pass)
@@ -39,16 +31,16 @@ def test_every_game_plays_and_records_as_in_one_pass(game: str, monkeypatch: pyt
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_every_example_plays_as_in_one_pass(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_example_plays_as_in_one_pass(example: str) -> None:
     path = REPO / example
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
-    if new.program.generated.source != old.program.generated.source:
+    new, old, changed = flagged_builds(path, FLAGS)
+    if changed:  # (the same module plays the same games)
         same_games(new, old, [new.model.default_players], range(4))
 
 
 def test_runs_cut_one_short_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
     path = REPO / "games" / "barnyard.rules"
-    right = _load(path, monkeypatch, True)
+    right = build(path, FLAGS)
     real = moves.MoveEmitter.id_span
 
     def short(self: Any, q: Any) -> Any:
@@ -57,6 +49,6 @@ def test_runs_cut_one_short_play_other_games(monkeypatch: pytest.MonkeyPatch) ->
 
     with monkeypatch.context() as patch:
         patch.setattr(moves.MoveEmitter, "id_span", short)
-        wrong = _load(path, monkeypatch, True)
+        wrong = build(path, FLAGS)
     assert wrong.program.generated.source != right.program.generated.source
     assert noticed(wrong, right, 2)

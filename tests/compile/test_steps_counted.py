@@ -22,10 +22,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, player_counts, same_games
+from lever_support import (
+    EXAMPLES,
+    GAMES,
+    budget_outcome,
+    build,
+    flagged_builds,
+    mcts_choices,
+    noticed,
+    player_counts,
+    same_games,
+)
 from step_support import played
 
-from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.compile import ask_lists, steps
 from rulelang.engine.engine import Engine
@@ -33,29 +42,19 @@ from rulelang.errors import RulelangError
 from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 
 
-def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | None = None) -> Engine:
-    with monkeypatch.context() as patch:
-        patch.setenv("RULELANG_NO_CACHE", "1")
-        patch.setattr(steps, "ANSWERS_COUNTED", on)
-        patch.setattr(steps, "NESTED_BUDGETS", on)
-        patch.setattr(steps, "PASSES_ONCE", on)
-        patch.setattr(steps, "LEAN_DRIVER", on)
-        patch.setattr(steps, "TURN_CHAINED", on)
-        patch.setattr(steps, "ASKED_LOCAL", on)
-        patch.setattr(ask_lists, "LISTED_AT_ONCE", on)
-        return load_game(path) if budget is None else load_game(path, budget=budget)
+FLAGS = [(steps, "ANSWERS_COUNTED"), (steps, "NESTED_BUDGETS"), (steps, "PASSES_ONCE"), (steps, "LEAN_DRIVER"),
+         (steps, "TURN_CHAINED"), (steps, "ASKED_LOCAL"), (ask_lists, "LISTED_AT_ONCE")]
 
 
 _PAIRS: dict[str, tuple[Engine, Engine]] = {}
 
 
-def _pair(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Engine, Engine]:
+def _pair(path: Path) -> tuple[Engine, Engine]:
     key = str(path)
     if key not in _PAIRS:
-        _PAIRS[key] = (_load(path, monkeypatch, True), _load(path, monkeypatch, False))
+        _PAIRS[key] = (build(path, FLAGS), build(path, FLAGS, False))
     return _PAIRS[key]
 
 
@@ -65,11 +64,11 @@ def _stops(engine: Engine, players: int, seed: int, limit: int) -> tuple[Any, ..
 
 
 def test_the_rewrites_apply_to_the_games_they_are_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(REPO / "games" / "rooster-rush.rules", monkeypatch)
+    new, old = _pair(REPO / "games" / "rooster-rush.rules")
     assert "    return [*map(tk" in new.program.generated.source
     assert "    return [*map(tk" not in old.program.generated.source
     for game in ("rooster-rush", "barnyard"):
-        new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+        new, old = _pair(REPO / "games" / f"{game}.rules")
         source, before = new.program.generated.source, old.program.generated.source
         assert source.count("st.step += len(") > before.count("st.step += len("), game
         assert source.count("if left < ") > before.count("if left < "), game
@@ -77,14 +76,14 @@ def test_the_rewrites_apply_to_the_games_they_are_for(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+    new, old = _pair(REPO / "games" / f"{game}.rules")
     players = player_counts(new)
     same_games(new, old, players, range(6))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_stops_at_the_step_limit_where_it_did(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+    new, old = _pair(REPO / "games" / f"{game}.rules")
     players = new.model.default_players
     for seed, limit in itertools.product((1, 2), range(1, 70)):
         assert _stops(new, players, seed, limit) == _stops(old, players, seed, limit), (seed, limit)
@@ -92,7 +91,7 @@ def test_every_game_stops_at_the_step_limit_where_it_did(game: str, monkeypatch:
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(REPO / example, monkeypatch)
+    new, old = _pair(REPO / example)
     players = new.model.default_players
     same_games(new, old, [players], range(4))
     for limit in (1, 3, 7, 20):
@@ -101,7 +100,7 @@ def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    new, old = _pair(REPO / "games" / f"{game}.rules", monkeypatch)
+    new, old = _pair(REPO / "games" / f"{game}.rules")
     got = mcts_choices(new, new.model.default_players)
     assert got == mcts_choices(old, old.model.default_players)
 
@@ -124,14 +123,14 @@ PLAYED_OUT = 3  # budgets in a row under which every game played to its end: the
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_loop_budget_runs_out_where_it_did(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_loop_budget_runs_out_where_it_did(game: str) -> None:
     """At each budget of BUDGETS, from the smallest, the same outcome with and without the rewrites, until
     PLAYED_OUT budgets in a row let every game play to its end (a larger budget then only leaves more loops
     without tests, as the default budget of the other tests does: each budget costs two compiles)."""
     path = REPO / "games" / f"{game}.rules"
     played_out = 0
     for budget in BUDGETS:
-        new, old = (_load(path, monkeypatch, on, budget) for on in (True, False))
+        new, old = (build(path, FLAGS, on, budget) for on in (True, False))
         players = new.model.default_players
         outcome = budget_outcome(new, players, 1)
         assert outcome == budget_outcome(old, players, 1), budget
@@ -144,13 +143,13 @@ def test_the_loop_budget_runs_out_where_it_did(game: str, monkeypatch: pytest.Mo
     assert played_out == PLAYED_OUT or budget == BUDGETS[-1], "the budgets never let the game play to its end"
 
 
-def test_turns_run_away_where_they_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_turns_run_away_where_they_did(tmp_path: Path) -> None:
     """Turns without a decision (after the first) run out of the budget in the driver: the same error, in the
     same state."""
     path = tmp_path / "idle.rules"
     path.write_text(IDLE, encoding="utf-8")
     for budget in (3, 10, 50):
-        new, old = (_load(path, monkeypatch, on, budget) for on in (True, False))
+        new, old = (build(path, FLAGS, on, budget) for on in (True, False))
         assert "fr[1] = 1\n        runaway(" in new.program.generated.source
         got, want = _run_out(new, 2, 0), _run_out(old, 2, 0)
         assert got == want and "turns" in got[1], budget
@@ -184,7 +183,7 @@ rank p by highest n
 def test_answers_picked_by_another_players_picker_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The games above would notice the run of answers picked by the first seat's picker for everyone."""
     path = REPO / "games" / "rooster-rush.rules"
-    right = _load(path, monkeypatch, True)
+    right = build(path, FLAGS)
     taken = steps.answers_counted
 
     def first_seat(gen: Any, L: list, *args: Any) -> None:
@@ -195,7 +194,7 @@ def test_answers_picked_by_another_players_picker_play_other_games(monkeypatch: 
 
     with monkeypatch.context() as patch:
         patch.setattr(steps, "answers_counted", first_seat)
-        wrong = _load(path, monkeypatch, True)
+        wrong = build(path, FLAGS)
     assert "[0](" in wrong.program.generated.source
     assert noticed(wrong, right)
 
@@ -211,8 +210,8 @@ def test_a_nested_budget_that_spends_more_than_it_tests_is_noticed(monkeypatch: 
 
     with monkeypatch.context() as patch:
         patch.setattr(steps, "budget_nested", short)
-        wrong = [_load(path, monkeypatch, True, budget) for budget in (5, 10, 17, 30, 45)]
-    right = [_load(path, monkeypatch, True, budget) for budget in (5, 10, 17, 30, 45)]
+        wrong = [build(path, FLAGS, True, budget) for budget in (5, 10, 17, 30, 45)]
+    right = [build(path, FLAGS, True, budget) for budget in (5, 10, 17, 30, 45)]
     assert any(budget_outcome(w, 4, seed) != budget_outcome(r, 4, seed) for w, r in zip(wrong, right)
                for seed in range(4))
 
@@ -226,10 +225,10 @@ def test_a_driver_that_leaves_its_entry_point_unset_is_noticed(tmp_path: Path, m
     def unset(model: Any, lines: list) -> list:
         return [line for line in lean(model, lines) if line[1] != "fr[1] = 1"]
 
-    right = _load(path, monkeypatch, True, 10)
+    right = build(path, FLAGS, True, 10)
     with monkeypatch.context() as patch:
         patch.setattr(steps, "lean_driver", unset)
-        wrong = _load(path, monkeypatch, True, 10)
+        wrong = build(path, FLAGS, True, 10)
     assert wrong.program.generated.source != right.program.generated.source
     assert _run_out(wrong, 2, 0) != _run_out(right, 2, 0)
 
@@ -273,10 +272,10 @@ rank p by highest n
 """
 
 
-def _chimes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int) -> Engine:
+def _chimes(tmp_path: Path, on: bool, budget: int) -> Engine:
     path = tmp_path / "chimes.rules"
     path.write_text(CHIMES, encoding="utf-8")
-    return _load(path, monkeypatch, on, budget)
+    return build(path, FLAGS, on, budget)
 
 
 def test_a_trigger_in_a_loop_leaves_it_with_the_budget_it_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -284,7 +283,7 @@ def test_a_trigger_in_a_loop_leaves_it_with_the_budget_it_did(tmp_path: Path, mo
     every budget runs out where it did (a runaway in the trigger's rule, or after it, in the loop's next pass)."""
     errors = 0
     for budget in range(2, 40):
-        new, old = _chimes(tmp_path, monkeypatch, True, budget), _chimes(tmp_path, monkeypatch, False, budget)
+        new, old = _chimes(tmp_path, True, budget), _chimes(tmp_path, False, budget)
         assert "return left - _i" in new.program.generated.source
         for seed in range(3):
             got = _run_out(new, 2, seed)
@@ -297,17 +296,17 @@ def test_a_loop_left_without_its_passes_counted_is_noticed(tmp_path: Path, monke
     """The budgets above would notice a loop left by a trigger with the budget as if no pass had been made."""
     with monkeypatch.context() as patch:
         patch.setattr(steps, "_counted_so_far", lambda text, passes: text)
-        wrong = [_chimes(tmp_path, monkeypatch, True, budget) for budget in range(14, 22)]
-    right = [_chimes(tmp_path, monkeypatch, True, budget) for budget in range(14, 22)]
+        wrong = [_chimes(tmp_path, True, budget) for budget in range(14, 22)]
+    right = [_chimes(tmp_path, True, budget) for budget in range(14, 22)]
     assert any(_run_out(w, 2, 0) != _run_out(r, 2, 0) for w, r in zip(wrong, right))
 
 
-def test_turns_without_decisions_do_not_nest_deeper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_turns_without_decisions_do_not_nest_deeper(tmp_path: Path) -> None:
     """Thousands of turns without a decision, each run at once from the last: the game ends as it did, the
     engine's loop taking over every ``CHAIN``-th turn (no Python recursion grows with the turns)."""
     path = tmp_path / "long.rules"
     path.write_text(IDLE.replace("1000000", "5000"), encoding="utf-8")
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     assert re.search(r"return r\d+_2\(st, fr\[2\], fr, left\)", new.program.generated.source)
     got = _run_out(new, 2, 0)
     assert got == _run_out(old, 2, 0) and not got[1] and '"turn":5' in got[0]
@@ -326,10 +325,10 @@ def test_an_asked_local_left_unstored_is_noticed(monkeypatch: pytest.MonkeyPatch
 
     for game in ("rooster-rush",):
         path = REPO / "games" / f"{game}.rules"
-        right = _load(path, monkeypatch, True)
+        right = build(path, FLAGS)
         with monkeypatch.context() as patch:
             patch.setattr(steps, "asked_local", unstored)
-            wrong = _load(path, monkeypatch, True)
+            wrong = build(path, FLAGS)
         players = right.model.default_players
         assert any(_stops(wrong, players, seed, limit) != _stops(right, players, seed, limit)
                    for seed, limit in itertools.product((1, 2), range(1, 70))), game

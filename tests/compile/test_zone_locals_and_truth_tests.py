@@ -21,34 +21,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, budget_outcome, mcts_choices, noticed, plain, trace
+from lever_support import EXAMPLES, GAMES, budget_outcome, build, flagged_builds, mcts_choices, noticed, plain, trace
 
-from rulelang import load_game
 from rulelang.agents.base import RandomAgent
 from rulelang.check import budgets
 from rulelang.compile import blocks, exprs, source_text
-from rulelang.engine.engine import Engine
 from rulelang.errors import RulelangError
 from rulelang.play import play
 
 REPO = Path(__file__).resolve().parents[2]
-GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 
 
-def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool, budget: int | None = None) -> Engine:
-    with monkeypatch.context() as patch:
-        patch.setenv("RULELANG_NO_CACHE", "1")
-        patch.setattr(source_text, "ZONE_LOCALS", on)
-        patch.setattr(source_text, "TRUTH_TESTS", on)
-        patch.setattr(budgets, "WRITTEN_NUMBERS", on)
-        patch.setattr(exprs, "INLINE_BOUNDS", on)
-        return load_game(path) if budget is None else load_game(path, budget=budget)
+FLAGS = [(source_text, "ZONE_LOCALS"), (source_text, "TRUTH_TESTS"), (budgets, "WRITTEN_NUMBERS"),
+         (exprs, "INLINE_BOUNDS")]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_game_plays_and_records_as_without_the_rewrites(game: str) -> None:
     path = REPO / "games" / f"{game}.rules"
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     source, before = new.program.generated.source, old.program.generated.source
     assert re.search(r"^    Z_\d+ = Z\[\d+\]$", source, re.M) and "Z_" not in before  # (applies to every game)
     assert source.count("bool(") < before.count("bool(")
@@ -59,35 +50,34 @@ def test_every_game_plays_and_records_as_without_the_rewrites(game: str, monkeyp
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_every_example_plays_as_without_the_rewrites(example: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_example_plays_as_without_the_rewrites(example: str) -> None:
     path = REPO / example
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     players = new.model.default_players
     for seed in range(6):
         assert plain(new, players, seed) == plain(old, players, seed), seed
         assert trace(new, players, seed) == trace(old, players, seed), seed
 
 
-
 @pytest.mark.parametrize("game", ["hippe-kippen", "barnyard", "rule-the-roost"])
-def test_mcts_chooses_as_without_the_rewrites(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mcts_chooses_as_without_the_rewrites(game: str) -> None:
     path = REPO / "games" / f"{game}.rules"
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     got = mcts_choices(new, new.model.default_players)
     assert got and got == mcts_choices(old, old.model.default_players)
 
 
 @pytest.mark.parametrize("budget", [1, 2, 5, 17, 60, 200])
-def test_the_step_budget_runs_out_where_it_did(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_step_budget_runs_out_where_it_did(budget: int) -> None:
     path = REPO / "games" / "hippe-kippen.rules"
-    outcomes = [budget_outcome(_load(path, monkeypatch, on, budget), 4, 1) for on in (True, False)]
+    outcomes = [budget_outcome(build(path, FLAGS, on, budget), 4, 1) for on in (True, False)]
     assert outcomes[0] == outcomes[1]
 
 
 def test_a_zone_table_copied_instead_of_read_plays_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The games above would notice a ``Z_n`` that is not the state's own list (here: a copy of it)."""
     path = REPO / "games" / "hippe-kippen.rules"
-    right = _load(path, monkeypatch, True)
+    right = build(path, FLAGS)
 
     def copied(lines: list, ind: int) -> list:
         return [(i, text.replace(" = Z[", " = list(Z[").replace("]", "])", 1) if re.fullmatch(
@@ -96,7 +86,7 @@ def test_a_zone_table_copied_instead_of_read_plays_other_games(monkeypatch: pyte
     with monkeypatch.context() as patch:
         patch.setattr(exprs, "zone_locals", copied)
         patch.setattr(blocks, "zone_locals", copied)
-        wrong = _load(path, monkeypatch, True)
+        wrong = build(path, FLAGS)
     assert "= list(Z[" in wrong.program.generated.source
     assert noticed(wrong, right)
 
@@ -111,11 +101,11 @@ def test_zone_locals_rewrites_the_tables_read_in_loops_before_each_loop() -> Non
                    (1, "Z_6 = Z[6]"), (1, "while Z_6:"), (2, "Z_6.pop()"), (1, "u = XZ[3]")]
 
 
-def test_a_number_out_of_bound_fails_as_bounded_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_number_out_of_bound_fails_as_bounded_fails(tmp_path: Path) -> None:
     """A counter tripled at every turn passes the bound: the same error, at the same place, either way."""
     path = tmp_path / "grow.rules"
     path.write_text(GROW, encoding="utf-8")
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     assert "MAXNUM" in new.program.generated.source and "MAXNUM" not in old.program.generated.source
     errors = []
     for engine in (new, old):
@@ -209,13 +199,12 @@ rank p by highest count(all in table)
 """
 
 
-def test_a_spend_of_written_and_computed_costs_plays_and_fails_as_it_did(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_spend_of_written_and_computed_costs_plays_and_fails_as_it_did(tmp_path: Path) -> None:
     """Costs written as numbers lose their test and bound; a computed cost keeps both (here it falls to 0,
     and the game fails there with the same message, at the same step, in both)."""
     path = tmp_path / "spend.rules"
     path.write_text(SPEND, encoding="utf-8")
-    new, old = _load(path, monkeypatch, True), _load(path, monkeypatch, False)
+    new, old = flagged_builds(path, FLAGS)[:2]
     source, before = new.program.generated.source, old.program.generated.source
     assert source.count("< 1):") == 1 < before.count("< 1):")  # the computed cost alone is tested
     assert before.count("bounded(") - source.count("bounded(") >= 3  # the budget and the two written costs paid

@@ -5,9 +5,14 @@ agent's choices; where a step budget runs out; whether a deliberately broken bui
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+import re
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import attrs
+import pytest
 
 from rulelang.agents.base import RandomAgent
 from rulelang.agents.search import MctsAgent
@@ -15,11 +20,101 @@ from rulelang.engine.determinize import World, random_step
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
+from rulelang.game import load_game
 from rulelang.play import play
 from rulelang.rng import Rng
 
 REPO = Path(__file__).resolve().parents[2]
+GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
 EXAMPLES = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("**/*.rules"))
+
+# A lever of the compiler: ``(module, NAME)``, a module-level flag set True for the build with the levers and
+# False for the one without; or ``(owner, name, off)``, an attribute (a method, a function) replaced by ``off``
+# in the build without them and left as it is in the build with them.
+Flag = tuple[Any, str] | tuple[Any, str, Any]
+
+
+def build(path: Path | str, flags: Sequence[Flag], on: bool | Mapping[str, bool] = True,
+          budget: int | None = None) -> Engine:
+    """The game at ``path`` (a relative one: in the repository) compiled afresh with each lever of ``flags`` on or
+    off (``on``: all of them, or by name, a name not given on), and the step ``budget`` if given. The patches last
+    only while it compiles."""
+    path = REPO / path
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RULELANG_NO_CACHE", "1")
+        for flag in flags:
+            owner, name = flag[0], flag[1]
+            want = on if isinstance(on, bool) else on.get(name, True)
+            if len(flag) == 2:
+                patch.setattr(owner, name, want)
+            elif not want:
+                patch.setattr(owner, name, flag[2])
+        return load_game(path) if budget is None else load_game(path, budget=budget)
+
+
+class Builds(NamedTuple):
+    """A game compiled with the levers (``new``) and without them (``old``); ``changed``: whether the two
+    generated modules differ (``same_module``). Where they do not, the two builds are the same code and play
+    the same games: comparing their plays could not fail."""
+
+    new: Engine
+    old: Engine
+    changed: bool
+
+
+def flagged_builds(path: Path | str, flags: Sequence[Flag], budget: int | None = None) -> Builds:
+    """The game at ``path`` built with every lever of ``flags`` and without any (see ``build``)."""
+    new, old = build(path, flags, True, budget), build(path, flags, False, budget)
+    return Builds(new, old, not same_module(new, old))
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+def _contents(cell: types.CellType) -> Any:
+    """A closure's cell's value (an empty cell: a mark of its own)."""
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return _EMPTY
+
+
+_EMPTY = object()
+
+
+def _shape(value: Any, seen: set[int]) -> Any:
+    """What ``value`` is, to compare two builds: containers by their items, attrs classes by their fields,
+    functions by their code (not its file name: each build is a module of its own), defaults and closures' cells,
+    anything else by its repr (an address left out)."""
+    if isinstance(value, str | bytes | int | float | complex | type(None)):
+        return type(value).__name__, value
+    if id(value) in seen:
+        return "seen", type(value).__name__
+    seen.add(id(value))
+    if isinstance(value, dict):
+        return "dict", [(_shape(k, seen), _shape(v, seen)) for k, v in value.items()]
+    if isinstance(value, list | tuple):
+        return type(value).__name__, [_shape(v, seen) for v in value]
+    if isinstance(value, set | frozenset):
+        return type(value).__name__, sorted(repr(_shape(v, seen)) for v in value)
+    if isinstance(value, types.FunctionType):
+        cells = [_shape(_contents(c), seen) for c in value.__closure__ or ()]
+        return ("function", value.__module__, value.__qualname__, _shape(value.__code__, seen),
+                _shape(value.__defaults__, seen), cells)
+    if isinstance(value, types.CodeType):
+        return "code", value.co_name, value.co_code, _shape(value.co_consts, seen)
+    if attrs.has(type(value)):
+        return type(value).__qualname__, [(a.name, _shape(getattr(value, a.name), seen))
+                                          for a in attrs.fields(type(value))]
+    return type(value).__qualname__, _ADDRESS.sub("", repr(value))
+
+
+def same_module(new: Engine, old: Engine) -> bool:
+    """Whether two builds of a game have the same generated module: the same source, the same constants (the
+    tables and specs it reads) and the same decision table; then they are the same code."""
+    a, b = new.program.generated, old.program.generated
+    return (a.source == b.source and _shape(a.constants, set()) == _shape(b.constants, set())
+            and _shape(new.program.code, set()) == _shape(old.program.code, set()))
 
 
 def table(engine: Engine, st: State) -> dict[str, Any]:
