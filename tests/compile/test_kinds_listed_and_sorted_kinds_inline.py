@@ -276,7 +276,7 @@ def test_sorted_kinds_inline_is_decided_from_the_range(tmp_path: Path, monkeypat
     the near misses are written as without the rewrite, and all play the same games."""
     path = tmp_path / "nests.rules"
     path.write_text(NESTS.format(ordered=ordered, zone=zone), encoding="utf-8")
-    new, old = _pair(path, monkeypatch)
+    new, old, _changed = flagged_builds(path, FLAGS)
     source, before = new.program.generated.source, old.program.generated.source
     assert ("if len(_z" in source) == inlined and "if len(_z" not in before
     assert (source == before) == (not inlined)
@@ -294,7 +294,7 @@ def test_direct_zone_near_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     path = tmp_path / "nests.rules"
     path.write_text(NESTS.format(ordered="", zone="coop"), encoding="utf-8")
-    model = _load(path, monkeypatch, True).model
+    model = build(path, FLAGS).model
     nest, coop = (next(z.index for z in model.zones if z.name == name) for name in ("nest", "coop"))
 
     class Gen(QueryWriter):
