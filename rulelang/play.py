@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from collections.abc import Callable
 from typing import Any
 
@@ -11,8 +13,6 @@ from rulelang.engine import state as state_module
 from rulelang.engine.determinize import World
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import (
-    _DUMPS,
-    _SHA256,
     Picking,
     State,
     faces_kept,
@@ -23,6 +23,9 @@ from rulelang.engine.state import (
 from rulelang.errors import RulelangError
 from rulelang.rng import Rng
 from rulelang.trace.format import digest_line, written_scheme
+
+_DUMPS = marshal.dumps  # (the lean recorder's digests look them up once, as engine/state.py's do)
+_SHA256 = hashlib.sha256
 
 EventSink = Callable[[dict[str, Any], list[dict[str, Any]]], None]
 
