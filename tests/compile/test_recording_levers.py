@@ -19,18 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lever_support import EXAMPLES, player_counts, trace
+from lever_support import EXAMPLES, listed, player_counts, trace
+from lever_support import replays_compliant as replays
 
 from rulelang import load_game
 from rulelang import play as play_module
-from rulelang.agents.base import RandomAgent
 from rulelang.compile import chance
 from rulelang.engine import state as state_module
 from rulelang.engine.engine import Engine
 from rulelang.engine.state import State
-from rulelang.play import play
-from rulelang.trace.format import CHANCE_FROM_SEED, header, result_line
-from rulelang.trace.replay import Replayer, Trace
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
@@ -44,14 +41,6 @@ def _load(path: Path, monkeypatch: pytest.MonkeyPatch, on: bool) -> Engine:
         return load_game(path)
 
 
-def listed(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]], str]:
-    """A random game's events kept in a list with turn digests (as ``run --trace`` records), and its end."""
-    events: list[dict[str, Any]] = []
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, events=events, digests=True)
-    return events, st.dumps()
-
-
 def recordings(engine: Engine, players: int, seed: int, on: bool, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The game kept in a list and handed on (``lever_support.trace``), with the run-time flags ``on`` or off;
     the keys' order of every event with it."""
@@ -61,20 +50,6 @@ def recordings(engine: Engine, players: int, seed: int, on: bool, monkeypatch: p
         kept, handed = listed(engine, players, seed), trace(engine, players, seed)
     orders = [list(e) for e in kept[0]]
     return [kept, handed, orders]
-
-
-def replays(engine: Engine, players: int, seed: int) -> None:
-    """The game recorded (flags on) replays compliant, with the result it ended with."""
-    events, _end = listed(engine, players, seed)
-    st = engine.new_state(players)
-    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
-    head = header(engine, "<game>", players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED)
-    head["_line"] = 1
-    lines = list(enumerate(events, start=2))
-    lines.append((len(events) + 2, result_line(st)))
-    verdict = Replayer(engine, Trace(f"<seed {seed}>", head, lines)).run()
-    assert verdict.status == "compliant", (players, seed, verdict.message)
-    assert verdict.result == st.result
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -23,6 +23,8 @@ from rulelang.errors import RulelangError
 from rulelang.game import load_game
 from rulelang.play import play
 from rulelang.rng import Rng
+from rulelang.trace.format import CHANCE_FROM_SEED, header, result_line
+from rulelang.trace.replay import Replayer, Trace
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = sorted(p.name[: -len(".rules")] for p in (REPO / "games").glob("*.rules"))
@@ -143,6 +145,28 @@ def trace(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]]
     play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, digests=True,
          on_event=lambda event, _told: events.append(event))
     return events, table(engine, st)
+
+
+def listed(engine: Engine, players: int, seed: int) -> tuple[list[dict[str, Any]], str]:
+    """A random game's events kept in a list with turn digests (as ``run --trace`` records), and its end."""
+    events: list[dict[str, Any]] = []
+    st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed, events=events, digests=True)
+    return events, st.dumps()
+
+
+def replays_compliant(engine: Engine, players: int, seed: int) -> None:
+    """The game ``listed`` records replays compliant, with the result it ended with."""
+    events, _end = listed(engine, players, seed)
+    st = engine.new_state(players)
+    play(engine, st, [RandomAgent(seed, s) for s in range(players)], seed)
+    head = header(engine, "<game>", players, seed, ["random"] * players, {}, chance=CHANCE_FROM_SEED)
+    head["_line"] = 1
+    lines = list(enumerate(events, start=2))
+    lines.append((len(events) + 2, result_line(st)))
+    verdict = Replayer(engine, Trace(f"<seed {seed}>", head, lines)).run()
+    assert verdict.status == "compliant", (players, seed, verdict.message)
+    assert verdict.result == st.result
 
 
 def player_counts(engine: Engine) -> list[int]:
